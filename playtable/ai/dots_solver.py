@@ -446,7 +446,8 @@ class DotsSolver:
         self.tt[key] = (lower, upper, move, entry_depth)
         return gained + best
 
-    sym_min_free = 0  # canonicalise the key only when at least this many lines are free
+    max_entries = 3_000_000  # the table is emptied before a solve when it holds more
+    sym_min_free = 10  # canonicalise the key only when at least this many lines are free
 
     def _key(self, drawn: int, free: int) -> tuple[int, int]:
         """The table key of ``drawn`` and the symmetry used; see ``ground_groups``."""
@@ -599,6 +600,8 @@ class DotsSolver:
         search per move); otherwise ``best_moves`` holds one. Raises :class:`SolverTimeout`.
         """
         start = time.perf_counter()
+        if len(self.tt) > self.max_entries:
+            self.tt.clear()
         stats = self.stats
         nodes_before = stats.nodes
         stats.deadline = start + time_limit
