@@ -57,7 +57,7 @@ from playtable.games.dots.game import DotsAndBoxes, DotsState
 from playtable.games.dots.geometry import Board
 
 _EXACT = 1 << 30  # table depth of an entry whose subtree never reached a horizon
-_CHECK_EVERY = 0x3FF  # nodes between two looks at the clock
+_CHECK_EVERY = 0xFF  # nodes between two looks at the clock
 _CHUNK = 12  # bits per lookup table when permuting a mask by a symmetry
 
 
@@ -238,7 +238,9 @@ class DotsSolver:
 
         # Symmetries that keep the pre-drawn lines, as permutations of internal bits.
         perms: list[tuple[int, ...]] = []
-        if symmetry:
+        # On big boards symmetric positions are rare after the first moves, and the lookup
+        # tables would cost more to build than they save.
+        if symmetry and n <= self.max_symmetric_lines:
             for perm in board_symmetries(board):
                 internal_perm = [0] * n
                 for i, j in enumerate(perm):
@@ -446,6 +448,7 @@ class DotsSolver:
         self.tt[key] = (lower, upper, move, entry_depth)
         return gained + best
 
+    max_symmetric_lines = 84
     max_entries = 3_000_000  # the table is emptied before a solve when it holds more
     sym_min_free = 10  # canonicalise the key only when at least this many lines are free
 
@@ -575,8 +578,58 @@ class DotsSolver:
         return lines
 
     def _estimate(self, free: int, capture_lines: int, chain_lines: int) -> int:
-        """A horizon score in ``u`` units: the cells the side to move can take right now."""
-        return self.weight * capture_lines.bit_count() if self.reductions else 0
+        """A horizon score in ``u`` units, from the long-chain rule.
+
+        Every move ends a turn except those that complete cells, and a move completes one
+        cell or, in a double-cross, two. So the turns left are ``F - C + D`` (free lines,
+        open cells, double-crosses to come), and the side to move makes the last turn, the
+        one that takes the last chain, when that number is even. Each long chain but the
+        last should cost its controller one double-cross, so ``D`` is estimated as the long
+        chains (three cells or more) already formed, less one. Control is scored as a
+        quarter of the open cells; the cells offered right now are added. Only a guide for
+        horizon nodes: proved values never depend on it.
+        """
+        if not self.reductions:
+            return 0
+        open_cells, long_chains = self._census(free)
+        turns = free.bit_count() - open_cells + max(long_chains - 1, 0)
+        control = max(1, open_cells // 4)
+        offered = capture_lines.bit_count()
+        return offered + (control if turns % 2 == 0 else -control)
+
+    def _census(self, free: int) -> tuple[int, int]:
+        """(open cells, chains and loops of three cells or more with two free lines each)."""
+        cell_masks = self.cell_masks
+        line_ids = self.line_cell_ids
+        seen = 0
+        open_cells = 0
+        long_chains = 0
+        for index, mask in enumerate(cell_masks):
+            fm = free & mask
+            if not fm:
+                continue
+            open_cells += 1
+            if seen >> index & 1 or fm.bit_count() != 2:
+                continue
+            seen |= 1 << index
+            length = 1
+            for start in (fm & -fm, fm & (fm - 1)):
+                cell, line = index, start
+                while True:
+                    ids = line_ids[line.bit_length() - 1]
+                    nxt = ids[0] if ids[0] != cell else (ids[1] if len(ids) > 1 else -1)
+                    if nxt < 0 or seen >> nxt & 1:
+                        break
+                    nfm = free & cell_masks[nxt]
+                    if nfm.bit_count() != 2:
+                        break
+                    seen |= 1 << nxt
+                    length += 1
+                    line = nfm & ~line
+                    cell = nxt
+            if length >= 3:
+                long_chains += 1
+        return open_cells, long_chains
 
     # -- the interface --------------------------------------------------------------------------
     def value(self, drawn: int, *, deadline: float = math.inf, depth: int = _EXACT) -> int:
@@ -625,6 +678,65 @@ class DotsSolver:
             stats.nodes - nodes_before,
             time.perf_counter() - start,
         )
+
+    def choose(
+        self, state: DotsState, *, deadline: float, max_depth: int = _EXACT
+    ) -> tuple[int, int, bool]:
+        """A good move for a bot: iterative deepening until proved, ``max_depth`` choice
+        moves, or the clock says stop.
+
+        Returns (board line, value ``v`` of the deepest finished pass, whether it is proved).
+        A proved move is optimal. Raises :class:`SolverTimeout` only if not even the
+        one-move pass finished.
+        """
+        if len(self.tt) > self.max_entries:
+            self.tt.clear()
+        self.stats.deadline = deadline
+        drawn = self.to_internal(state.drawn)
+        found: tuple[int, int, bool] | None = None
+        depth = 1
+        while True:
+            try:
+                value, line, exact = self._root_search(drawn, depth)
+            except SolverTimeout:
+                if found is None:
+                    raise
+                return found
+            found = (self.order[line], self.weight * value, exact)
+            if exact or depth >= max_depth:
+                return found
+            depth += 1
+
+    def _root_search(self, drawn: int, depth: int) -> tuple[int, int, bool]:
+        """Full-window search of every root move: (value ``u``, internal line, proved)."""
+        stats = self.stats
+        stats.horizon = 0
+        free = self.full & ~drawn
+        w = self.weight
+        bound = len(self.cell_masks)
+        key, sym = self._key(drawn, free)
+        entry = self.tt.get(key)
+        order = [i for i in range(self.n_lines) if free >> i & 1]
+        if entry is not None and entry[2] >= 0:
+            first = self.inverse[sym][entry[2]] if sym else entry[2]
+            if first in order:
+                order.remove(first)
+                order.insert(0, first)
+        best, best_line = -(1 << 20), order[0]
+        for line in order:
+            after = drawn | 1 << line
+            claimed = sum(w for m in self.line_cells[line] if after & m == m)
+            if claimed:
+                value = claimed + self._search(after, best - claimed, bound - claimed, depth)
+            else:
+                value = -self._search(after, -bound, -best, depth - 1)
+            if value > best:
+                best, best_line = value, line
+        move = self.perms[sym][best_line] if sym else best_line
+        old = self.tt.get(key)
+        if old is None or old[3] != _EXACT:
+            self.tt[key] = (-(1 << 20), 1 << 20, move, old[3] if old else depth)
+        return best, best_line, stats.horizon == 0
 
     def _root_moves(self, drawn: int, value: int, all_best: bool) -> list[int]:
         """Internal lines whose exact value is ``value`` (every one, or the first found)."""
