@@ -59,6 +59,7 @@ from playtable.games.dots.geometry import Board
 _EXACT = 1 << 30  # table depth of an entry whose subtree never reached a horizon
 _CHECK_EVERY = 0xFF  # nodes between two looks at the clock
 _CHUNK = 12  # bits per lookup table when permuting a mask by a symmetry
+_LOW = (1 << _CHUNK) - 1
 
 
 class SolverTimeout(Exception):
@@ -350,7 +351,32 @@ class DotsSolver:
         alpha -= gained
         beta -= gained
 
-        key, sym = self._key(drawn, free)
+        # The table key (inlined ``_key``: this is the hottest line of the solver).
+        key = drawn
+        for group, prefixes in self.ground_groups:
+            part = key & group
+            if part and part != group:
+                key = key & ~group | prefixes[part.bit_count()]
+        sym = 0
+        if self._tables and free.bit_count() >= self.sym_min_free:
+            low = key & _LOW
+            high = key >> _CHUNK
+            best_key = key
+            if self.chunks == 2:
+                for s, (t0, t1) in enumerate(self._tables, 1):
+                    image = t0[low] | t1[high]
+                    if image < best_key:
+                        best_key, sym = image, s
+            else:
+                for s, tables in enumerate(self._tables, 1):
+                    image = 0
+                    shift = 0
+                    for table in tables:
+                        image |= table[key >> shift & _LOW]
+                        shift += _CHUNK
+                    if image < best_key:
+                        best_key, sym = image, s
+            key = best_key
         entry = self.tt.get(key)
         first = 0
         if entry is not None:
@@ -412,7 +438,17 @@ class DotsSolver:
                     for m in line_cells[bit.bit_length() - 1]:
                         if after & m == m:
                             claimed += w
-                if claimed:
+                if best_bit and beta - a > 1:
+                    # Principal variation search: prove the move is no better first.
+                    if claimed:
+                        value = claimed + search(after, a - claimed, a + 1 - claimed, depth)
+                        if a < value < beta:
+                            value = claimed + search(after, value - claimed, beta - claimed, depth)
+                    else:
+                        value = -search(after, -a - 1, -a, depth - 1)
+                        if a < value < beta:
+                            value = -search(after, -beta, -value, depth - 1)
+                elif claimed:
                     value = claimed + search(after, a - claimed, beta - claimed, depth)
                 else:
                     value = -search(after, -beta, -a, depth - 1)
