@@ -118,7 +118,8 @@ def openspiel_match(rows: int, cols: int, games: int, simulations: int, budget: 
             wins += 1
         else:
             losses += 1
-    return f"| dots {rows}x{cols} | hard vs OpenSpiel MCTS {simulations} | {games} | {wins} | {draws} | {losses} |"
+    label = f"hard vs OpenSpiel MCTS {simulations}"
+    return f"| dots {rows}x{cols} | {label} | {games} | {wins} | {draws} | {losses} |"
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -150,9 +151,15 @@ def main(argv: list[str] | None = None) -> int:
         print(header, rule, sep="\n", flush=True)
         for options in ({"rows": 3, "cols": 3}, {"rows": 4, "cols": 4}):
             for first, second in pairs:
-                print(match("dots", options, first, second, args.dots_games, args.budget), flush=True)
+                print(
+                    match("dots", options, first, second, args.dots_games, args.budget), flush=True
+                )
     if args.only in (None, "openspiel"):
-        print("| game | match | games | wins | draws | losses |", "|---|---|---|---|---|---|", sep="\n")
+        print(
+            "| game | match | games | wins | draws | losses |",
+            "|---|---|---|---|---|---|",
+            sep="\n",
+        )
         for rows, cols in ((3, 3), (4, 4)):
             print(
                 openspiel_match(rows, cols, args.openspiel_games, args.simulations, args.budget),
