@@ -62,11 +62,7 @@ def solve_record(
     try:
         solution = solver.solve(state, time_limit=max(remaining, 0.0), deepening=False)
     except SolverTimeout:
-        return {
-            "ok": False,
-            "error": f"no proof within the time limit of {time_limit:g} seconds",
-            "nodes": solver.stats.nodes,
-        }
+        return {"ok": False, "error": f"no proof within the time limit of {time_limit:g} seconds"}
     return {
         "ok": True,
         "value": solution.value,
