@@ -115,9 +115,7 @@ def _parity_choice(
     return rng.choice(sorted(line for line, score in scored.items() if score == lowest))
 
 
-def medium_move(
-    game: DotsAndBoxes, state: DotsState, rng: random.Random, deadline: float
-) -> int:
+def medium_move(game: DotsAndBoxes, state: DotsState, rng: random.Random, deadline: float) -> int:
     solver = solver_for(game)
     lines = Lines(game, state.drawn)
     free_count = len(lines.captures) + len(lines.safe) + len(lines.sacrifices)

@@ -57,7 +57,7 @@ from playtable.games.dots.game import DotsAndBoxes, DotsState
 from playtable.games.dots.geometry import Board
 
 _EXACT = 1 << 30  # table depth of an entry whose subtree never reached a horizon
-_CHECK_EVERY = 0xFF  # nodes between two looks at the clock
+_CHECK_EVERY = 0x7F  # nodes between two looks at the clock
 _CHUNK = 12  # bits per lookup table when permuting a mask by a symmetry
 _LOW = (1 << _CHUNK) - 1
 
