@@ -716,19 +716,38 @@ class DotsSolver:
         )
 
     def choose(
-        self, state: DotsState, *, deadline: float, max_depth: int = _EXACT
+        self,
+        state: DotsState,
+        *,
+        deadline: float,
+        max_depth: int = _EXACT,
+        exact_first_lines: int = 26,
     ) -> tuple[int, int, bool]:
-        """A good move for a bot: iterative deepening until proved, ``max_depth`` choice
-        moves, or the clock says stop.
+        """A good move for a bot: proved if the clock allows, else the deepest pass's best.
 
-        Returns (board line, value ``v`` of the deepest finished pass, whether it is proved).
-        A proved move is optimal. Raises :class:`SolverTimeout` only if not even the
+        With at most ``exact_first_lines`` free lines, a full-depth search gets the first
+        three quarters of the time (horizon passes would cost about four times as much to
+        reach the same proof); otherwise, or if that fails, passes limited to 1, 2, 3, ...
+        choice moves run until one is proved, reaches ``max_depth`` or the clock stops it
+        (the table keeps what the failed attempt proved, which speeds up the passes).
+
+        Returns (board line, value ``v`` of the deepest finished pass, whether it is proved);
+        a proved move is optimal. Raises :class:`SolverTimeout` only if not even the
         one-move pass finished.
         """
         if len(self.tt) > self.max_entries:
             self.tt.clear()
-        self.stats.deadline = deadline
         drawn = self.to_internal(state.drawn)
+        free = (self.full & ~drawn).bit_count()
+        if free <= exact_first_lines and max_depth == _EXACT:
+            now = time.perf_counter()
+            self.stats.deadline = now + 0.75 * (deadline - now)
+            try:
+                value, line, _ = self._root_search(drawn, _EXACT)
+                return self.order[line], self.weight * value, True
+            except SolverTimeout:
+                pass
+        self.stats.deadline = deadline
         found: tuple[int, int, bool] | None = None
         depth = 1
         while True:
