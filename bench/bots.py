@@ -52,6 +52,7 @@ def match(
         red, blue = (first, second) if i % 2 == 0 else (second, first)
         winner, slow = play(name, options, red, blue, seed=1000 * i, budget=budget)
         slowest = max(slowest, slow)
+        print(f"  game {i + 1}: {red} (red) vs {blue} (blue): {winner}", file=sys.stderr)
         if winner is None:
             draws += 1
         elif (winner == "red") == (i % 2 == 0):
@@ -112,6 +113,7 @@ def openspiel_match(rows: int, cols: int, games: int, simulations: int, budget: 
             moves.append(text)
         outcome = game.outcome(state)
         assert outcome is not None and spiel_state.is_terminal()
+        print(f"  game {i + 1}: hard plays {ours}: {outcome.winner}", file=sys.stderr)
         if outcome.winner is None:
             draws += 1
         elif outcome.winner == ours:
@@ -128,7 +130,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--swaptimum-games", type=int, default=100)
     parser.add_argument("--openspiel-games", type=int, default=20)
     parser.add_argument("--simulations", type=int, default=1000)
-    parser.add_argument("--budget", type=float, default=1.2, help="seconds per bot move")
+    parser.add_argument("--budget", type=float, default=1.5, help="seconds per bot move")
     parser.add_argument("--only", choices=["dots", "swaptimum", "openspiel"])
     parser.add_argument(
         "--pairs", default="all", help="comma list such as hard-easy (default: every pair)"
