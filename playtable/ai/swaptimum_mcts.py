@@ -16,16 +16,18 @@ Levels differ only by the number of playouts (and all stop at the time budget).
 
 from __future__ import annotations
 
+import itertools
 import math
 import random
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from playtable.games.base import Player
 from playtable.games.swaptimum import Swaptimum, SwaptimumMove, SwaptimumState
 
 PLAYOUTS = {"easy": 60, "medium": 600, "hard": 5000}
-EXPLORATION = 0.8
+EXPLORATION = 0.4
+RAVE_K = 300  # visits at which a child's own mean and its AMAF mean weigh the same
 MAKER_CHANCE = 0.1  # how often a playout tries a crosscut-forming placement when it need not
 
 
@@ -34,6 +36,7 @@ class Playout:
 
     def __init__(self, game: Swaptimum) -> None:
         self.game = game
+        self.final: list[int] = [0, 0]
         n = game.size
         self.n = n
         self.area = game.area
@@ -60,6 +63,7 @@ class Playout:
             return state.winner
         game = self.game
         masks = [state.red, state.blue]
+        self.final = masks  # the colours at the end of the playout, for AMAF
         mover = 0 if state.to_move == "red" else 1
         parent = list(range(self.area))
         comp = [0] * self.area
@@ -193,24 +197,36 @@ class Playout:
 
 @dataclass(eq=False)
 class Node:
-    """A tree node: the position after ``move``; ``wins`` count for the side that moved."""
+    """A tree node: the position after ``move`` (computed on the first visit).
 
-    state: SwaptimumState
-    move: SwaptimumMove | None = None
-    parent: Node | None = None
-    children: list[Node] = field(default_factory=list)
-    untried: list[SwaptimumMove] | None = None
+    ``wins`` count for the side that played ``move``; ``amaf_*`` are the all-moves-as-first
+    statistics: playouts through the parent in which that side ended up holding the square
+    of ``move``, however it got there.
+    """
+
+    move: SwaptimumMove | None
+    parent: Node | None
+    state: SwaptimumState | None = None
+    children: list[Node] | None = None
     visits: int = 0
     wins: float = 0.0
+    amaf_visits: int = 0
+    amaf_wins: float = 0.0
 
 
 class MCTS:
-    """UCT search from one position; ``run`` for a number of playouts or until a deadline."""
+    """UCT with RAVE from one position; ``choose`` runs playouts until a count or a deadline.
+
+    RAVE (Gelly and Silver) matters here as in Hex: with a few hundred playouts per move,
+    "this square was good for me whenever I got it" is a far better early guide than the few
+    playouts through each child, and its weight fades as a child's own visits grow.
+    """
 
     def __init__(self, game: Swaptimum, rng: random.Random) -> None:
         self.game = game
         self.rng = rng
         self.playout = Playout(game)
+        self.last_playouts = 0
 
     def immediate_win(self, state: SwaptimumState) -> SwaptimumMove | None:
         """A move that wins on the spot, if the side to move has one."""
@@ -221,49 +237,81 @@ class MCTS:
                 return move
         return None
 
+    @staticmethod
+    def _score(child: Node, log_n: float) -> float:
+        # Without AMAF data, first-play urgency: try what has never been tried.
+        amaf = child.amaf_wins / child.amaf_visits if child.amaf_visits else 1.0
+        if not child.visits:
+            return amaf + EXPLORATION * math.sqrt(log_n)
+        beta = math.sqrt(RAVE_K / (3 * child.visits + RAVE_K))
+        mean = (1 - beta) * child.wins / child.visits + beta * amaf
+        return mean + EXPLORATION * math.sqrt(log_n / child.visits)
+
     def choose(self, state: SwaptimumState, playouts: int, deadline: float) -> SwaptimumMove:
         win = self.immediate_win(state)
         if win is not None:
             return win
         game = self.game
         rng = self.rng
-        root = Node(state)
+        root = Node(None, None, state)
         done = 0
-        while done < playouts and (done & 15 or time.perf_counter() < deadline):
+        score = self._score
+        while done < playouts and (done & 3 or time.perf_counter() < deadline):
             node = root
-            # Selection.
-            while node.untried == [] and node.children:
-                log_n = math.log(node.visits)
-                node = max(
-                    node.children,
-                    key=lambda c: c.wins / c.visits + EXPLORATION * math.sqrt(log_n / c.visits),
-                )
-            # Expansion.
-            if node.state.to_move is not None:
-                if node.untried is None:
-                    node.untried = game.legal_moves(node.state)
-                    rng.shuffle(node.untried)
-                if node.untried:
-                    move = node.untried.pop()
-                    child = Node(game.apply(node.state, move), move, node)
-                    node.children.append(child)
+            path = [root]
+            assert node.state is not None
+            # Selection and expansion: all children at once, each state on its first visit.
+            while node.state is not None and node.state.to_move is not None:
+                if node.children is None:
+                    moves = game.legal_moves(node.state)
+                    rng.shuffle(moves)
+                    node.children = [Node(move, node) for move in moves]
+                    if not node.children:
+                        break
+                log_n = math.log(node.visits + 1)
+                child = max(node.children, key=lambda c: score(c, log_n))
+                path.append(child)
+                if child.state is None:
+                    assert child.move is not None
+                    child.state = game.apply(node.state, child.move)
                     node = child
+                    break
+                node = child
             # Playout and back-propagation.
+            assert node.state is not None
             winner = self.playout.run(node.state, rng)
-            while node.parent is not None:
-                node.visits += 1
-                mover = node.parent.state.to_move
+            final = (
+                self.playout.final
+                if node.state.to_move is not None
+                else [
+                    node.state.red,
+                    node.state.blue,
+                ]
+            )
+            for parent, child in itertools.pairwise(path):
+                mover = parent.state.to_move if parent.state else None
+                child.visits += 1
                 if winner is None:
-                    node.wins += 0.5
+                    child.wins += 0.5
                 elif winner == mover:
-                    node.wins += 1.0
-                node = node.parent
+                    child.wins += 1.0
+                # AMAF: every sibling whose square the mover ended up holding.
+                mine = final[0] if mover == "red" else final[1]
+                won = 1.0 if winner == mover else 0.5 if winner is None else 0.0
+                for sibling in parent.children or ():
+                    assert sibling.move is not None
+                    if mine >> sibling.move.square & 1:
+                        sibling.amaf_visits += 1
+                        sibling.amaf_wins += won
             root.visits += 1
             done += 1
         self.last_playouts = done
-        if not root.children:
+        children = [c for c in root.children or () if c.visits]
+        if not children:
             return game.legal_moves(state)[0]
-        return max(root.children, key=lambda c: c.visits).move  # type: ignore[return-value]
+        best = max(children, key=lambda c: c.visits)
+        assert best.move is not None
+        return best.move
 
 
 def choose_swaptimum_move(
@@ -272,5 +320,6 @@ def choose_swaptimum_move(
     """The bot's move for the side to move at ``state``."""
     if level not in PLAYOUTS:
         raise ValueError(f"level must be one of {', '.join(PLAYOUTS)}")
-    deadline = time.perf_counter() + budget_s
+    # The rest of the budget covers the immediate-win scan and the caller's replay.
+    deadline = time.perf_counter() + 0.85 * budget_s
     return MCTS(game, rng).choose(state, PLAYOUTS[level], deadline)
