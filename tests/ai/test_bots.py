@@ -80,7 +80,12 @@ def test_stronger_bots_also_take_a_lone_box(level: str) -> None:
 
 @pytest.mark.parametrize(
     "options",
-    [{"rows": 2, "cols": 3}, {"rows": 3, "cols": 3}, {"grid": "triangle", "size": 3}],
+    [
+        {"rows": 2, "cols": 3},
+        {"rows": 3, "cols": 3},
+        {"grid": "triangle", "size": 3},
+        {"rows": 2, "cols": 3, "misere": True},
+    ],
     ids=lambda o: "-".join(map(str, o.values())),
 )
 def test_hard_plays_optimal_moves_in_small_endgames(options: dict[str, Any]) -> None:
