@@ -57,6 +57,7 @@ from playtable.games.dots.game import DotsAndBoxes, DotsState
 from playtable.games.dots.geometry import Board
 
 _EXACT = 1 << 30  # table depth of an entry whose subtree never reached a horizon
+_UNKNOWN = -(1 << 30)  # "not in the cache"
 _CHECK_EVERY = 0x7F  # nodes between two looks at the clock
 _CHUNK = 12  # bits per lookup table when permuting a mask by a symmetry
 _LOW = (1 << _CHUNK) - 1
@@ -256,6 +257,8 @@ class DotsSolver:
         self._tables = [self._lookup_tables(p) for p in perms[1:]]
 
         self.tt: dict[int, tuple[int, int, int, int]] = {}
+        # Simple endgames met so far, by free lines (None: a loop too short for the formula).
+        self._endgames: dict[int, int | None] = {}
         self.stats = _Stats()
 
     # -- labels -------------------------------------------------------------------------------
@@ -340,7 +343,10 @@ class DotsSolver:
                     gained += w
         if links == open_cells and self.endgame and not capture_lines:
             # Only chains and loops are left: their value is a small sum, no search needed.
-            simple = self._simple_endgame(free)
+            simple = self._endgames.get(free, _UNKNOWN)
+            if simple == _UNKNOWN:
+                simple = self._simple_endgame(free)
+                self._endgames[free] = simple
             if simple is not None:
                 return gained + simple
         # |u| can never exceed the cells still open.
@@ -691,6 +697,7 @@ class DotsSolver:
         start = time.perf_counter()
         if len(self.tt) > self.max_entries:
             self.tt.clear()
+            self._endgames.clear()
         stats = self.stats
         nodes_before = stats.nodes
         stats.deadline = start + time_limit
@@ -737,6 +744,7 @@ class DotsSolver:
         """
         if len(self.tt) > self.max_entries:
             self.tt.clear()
+            self._endgames.clear()
         drawn = self.to_internal(state.drawn)
         free = (self.full & ~drawn).bit_count()
         if free <= exact_first_lines and max_depth == _EXACT:
