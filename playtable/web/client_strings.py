@@ -48,6 +48,9 @@ def client_strings(catalog: gettext.NullTranslations) -> dict[str, str]:
         "draw_no_moves": _("Draw: neither player can move."),
         "wins_resign": _("%(loser)s resigned. %(winner)s wins."),
         "draw_agreed": _("Draw agreed."),
+        "wins_generic": _("%(winner)s wins."),
+        "draw_generic": _("The game is drawn."),
+        "game_over_short": _("Game over"),
         "skipped": _("%(player)s has no legal move: the turn is skipped."),
         # move announcements (ARIA live region)
         "ann_move": _("%(player)s plays %(move)s."),
@@ -68,6 +71,7 @@ def client_strings(catalog: gettext.NullTranslations) -> dict[str, str]:
         "opponent_rematch": _("%(player)s wants a rematch."),
         "accept": _("Accept"),
         "decline": _("Decline"),
+        "rematch": _("Rematch"),
         "accept_rematch": _("Accept rematch"),
         # board labels
         "dots_line": _("Line %(line)s"),
