@@ -20,7 +20,7 @@ from starlette.routing import BaseRoute, Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from playtable.games import GameError
-from playtable.tables.service import TableNotFound
+from playtable.tables import TableNotFound
 from playtable.web.client_strings import client_strings
 from playtable.web.links import seat_token_from, set_seat_cookie
 from playtable.web.templating import STATIC_DIR, gettext_for, render
