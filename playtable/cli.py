@@ -1,0 +1,110 @@
+"""The ``playtable`` command: one function per subcommand, dispatched by ``main``."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Iterable, Sequence
+from typing import Any, TextIO
+
+from playtable.games import GameError, IllegalMove, load
+from playtable.games.records import GameRecord, parse_json_line
+
+
+def replay_record(record: GameRecord) -> dict[str, Any]:
+    """The result line of ``playtable replay`` for one record."""
+    try:
+        game = load(record.game, record.options)
+    except GameError as error:
+        return {"ok": False, "error": str(error)}
+    state = game.initial()
+    for ply, text in enumerate(record.moves, 1):
+        try:
+            state = game.play(state, text)
+        except IllegalMove as error:
+            return {"ok": False, "ply": ply, "error": str(error)}
+    outcome = game.outcome(state)
+    result: dict[str, Any] = {
+        "ok": True,
+        "plies": game.ply(state),
+        "to_move": game.to_move(state),
+        "outcome": None if outcome is None else {"winner": outcome.winner},
+    }
+    score = game.score(state)
+    if score is not None:
+        result["score"] = {"red": score[0], "blue": score[1]}
+    result["legal_moves"] = game.legal_move_texts(state)
+    return result
+
+
+def replay_lines(lines: Iterable[str], out: TextIO) -> int:
+    """Replay JSON Lines records; one result line each, whatever the earlier lines held."""
+    count = 0
+    for line in lines:
+        if not line.strip():
+            continue
+        try:
+            result = replay_record(parse_json_line(line))
+        except GameError as error:
+            result = {"ok": False, "error": str(error)}
+        except RecursionError:
+            result = {"ok": False, "error": "the record is nested too deeply"}
+        out.write(json.dumps(result) + "\n")
+        out.flush()
+        count += 1
+    return count
+
+
+def replay_file(path: str, out: TextIO) -> bool:
+    """Print the final position of a text record as a diagram; False if it does not replay."""
+    try:
+        with open(path, encoding="utf-8") as handle:
+            record = GameRecord.from_text(handle.read())
+        game = load(record.game, record.options)
+    except (OSError, GameError) as error:
+        print(f"{path}: {error}", file=sys.stderr)
+        return False
+    state = game.initial()
+    for ply, text in enumerate(record.moves, 1):
+        try:
+            state = game.play(state, text)
+        except IllegalMove as error:
+            print(f"{path}: move {ply} ({text}): {error}", file=sys.stderr)
+            return False
+    out.write(f"{path}: {record.game} {json.dumps(game.options())}, {game.ply(state)} moves\n")
+    out.write(game.diagram(state) + "\n")
+    return True
+
+
+def cmd_replay(args: argparse.Namespace) -> int:
+    if not args.records:
+        replay_lines(sys.stdin, sys.stdout)
+        return 0
+    ok = all([replay_file(path, sys.stdout) for path in args.records])
+    return 0 if ok else 1
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="playtable", description=__doc__)
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    replay = sub.add_parser(
+        "replay",
+        help="replay game records and report the final position",
+        description="Without arguments: read JSON Lines records on standard input and write "
+        "one JSON result line per record. With text record files: print each final position.",
+    )
+    replay.add_argument("records", nargs="*", help="text record files (docs/notation.md)")
+    replay.set_defaults(func=cmd_replay)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    code: int = args.func(args)
+    return code
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,347 @@
+"""Dots and Boxes on any board of ``geometry.py``: starts, moves, the extra move, scoring.
+
+Positions are bit masks: bit ``i`` of ``drawn`` is line ``i`` of the board, bit ``c`` of
+``red``/``blue`` is cell ``c`` claimed by that player. Pre-drawn lines (Swedish and
+Icelandic boards) are simply set in the initial mask; they belong to nobody and are no moves.
+
+>>> game = DotsAndBoxes.from_options({"rows": 1, "cols": 1})
+>>> state = game.replay(["a1-b1", "a1-a2", "b1-b2"])
+>>> game.to_move(state)
+'blue'
+>>> state = game.play(state, "a2-b2")  # blue completes the box
+>>> game.score(state), game.outcome(state)
+((0, 1), Outcome(winner='blue', reason='score', score=(0, 1)))
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, ClassVar, Literal
+
+from playtable.games.base import (
+    Game,
+    IllegalMove,
+    NotationError,
+    Outcome,
+    Player,
+    SettingsError,
+)
+from playtable.games.dots.geometry import (
+    GRIDS,
+    HEXAGON_MAX,
+    SQUARE_MAX,
+    TRIANGLE_MAX,
+    Board,
+    Grid,
+    board_for,
+)
+
+Start = Literal["standard", "swedish", "icelandic"]
+STARTS: tuple[Start, ...] = ("standard", "swedish", "icelandic")
+
+_SQRT3_2 = math.sqrt(3) / 2
+_SIZE_LIMITS = {"triangle": TRIANGLE_MAX, "hexagon": HEXAGON_MAX}
+_DEFAULT_SIZE = {"triangle": 4, "hexagon": 2}
+
+
+@dataclass(frozen=True, slots=True)
+class DotsSettings:
+    grid: Grid = "square"
+    dimensions: tuple[int, ...] = (5, 5)  # (rows, cols) on the square grid, else (size,)
+    start: Start = "standard"
+    misere: bool = False
+
+    def options(self) -> dict[str, Any]:
+        shape: dict[str, Any]
+        if self.grid == "square":
+            shape = {"rows": self.dimensions[0], "cols": self.dimensions[1]}
+        else:
+            shape = {"size": self.dimensions[0]}
+        return {"grid": self.grid, **shape, "start": self.start, "misere": self.misere}
+
+
+@dataclass(frozen=True, slots=True)
+class DotsState:
+    drawn: int  # lines drawn so far, pre-drawn ones included
+    red: int  # cells claimed by red
+    blue: int  # cells claimed by blue
+    to_move: Player | None  # None once every line is drawn
+    ply: int
+
+
+def _whole_number(options: Mapping[str, Any], name: str, low: int, high: int, default: int) -> int:
+    value = options.get(name, default)
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        raise SettingsError(f"{name} must be a whole number from {low} to {high}")
+    return value
+
+
+class DotsAndBoxes(Game[DotsSettings, DotsState, int]):
+    """Dots and Boxes; a move is the index of a line on the board."""
+
+    name: ClassVar[str] = "dots"
+
+    @classmethod
+    def parse_settings(cls, options: Mapping[str, Any]) -> DotsSettings:
+        grid = options.get("grid", "square")
+        if grid not in GRIDS:
+            raise SettingsError(f"grid must be one of {', '.join(GRIDS)}")
+        allowed = {"grid", "start", "misere"} | ({"rows", "cols"} if grid == "square" else {"size"})
+        unknown = sorted(set(options) - allowed)
+        if unknown:
+            hint = "rows and cols" if grid == "square" else "size"
+            raise SettingsError(
+                f"unknown option {unknown[0]!r} for the {grid} grid (its size is set by {hint})"
+            )
+        dimensions: tuple[int, ...]
+        if grid == "square":
+            rows = _whole_number(options, "rows", 1, SQUARE_MAX, 5)
+            cols = _whole_number(options, "cols", 1, SQUARE_MAX, 5)
+            dimensions = (rows, cols)
+        else:
+            size = _whole_number(options, "size", 1, _SIZE_LIMITS[grid], _DEFAULT_SIZE[grid])
+            dimensions = (size,)
+        start = options.get("start", "standard")
+        if start not in STARTS:
+            raise SettingsError(f"start must be one of {', '.join(STARTS)}")
+        if start == "icelandic" and grid != "square":
+            raise SettingsError("the Icelandic board is played on the square grid only")
+        misere = options.get("misere", False)
+        if not isinstance(misere, bool):
+            raise SettingsError("misere must be true or false")
+        return DotsSettings(grid, dimensions, start, misere)
+
+    def __init__(self, settings: DotsSettings) -> None:
+        self.settings = settings
+        self.board: Board = board_for(settings.grid, settings.dimensions)
+        board = self.board
+        self._full = (1 << len(board.lines)) - 1
+        self._cell_masks = tuple(sum(1 << i for i in cell.lines) for cell in board.cells)
+        # For each line, the cells it is a side of, as (cell bit, mask of the cell's sides):
+        # the hot path of apply() needs nothing else.
+        self._line_cells = tuple(
+            tuple((1 << c, self._cell_masks[c]) for c in line.cells) for line in board.lines
+        )
+        self._predrawn = self._starting_lines()
+
+    def options(self) -> dict[str, Any]:
+        return self.settings.options()
+
+    # -- starting positions ------------------------------------------------------------------
+    def _starting_lines(self) -> int:
+        """The mask of pre-drawn lines: none, the outline (Swedish) or left and bottom sides
+        (Icelandic), skipping any line that would by itself complete a cell."""
+        board = self.board
+        if self.settings.start == "standard":
+            return 0
+        if self.settings.start == "swedish":
+            candidates = [line for line in board.lines if line.is_outline]
+        else:
+            dots = board.dots
+            candidates = [
+                line
+                for line in board.lines
+                if (dots[line.a].col == dots[line.b].col == 0)
+                or (dots[line.a].row == dots[line.b].row == 0)
+            ]
+        drawn = 0
+        for line in candidates:  # in board order, so the last line of a lone cell stays open
+            bit = 1 << line.index
+            if any((drawn | bit) & mask == mask for _, mask in self._line_cells[line.index]):
+                continue
+            drawn |= bit
+        return drawn
+
+    @property
+    def predrawn(self) -> int:
+        return self._predrawn
+
+    # -- play -----------------------------------------------------------------------------------
+    def initial(self) -> DotsState:
+        return DotsState(self._predrawn, 0, 0, "red", 0)
+
+    def to_move(self, state: DotsState) -> Player | None:
+        return state.to_move
+
+    def ply(self, state: DotsState) -> int:
+        return state.ply
+
+    def legal_moves(self, state: DotsState) -> list[int]:
+        free = self._full & ~state.drawn
+        moves = []
+        while free:
+            low = free & -free
+            moves.append(low.bit_length() - 1)
+            free ^= low
+        return moves
+
+    def apply(self, state: DotsState, move: int) -> DotsState:
+        mover = state.to_move
+        if mover is None:
+            raise IllegalMove("the game is over: every line is drawn")
+        if not isinstance(move, int) or not 0 <= move < len(self._line_cells):
+            raise IllegalMove(f"there is no line {move!r} on this board")
+        bit = 1 << move
+        if state.drawn & bit:
+            name = self.board.lines[move].name
+            reason = "is pre-drawn" if self._predrawn & bit else "is already drawn"
+            raise IllegalMove(f"the line {name} {reason}")
+        drawn = state.drawn | bit
+        claimed = 0
+        for cell_bit, mask in self._line_cells[move]:
+            if drawn & mask == mask:
+                claimed |= cell_bit
+        red, blue = state.red, state.blue
+        if claimed:
+            if mover == "red":
+                red |= claimed
+            else:
+                blue |= claimed
+            nxt: Player | None = mover  # completing a cell earns one more line
+        else:
+            nxt = "blue" if mover == "red" else "red"
+        if drawn == self._full:
+            nxt = None
+        return DotsState(drawn, red, blue, nxt, state.ply + 1)
+
+    def claimed_by(self, before: DotsState, after: DotsState) -> int:
+        """How many cells the move from ``before`` to ``after`` claimed."""
+        return (after.red | after.blue).bit_count() - (before.red | before.blue).bit_count()
+
+    def score(self, state: DotsState) -> tuple[int, int]:
+        return state.red.bit_count(), state.blue.bit_count()
+
+    def outcome(self, state: DotsState) -> Outcome | None:
+        if state.drawn != self._full:
+            return None
+        red, blue = state.red.bit_count(), state.blue.bit_count()
+        if red == blue:
+            return Outcome(None, "score", (red, blue))
+        red_ahead = red > blue
+        winner: Player = "red" if red_ahead != self.settings.misere else "blue"
+        return Outcome(winner, "score", (red, blue))
+
+    # -- notation --------------------------------------------------------------------------------
+    def parse_move(self, text: str) -> int:
+        """A line by its two dots, ``a1-b1``; the dots may come in either order."""
+        if not isinstance(text, str):
+            raise NotationError("a move must be text such as a1-b1")
+        index = self.board.line_index.get(text)
+        if index is not None:
+            return index
+        parts = text.split("-")
+        if len(parts) != 2 or not all(parts):
+            raise NotationError(f"{text!r} is not a line: write two dots such as a1-b1")
+        dot_index = self.board.dot_index
+        for part in parts:
+            if part not in dot_index:
+                raise NotationError(f"there is no dot {part!r} on this board")
+        index = self.board.line_index.get(f"{parts[1]}-{parts[0]}")
+        if index is None:
+            raise NotationError(f"the dots {parts[0]} and {parts[1]} are not neighbours")
+        return index
+
+    def format_move(self, move: int) -> str:
+        return self.board.lines[move].name
+
+    # -- pictures ---------------------------------------------------------------------------------
+    def view(self, state: DotsState) -> dict[str, Any]:
+        board = self.board
+        red, blue = self.score(state)
+        return {
+            "kind": "dots",
+            "grid": board.grid,
+            "width": board.width,
+            "height": board.height,
+            "misere": self.settings.misere,
+            "dots": [{"name": d.name, "x": d.x, "y": d.y} for d in board.dots],
+            "lines": [
+                {
+                    "name": line.name,
+                    "a": line.a,
+                    "b": line.b,
+                    "drawn": bool(state.drawn >> line.index & 1),
+                    "predrawn": bool(self._predrawn >> line.index & 1),
+                }
+                for line in board.lines
+            ],
+            "cells": [
+                {
+                    "dots": list(cell.dots),
+                    "lines": list(cell.lines),
+                    "owner": self._owner(state, cell.index),
+                    "x": cell.x,
+                    "y": cell.y,
+                }
+                for cell in board.cells
+            ],
+            "score": {"red": red, "blue": blue},
+            "to_move": state.to_move,
+            "legal_moves": self.legal_move_texts(state),
+        }
+
+    @staticmethod
+    def _owner(state: DotsState, cell: int) -> Player | None:
+        if state.red >> cell & 1:
+            return "red"
+        if state.blue >> cell & 1:
+            return "blue"
+        return None
+
+    def diagram(self, state: DotsState) -> str:
+        """Drawn lines as ``-``, ``|``, ``/`` and ``\\``; dots as ``+``; a claimed cell shows
+        ``R`` or ``B`` at its centre; row numbers on the left, column letters below."""
+        board = self.board
+        # Scales that put every dot on a character cell and every slanted line at 45 degrees.
+        sx, sy = {
+            "square": (4.0, 2.0),
+            "triangle": (4.0, 2.0 / _SQRT3_2),
+            "hexagon": (2.0 / _SQRT3_2, 4.0),
+        }[board.grid]
+        rows = round(board.height * sy) + 1
+        cols = round(board.width * sx) + 1
+        canvas = [[" "] * cols for _ in range(rows)]
+
+        def put(x: float, y: float, char: str) -> None:
+            canvas[rows - 1 - round(y * sy)][round(x * sx)] = char
+
+        for line in board.lines:
+            if not state.drawn >> line.index & 1:
+                continue
+            a, b = board.dots[line.a], board.dots[line.b]
+            dx, dy = round((b.x - a.x) * sx), round((b.y - a.y) * sy)
+            char = "-" if dy == 0 else "|" if dx == 0 else "/" if dx * dy > 0 else "\\"
+            steps = max(abs(dx), abs(dy))
+            for i in range(1, steps):
+                t = i / steps
+                put(a.x + (b.x - a.x) * t, a.y + (b.y - a.y) * t, char)
+        for cell in board.cells:
+            owner = self._owner(state, cell.index)
+            if owner:
+                put(cell.x, cell.y, owner[0].upper())
+        for dot in board.dots:
+            put(dot.x, dot.y, "+")
+
+        row_of_line: dict[int, str] = {}
+        for dot in board.dots:
+            row_of_line[rows - 1 - round(dot.y * sy)] = str(dot.row + 1)
+        label_width = len(str(max(d.row for d in board.dots) + 1))
+        out = [
+            (f"{row_of_line.get(i, ''):>{label_width}} " + "".join(chars)).rstrip()
+            for i, chars in enumerate(canvas)
+        ]
+        footer = [" "] * cols
+        for dot in board.dots:
+            footer[round(dot.x * sx)] = dot.name[0]
+        out.append(" " * (label_width + 1) + "".join(footer).rstrip())
+        red, blue = self.score(state)
+        status = f"Red {red}, Blue {blue}; "
+        outcome = self.outcome(state)
+        if outcome is None:
+            status += f"{state.to_move} to move"
+        else:
+            status += f"{outcome.winner} wins" if outcome.winner else "draw"
+        out.append(status)
+        return "\n".join(out)

@@ -1,0 +1,172 @@
+"""Game records: the game, its settings and the move texts, as text or JSON.
+
+The text form is in the spirit of PGN: a header of ``[Tag "value"]`` lines (the game, then
+each option in canonical order, then an optional result), a blank line, and the moves
+numbered by ply. ``docs/notation.md`` documents it.
+
+>>> record = GameRecord("dots", {"grid": "square", "rows": 1, "cols": 1,
+...                              "start": "standard", "misere": False}, ("a1-b1", "a1-a2"))
+>>> print(record.to_text())
+[Game "dots"]
+[Grid "square"]
+[Rows "1"]
+[Cols "1"]
+[Start "standard"]
+[Misere "false"]
+<BLANKLINE>
+1. a1-b1 2. a1-a2
+>>> GameRecord.from_text(record.to_text()) == record
+True
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from playtable.games.base import GameError
+
+_TAG = re.compile(r'^\[(?P<tag>[A-Za-z][A-Za-z0-9_]*) "(?P<value>(?:[^"\\]|\\.)*)"\]$')
+_PLY = re.compile(r"^(?P<n>\d+)\.$")
+_WIDTH = 78
+
+
+class RecordError(GameError):
+    """A record that cannot be read; the message says where."""
+
+
+def _tag_name(option: str) -> str:
+    return option[:1].upper() + option[1:]
+
+
+def _format_value(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    text = str(value)
+    return text.replace("\\", "\\\\").replace('"', '\\"')
+
+
+def _parse_value(text: str) -> Any:
+    text = re.sub(r"\\(.)", r"\1", text)
+    if text in ("true", "false"):
+        return text == "true"
+    if re.fullmatch(r"-?\d+", text):
+        return int(text)
+    return text
+
+
+@dataclass(frozen=True)
+class GameRecord:
+    """A whole game: replaying ``moves`` from the start under ``options`` is its only truth."""
+
+    game: str
+    options: Mapping[str, Any]
+    moves: tuple[str, ...] = ()
+    result: str | None = field(default=None, compare=False)  # "red", "blue", "draw" or None
+
+    # -- JSON -----------------------------------------------------------------------------------
+    def to_json(self) -> dict[str, Any]:
+        return {"game": self.game, "options": dict(self.options), "moves": list(self.moves)}
+
+    @classmethod
+    def from_json(cls, data: Any) -> GameRecord:
+        """Read the JSON form; raises :class:`RecordError` naming what is wrong."""
+        if not isinstance(data, Mapping):
+            raise RecordError("a record must be a JSON object")
+        unknown = sorted(set(data) - {"game", "options", "moves"})
+        if unknown:
+            raise RecordError(f"unknown field {unknown[0]!r} in the record")
+        game = data.get("game")
+        if not isinstance(game, str):
+            raise RecordError('the record needs a "game" name')
+        options = data.get("options", {})
+        if not isinstance(options, Mapping):
+            raise RecordError('"options" must be a JSON object')
+        moves = data.get("moves", [])
+        if not isinstance(moves, list) or not all(isinstance(m, str) for m in moves):
+            raise RecordError('"moves" must be a list of move texts')
+        return cls(game, dict(options), tuple(moves))
+
+    # -- text -----------------------------------------------------------------------------------
+    def to_text(self) -> str:
+        lines = [f'[Game "{_format_value(self.game)}"]']
+        lines += [f'[{_tag_name(k)} "{_format_value(v)}"]' for k, v in self.options.items()]
+        if self.result is not None:
+            lines.append(f'[Result "{self.result}"]')
+        lines.append("")
+        row = ""
+        for ply, move in enumerate(self.moves, 1):
+            token = f"{ply}. {move}"
+            if row and len(row) + 1 + len(token) > _WIDTH:
+                lines.append(row)
+                row = token
+            else:
+                row = f"{row} {token}" if row else token
+        if row:
+            lines.append(row)
+        return "\n".join(lines) + "\n"
+
+    @classmethod
+    def from_text(cls, text: str) -> GameRecord:
+        """Read the text form. Comments run from ``;`` to the end of a line."""
+        game: str | None = None
+        options: dict[str, Any] = {}
+        result: str | None = None
+        moves: list[str] = []
+        in_header = True
+        for number, raw in enumerate(text.splitlines(), 1):
+            line = raw.split(";", 1)[0].strip()
+            if not line:
+                if game is not None:
+                    in_header = False
+                continue
+            if in_header and line.startswith("["):
+                match = _TAG.match(line)
+                if not match:
+                    raise RecordError(f'line {number}: a header line looks like [Tag "value"]')
+                tag, value = match["tag"], match["value"]
+                if tag == "Game":
+                    game = re.sub(r"\\(.)", r"\1", value)
+                elif tag == "Result":
+                    result = value
+                else:
+                    options[tag[:1].lower() + tag[1:]] = _parse_value(value)
+                continue
+            in_header = False
+            tokens = line.split()
+            for token in tokens:
+                numbered = _PLY.match(token)
+                if numbered:
+                    if int(numbered["n"]) != len(moves) + 1:
+                        raise RecordError(
+                            f"line {number}: move number {numbered['n']} should be {len(moves) + 1}"
+                        )
+                    continue
+                moves.append(token)
+        if game is None:
+            raise RecordError('the record has no [Game "..."] header')
+        return cls(game, options, tuple(moves), result)
+
+
+def parse_json_line(line: str) -> GameRecord:
+    """One record of JSON Lines; raises :class:`RecordError` for bad JSON or fields."""
+    try:
+        data = json.loads(line)
+    except json.JSONDecodeError as error:
+        raise RecordError(f"not valid JSON: {error.msg} at column {error.colno}") from None
+    return GameRecord.from_json(data)
+
+
+def normalized(
+    record: GameRecord, canonical_options: Mapping[str, Any], moves: Sequence[str] | None = None
+) -> GameRecord:
+    """The same record with every option spelled out (and canonical move texts if given)."""
+    return GameRecord(
+        record.game,
+        dict(canonical_options),
+        tuple(moves) if moves is not None else record.moves,
+        record.result,
+    )

@@ -1,0 +1,552 @@
+"""Swaptimum (Mark Steere, 2023) on an N x N board: the rules of ``/work/shared/rules``.
+
+Red owns rows 1 and N, Blue owns columns a and the last one; each tries to join its two sides
+by an orthogonally connected chain. A placement that forms a *crosscut* (a 2x2 block with like
+colours diagonally opposite) must be completed by a swap of two checkers that kills every crosscut
+just formed and leaves none anywhere; a placement with no such swap is illegal.
+
+The board is two bit masks, one per colour (bit ``row * N + col``, row 0 = rank 1, col 0 =
+file a), so crosscut searches, "which placements form a crosscut" and connection tests are a
+handful of whole-board integer operations instead of loops over squares.
+
+>>> game = Swaptimum(SwaptimumSettings(size=3))
+>>> state = game.replay(["a1", "b1", "b2"])
+>>> print(game.diagram(state))
+ 3 . . .
+ 2 . R .
+ 1 R B .
+   a b c
+blue to move
+>>> game.legal_move_texts(state)[:5]
+['a2:a1-a2', 'a2:a1-b1', 'a2:a2-b2', 'a2:b1-b2', 'a3']
+>>> print(game.diagram(game.play(state, "a2:a1-a2")))
+ 3 . . .
+ 2 R R .
+ 1 B B .
+   a b c
+red to move
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from typing import Any, NamedTuple
+
+from playtable.games.base import (
+    Game,
+    IllegalMove,
+    NotationError,
+    Outcome,
+    Player,
+    SettingsError,
+    other,
+)
+
+MIN_SIZE = 2
+MAX_SIZE = 26  # one letter per column
+DEFAULT_SIZE = 9
+FILES = "abcdefghijklmnopqrstuvwxyz"
+
+
+@dataclass(frozen=True, slots=True)
+class SwaptimumSettings:
+    """The only option: the side of the square board."""
+
+    size: int = DEFAULT_SIZE
+
+
+@dataclass(frozen=True, slots=True)
+class SwaptimumState:
+    """A position: one bit mask per colour plus whose turn it is and how the game stands.
+
+    ``skipped`` is the player whose turn was skipped right after the last move (they had no
+    legal move), so the browser can say so. ``drawn`` marks the guard ending where neither side
+    can move and nobody has won.
+    """
+
+    red: int
+    blue: int
+    to_move: Player | None
+    ply: int = 0
+    winner: Player | None = None
+    skipped: Player | None = None
+    drawn: bool = False
+
+
+class SwaptimumMove(NamedTuple):
+    """A placement on ``square``, plus the swapped pair when the placement forms a crosscut.
+
+    ``swap`` lists its two squares in board order (column first, then row), as the notation
+    does; :meth:`Swaptimum.apply` accepts either order.
+    """
+
+    square: int
+    swap: tuple[int, int] | None = None
+
+
+class _Block(NamedTuple):
+    """One 2x2 block as two masks: its two diagonals."""
+
+    diagonal: int  # lower-left and upper-right
+    antidiagonal: int  # lower-right and upper-left
+
+
+class Swaptimum(Game[SwaptimumSettings, SwaptimumState, SwaptimumMove]):
+    """Swaptimum with a fixed board size; every table the rules need is built once here."""
+
+    name = "swaptimum"
+
+    # -- settings --------------------------------------------------------------------------
+    @classmethod
+    def parse_settings(cls, options: Mapping[str, Any]) -> SwaptimumSettings:
+        """``{"size": N}`` with N a whole number from 2 to 26; the size defaults to 9.
+
+        >>> Swaptimum.parse_settings({"size": 7})
+        SwaptimumSettings(size=7)
+        """
+        unknown = sorted(str(key) for key in options if key != "size")
+        if unknown:
+            raise SettingsError(f"unknown option {unknown[0]!r} (swaptimum takes: size)")
+        size = options.get("size", DEFAULT_SIZE)
+        _check_size(size)
+        return SwaptimumSettings(size=size)
+
+    def __init__(self, settings: SwaptimumSettings) -> None:
+        _check_size(settings.size)
+        self.settings = settings
+        n = settings.size
+        self.size = n
+        self.area = n * n
+        self.full = (1 << self.area) - 1
+        col_first = sum(1 << (row * n) for row in range(n))
+        self.col_first = col_first
+        self.col_last = col_first << (n - 1)
+        self.row_first = (1 << n) - 1
+        self.row_last = self.row_first << (n * (n - 1))
+        # Lower-left corners of the 2x2 blocks: every square off the last row and column.
+        self.corners = self.full & ~self.col_last & ~self.row_last
+        self.names = [f"{FILES[i % n]}{i // n + 1}" for i in range(self.area)]
+        self.index = {name: i for i, name in enumerate(self.names)}
+        # Board order (column first, then row) as one comparable number per square.
+        self.order = [(i % n) * n + i // n for i in range(self.area)]
+        self.neighbours = [self._around(i, diagonal=True) for i in range(self.area)]
+        self.sides = [self._around(i, diagonal=False) for i in range(self.area)]
+        self.blocks = [self._blocks_of(i) for i in range(self.area)]
+        self.placements = [SwaptimumMove(i) for i in range(self.area)]
+
+    def _around(self, square: int, *, diagonal: bool) -> tuple[int, ...]:
+        """The squares sharing a side (and a corner, with ``diagonal``) with ``square``."""
+        n = self.size
+        row, col = divmod(square, n)
+        found = []
+        for dr in (-1, 0, 1):
+            for dc in (-1, 0, 1):
+                if (dr or dc) and (diagonal or not (dr and dc)):
+                    r, c = row + dr, col + dc
+                    if 0 <= r < n and 0 <= c < n:
+                        found.append(r * n + c)
+        return tuple(found)
+
+    def _blocks_of(self, square: int) -> tuple[_Block, ...]:
+        """The (up to four) 2x2 blocks that contain ``square``."""
+        n = self.size
+        row, col = divmod(square, n)
+        found = []
+        for r in (row - 1, row):
+            for c in (col - 1, col):
+                if 0 <= r < n - 1 and 0 <= c < n - 1:
+                    a = r * n + c  # the lower-left corner
+                    found.append(
+                        _Block((1 << a) | (1 << (a + n + 1)), (1 << (a + 1)) | (1 << (a + n)))
+                    )
+        return tuple(found)
+
+    def options(self) -> dict[str, Any]:
+        return {"size": self.size}
+
+    # -- play -------------------------------------------------------------------------------
+    def initial(self) -> SwaptimumState:
+        return SwaptimumState(red=0, blue=0, to_move="red")
+
+    def to_move(self, state: SwaptimumState) -> Player | None:
+        return state.to_move
+
+    def ply(self, state: SwaptimumState) -> int:
+        return state.ply
+
+    def outcome(self, state: SwaptimumState) -> Outcome | None:
+        if state.winner is not None:
+            return Outcome(state.winner, "connection")
+        if state.drawn:
+            return Outcome(None, "no_moves")
+        return None
+
+    def legal_moves(self, state: SwaptimumState) -> list[SwaptimumMove]:
+        """Every legal move, by placement square (index order), each placement's swaps after it.
+
+        Placements that form no crosscut are found all at once with :meth:`_crosscut_makers`;
+        only the few that do form one are examined swap by swap.
+        """
+        player = state.to_move
+        if player is None:
+            return []
+        red, blue = state.red, state.blue
+        empty = self.full & ~(red | blue)
+        makers = self._crosscut_makers(red, blue, player)
+        moves: list[SwaptimumMove] = []
+        for square in _bits(empty):
+            if makers >> square & 1:
+                moves.extend(
+                    SwaptimumMove(square, pair) for pair in self._swaps(red, blue, player, square)
+                )
+            else:
+                moves.append(self.placements[square])
+        return moves
+
+    def apply(self, state: SwaptimumState, move: SwaptimumMove) -> SwaptimumState:
+        """The position after ``move``; raises :class:`IllegalMove` saying why it is refused."""
+        player = state.to_move
+        if player is None:
+            raise IllegalMove("the game is over")
+        square, swap = move
+        if not _on_board(square, self.area):
+            raise IllegalMove(f"square {square!r} is off the board")
+        name = self.names[square]
+        red, blue = state.red, state.blue
+        if (red | blue) >> square & 1:
+            raise IllegalMove(f"{name} is occupied")
+        if player == "red":
+            red |= 1 << square
+        else:
+            blue |= 1 << square
+        formed = self._formed(red, blue, square)
+        if not formed:
+            if swap is not None:
+                raise IllegalMove(f"{name} forms no crosscut: no swap is allowed")
+        else:
+            if not any(True for _ in self._swaps(state.red, state.blue, player, square)):
+                raise IllegalMove(
+                    f"placement at {name} is restricted: every swap leaves a crosscut"
+                )
+            if swap is None:
+                raise IllegalMove(f"{name} forms a crosscut: choose a swap")
+            flip = self._check_swap(red, blue, formed, swap)
+            red ^= flip
+            blue ^= flip
+        return self._after(state, player, red, blue)
+
+    def _check_swap(self, red: int, blue: int, formed: int, swap: Any) -> int:
+        """The mask of the two squares of a valid ``swap``; else :class:`IllegalMove` says why.
+
+        ``red`` and ``blue`` hold the placement, ``formed`` the squares of the crosscuts it made.
+        """
+        if not (isinstance(swap, tuple) and len(swap) == 2):
+            raise IllegalMove(f"a swap is a pair of squares, not {swap!r}")
+        first, second = swap
+        for square in swap:
+            if not _on_board(square, self.area):
+                raise IllegalMove(f"swap square {square!r} is off the board")
+        a, b = self.names[first], self.names[second]
+        if first == second:
+            raise IllegalMove("a swap needs two different squares")
+        occupied = red | blue
+        for square in swap:
+            if not occupied >> square & 1:
+                raise IllegalMove(f"{self.names[square]} is empty: only checkers can be swapped")
+        if (red >> first & 1) == (red >> second & 1):
+            raise IllegalMove(f"{a} and {b} hold the same colour: swapping them changes nothing")
+        if not (formed >> first & 1 or formed >> second & 1):
+            raise IllegalMove(f"neither {a} nor {b} belongs to a crosscut just formed")
+        if second not in self.neighbours[first]:
+            raise IllegalMove(f"{a} and {b} are not adjacent")
+        flip: int = (1 << first) | (1 << second)
+        left = self._crosscuts(red ^ flip, blue ^ flip)
+        if left:
+            corner = (left & -left).bit_length() - 1
+            block = f"{self.names[corner]}-{self.names[corner + self.size + 1]}"
+            raise IllegalMove(f"the swap {a}-{b} leaves a crosscut at {block}")
+        return flip
+
+    def _after(self, state: SwaptimumState, mover: Player, red: int, blue: int) -> SwaptimumState:
+        """The state once ``mover``'s move has left ``red`` and ``blue``: win, turn, skip, draw."""
+        ply = state.ply + 1
+        winner: Player | None = None
+        if self._red_connects(red):
+            winner = "red"
+        elif self._blue_connects(blue):
+            winner = "blue"
+        if winner is not None:
+            return SwaptimumState(red, blue, None, ply, winner=winner)
+        opponent = other(mover)
+        if self._has_legal_move(red, blue, opponent):
+            return SwaptimumState(red, blue, opponent, ply)
+        if self._has_legal_move(red, blue, mover):
+            return SwaptimumState(red, blue, mover, ply, skipped=opponent)
+        return SwaptimumState(red, blue, None, ply, skipped=opponent, drawn=True)
+
+    # -- crosscuts ----------------------------------------------------------------------------
+    def _crosscuts(self, red: int, blue: int) -> int:
+        """The lower-left corners of every crosscut on the board, as a mask.
+
+        Bit ``i`` of ``x >> k`` is square ``i + k``, so shifting by 1, N and N + 1 lines up each
+        block's four squares on its corner and one expression tests every block at once.
+        """
+        n = self.size
+        return self.corners & (
+            (red & (red >> (n + 1)) & (blue >> 1) & (blue >> n))
+            | (blue & (blue >> (n + 1)) & (red >> 1) & (red >> n))
+        )
+
+    def _crosscut_makers(self, red: int, blue: int, player: Player) -> int:
+        """The empty squares where ``player``'s checker would form at least one crosscut.
+
+        A placement forms a crosscut when the other three squares of a block hold one own and
+        two opposing checkers in crosscut pattern; each of the four places the new checker can
+        take in a block is one whole-board term, shifted from the corner to that place.
+        """
+        n = self.size
+        mine, theirs = (red, blue) if player == "red" else (blue, red)
+        empty = self.full & ~(red | blue)
+        # Opponent's checkers on the block's diagonal / antidiagonal, aligned on the corner.
+        theirs_diagonal = self.corners & theirs & (theirs >> (n + 1))
+        theirs_antidiagonal = self.corners & (theirs >> 1) & (theirs >> n)
+        return self.full & (
+            (empty & (mine >> (n + 1)) & theirs_antidiagonal)
+            | ((mine & (empty >> (n + 1)) & theirs_antidiagonal) << (n + 1))
+            | (((empty >> 1) & (mine >> n) & theirs_diagonal) << 1)
+            | (((mine >> 1) & (empty >> n) & theirs_diagonal) << n)
+        )
+
+    def _formed(self, red: int, blue: int, square: int) -> int:
+        """The squares of the crosscuts through ``square`` (0 if none), placement included."""
+        squares = 0
+        for block in self.blocks[square]:
+            diagonal, antidiagonal = block.diagonal, block.antidiagonal
+            if (red & diagonal == diagonal and blue & antidiagonal == antidiagonal) or (
+                blue & diagonal == diagonal and red & antidiagonal == antidiagonal
+            ):
+                squares |= diagonal | antidiagonal
+        return squares
+
+    def _swaps(self, red: int, blue: int, player: Player, square: int) -> Iterator[tuple[int, int]]:
+        """The legal swaps (board order) after ``player`` places on the empty ``square``.
+
+        Yields nothing when the placement forms no crosscut. A pair qualifies when one of its
+        squares belongs to a crosscut just formed and the other is an adjacent checker of the
+        other colour (the squares of a block are all adjacent to each other, so "another
+        square of that crosscut" is included); it is legal when the board then has no
+        crosscut at all.
+        """
+        if player == "red":
+            red |= 1 << square
+        else:
+            blue |= 1 << square
+        formed = self._formed(red, blue, square)
+        if not formed:
+            return
+        order = self.order
+        seen: set[tuple[int, int]] = set()
+        for first in _bits(formed):
+            colour = red >> first & 1
+            for second in self.neighbours[first]:
+                if not ((red | blue) >> second & 1) or red >> second & 1 == colour:
+                    continue
+                pair = (first, second) if order[first] < order[second] else (second, first)
+                if pair in seen:
+                    continue
+                seen.add(pair)
+                flip = (1 << first) | (1 << second)
+                if not self._crosscuts(red ^ flip, blue ^ flip):
+                    yield pair
+
+    def _has_legal_move(self, red: int, blue: int, player: Player) -> bool:
+        """Whether ``player`` can move: any empty square forming no crosscut settles it at once."""
+        empty = self.full & ~(red | blue)
+        makers = self._crosscut_makers(red, blue, player)
+        if empty & ~makers:
+            return True
+        return any(
+            any(True for _ in self._swaps(red, blue, player, square)) for square in _bits(makers)
+        )
+
+    # -- connection -------------------------------------------------------------------------
+    def _red_connects(self, red: int) -> bool:
+        """Whether red joins row 1 to row N (bit-parallel flood fill up from row 1)."""
+        return self._connects(red, self.row_first, self.row_last)
+
+    def _blue_connects(self, blue: int) -> bool:
+        """Whether blue joins column a to the last column."""
+        return self._connects(blue, self.col_first, self.col_last)
+
+    def _connects(self, mine: int, start: int, goal: int) -> bool:
+        """Whether the checkers ``mine`` join side ``start`` to side ``goal`` orthogonally.
+
+        The reached set grows by one step in all four directions per round; the edge masks stop
+        a left/right shift from wrapping round to the next row.
+        """
+        reached = mine & start
+        if not reached or not mine & goal:
+            return False
+        n = self.size
+        not_first, not_last = ~self.col_first, ~self.col_last
+        while not reached & goal:
+            grown = mine & (
+                reached
+                | (reached << n)
+                | (reached >> n)
+                | ((reached << 1) & not_first)
+                | ((reached >> 1) & not_last)
+            )
+            if grown == reached:
+                return False
+            reached = grown
+        return True
+
+    def winning_path(self, state: SwaptimumState) -> list[int]:
+        """One shortest chain of the winner's checkers joining their two sides (BFS), else []."""
+        if state.winner is None:
+            return []
+        n = self.size
+        if state.winner == "red":
+            mine, starts, goal = state.red, self.row_first, self.row_last
+        else:
+            mine, starts, goal = state.blue, self.col_first, self.col_last
+        came_from: dict[int, int | None] = {square: None for square in _bits(mine & starts)}
+        queue = deque(came_from)
+        while queue:
+            square = queue.popleft()
+            if goal >> square & 1:
+                path: list[int] = []
+                step: int | None = square
+                while step is not None:
+                    path.append(step)
+                    step = came_from[step]
+                return path[::-1]
+            for side in self.sides[square]:
+                if mine >> side & 1 and side not in came_from:
+                    came_from[side] = square
+                    queue.append(side)
+        raise AssertionError(f"no connecting chain on a {n} x {n} board for the winner")
+
+    # -- notation ---------------------------------------------------------------------------
+    def parse_move(self, text: str) -> SwaptimumMove:
+        """Read ``d4`` or ``d4:c3-d4``: lower case, no spaces, swap squares in board order.
+
+        The notation is strict so that every move has exactly one text in a record: ``D4``,
+        ``d04``, `` d4`` and ``d4:d4-c3`` are refused.
+
+        >>> game = Swaptimum(SwaptimumSettings(size=9))
+        >>> game.parse_move("d4:c3-d4")
+        SwaptimumMove(square=30, swap=(20, 30))
+        """
+        if not isinstance(text, str):
+            raise NotationError(f"a move is a text, not {text!r}")
+        place, colon, swap_text = text.partition(":")
+        square = self._parse_square(place, text)
+        if not colon:
+            return self.placements[square]
+        first_text, hyphen, second_text = swap_text.partition("-")
+        if not hyphen:
+            raise NotationError(f"{text!r}: a swap is two squares joined by '-', like c3-d4")
+        first = self._parse_square(first_text, text)
+        second = self._parse_square(second_text, text)
+        if first == second:
+            raise NotationError(f"{text!r}: a swap needs two different squares")
+        if self.order[first] > self.order[second]:
+            raise NotationError(
+                f"{text!r}: write the swap in board order, {second_text}-{first_text}"
+            )
+        return SwaptimumMove(square, (first, second))
+
+    def _parse_square(self, name: str, text: str) -> int:
+        square = self.index.get(name)
+        if square is None:
+            last = self.names[-1]
+            raise NotationError(
+                f"{text!r}: {name!r} is not a square of the board (a1 to {last}, lower case)"
+            )
+        return square
+
+    def format_move(self, move: SwaptimumMove) -> str:
+        """The move's text; the swap is written in board order whatever order it was given in."""
+        square, swap = move
+        if swap is None:
+            return self.names[square]
+        first, second = sorted(swap, key=self.order.__getitem__)
+        return f"{self.names[square]}:{self.names[first]}-{self.names[second]}"
+
+    def sort_key(self, move: SwaptimumMove) -> tuple[int, ...]:
+        """Placement by column then row; a bare placement before its swaps, in board order."""
+        square, swap = move
+        if swap is None:
+            return (self.order[square],)
+        first, second = sorted(swap, key=self.order.__getitem__)
+        return (self.order[square], self.order[first], self.order[second])
+
+    # -- the browser ------------------------------------------------------------------------
+    def view(self, state: SwaptimumState) -> dict[str, Any]:
+        """The ``swaptimum`` view of ``docs/protocol.md``."""
+        placements: dict[str, list[str]] = {}
+        for move in sorted(self.legal_moves(state), key=self.sort_key):
+            placements.setdefault(self.names[move.square], []).append(self.format_move(move))
+        return {
+            "kind": "swaptimum",
+            "size": self.size,
+            "to_move": state.to_move,
+            "winner": state.winner,
+            "skipped": state.skipped,
+            "board": [self._colour(state, i) for i in range(self.area)],
+            "placements": placements,
+            "winning_path": self.winning_path(state),
+        }
+
+    @staticmethod
+    def _colour(state: SwaptimumState, square: int) -> Player | None:
+        if state.red >> square & 1:
+            return "red"
+        if state.blue >> square & 1:
+            return "blue"
+        return None
+
+    def diagram(self, state: SwaptimumState) -> str:
+        """Rank N at the top, rank numbers on the left and files under the board.
+
+        ``R`` is a red checker, ``B`` a blue one and ``.`` an empty square; the last line says
+        whose turn it is (and whose was skipped) or how the game ended.
+        """
+        n = self.size
+        symbols = {"red": "R", "blue": "B", None: "."}
+        lines = []
+        for row in reversed(range(n)):
+            cells = " ".join(symbols[self._colour(state, row * n + col)] for col in range(n))
+            lines.append(f"{row + 1:>2} {cells}")
+        lines.append("   " + " ".join(FILES[:n]))
+        lines.append(self._status(state))
+        return "\n".join(lines)
+
+    @staticmethod
+    def _status(state: SwaptimumState) -> str:
+        if state.winner is not None:
+            return f"{state.winner} wins by connection"
+        if state.drawn:
+            return "drawn: neither side can move"
+        status = f"{state.to_move} to move"
+        if state.skipped is not None:
+            status += f" ({state.skipped}'s turn skipped)"
+        return status
+
+
+def _check_size(size: Any) -> None:
+    if isinstance(size, bool) or not isinstance(size, int) or not MIN_SIZE <= size <= MAX_SIZE:
+        raise SettingsError(f"size must be a whole number from {MIN_SIZE} to {MAX_SIZE}")
+
+
+def _on_board(square: Any, area: int) -> bool:
+    return isinstance(square, int) and not isinstance(square, bool) and 0 <= square < area
+
+
+def _bits(mask: int) -> list[int]:
+    """The indices of the set bits of ``mask``, lowest first."""
+    return [i for i, bit in enumerate(reversed(bin(mask)[2:])) if bit == "1"]

@@ -1,0 +1,73 @@
+"""Game records: text and JSON forms round-trip exactly."""
+
+from __future__ import annotations
+
+import pytest
+
+from playtable.games.records import GameRecord, RecordError, parse_json_line
+
+DOTS_OPTIONS = {"grid": "square", "rows": 4, "cols": 4, "start": "swedish", "misere": False}
+
+
+def test_text_round_trip_keeps_everything() -> None:
+    moves = tuple(f"m{i}" for i in range(40))
+    record = GameRecord("dots", DOTS_OPTIONS, moves, result="red")
+    text = record.to_text()
+    assert text.startswith('[Game "dots"]\n[Grid "square"]\n[Rows "4"]\n')
+    assert '[Result "red"]' in text
+    assert all(len(line) <= 78 for line in text.splitlines())
+    back = GameRecord.from_text(text)
+    assert back == record and back.result == "red"
+    assert back.to_text() == text
+    assert back.options == DOTS_OPTIONS  # types restored: ints and booleans
+
+
+def test_json_round_trip() -> None:
+    record = GameRecord("swaptimum", {"size": 7}, ("d4", "c3", "c4:c3-c4"))
+    assert GameRecord.from_json(record.to_json()) == record
+    assert record.to_json() == {
+        "game": "swaptimum",
+        "options": {"size": 7},
+        "moves": ["d4", "c3", "c4:c3-c4"],
+    }
+
+
+def test_text_ignores_comments_and_layout() -> None:
+    text = '[Game "swaptimum"]\n[Size "5"] ; a small board\n\n1. c3 2. b2\n3. b3\n'
+    record = GameRecord.from_text(text)
+    assert record == GameRecord("swaptimum", {"size": 5}, ("c3", "b2", "b3"))
+
+
+def test_empty_game() -> None:
+    record = GameRecord("swaptimum", {"size": 9})
+    assert GameRecord.from_text(record.to_text()) == record
+
+
+@pytest.mark.parametrize(
+    "text,message",
+    [
+        ("1. a1-b1\n", "Game"),
+        ('[Game "dots"]\n\n1. a1-b1 3. b1-c1\n', "should be 2"),
+        ("[Game dots]\n", "header"),
+    ],
+)
+def test_bad_text_records(text: str, message: str) -> None:
+    with pytest.raises(RecordError, match=message):
+        GameRecord.from_text(text)
+
+
+@pytest.mark.parametrize(
+    "line,message",
+    [
+        ("{", "not valid JSON"),
+        ("[1, 2]", "JSON object"),
+        ('{"options": {}}', "game"),
+        ('{"game": "dots", "options": 3}', "options"),
+        ('{"game": "dots", "moves": "a1-b1"}', "moves"),
+        ('{"game": "dots", "moves": [1]}', "moves"),
+        ('{"game": "dots", "extra": 1}', "extra"),
+    ],
+)
+def test_bad_json_records(line: str, message: str) -> None:
+    with pytest.raises(RecordError, match=message):
+        parse_json_line(line)
