@@ -13,6 +13,7 @@ import importlib.resources
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from pathlib import Path
 from typing import Any
 
 import sqlalchemy as sa
@@ -141,7 +142,10 @@ class Store:
         self.engine = create_engine(url)
 
     async def open(self) -> None:
-        """Upgrade the schema; call once before use."""
+        """Create the SQLite file's folder if needed and upgrade the schema; call once first."""
+        parsed = sa.make_url(self.url)
+        if parsed.get_backend_name() == "sqlite" and parsed.database not in (None, "", ":memory:"):
+            Path(parsed.database).parent.mkdir(parents=True, exist_ok=True)
         await upgrade(self.engine)
 
     async def close(self) -> None:

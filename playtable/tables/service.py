@@ -15,8 +15,9 @@ Bus messages are ``{"type": "table", "version", "events": [...], "table": public
 from __future__ import annotations
 
 import asyncio
-import secrets
 import dataclasses
+import hmac
+import secrets
 import weakref
 from collections import OrderedDict
 from collections.abc import Callable, Mapping
@@ -26,6 +27,7 @@ from typing import Any, cast
 from playtable import games
 from playtable.bus import Bus
 from playtable.games import PLAYERS, Game, GameError, Player, SettingsError, other
+from playtable.games.records import GameRecord
 from playtable.store import KEEP, Change, MoveRow, NewTable, Store, TableRow
 from playtable.tables import tokens
 from playtable.tables.errors import (
@@ -52,18 +54,6 @@ class CreatedTable:
     seat: Player
     seat_token: str
     invite_token: str
-
-
-@dataclass(frozen=True)
-class GameRecord:
-    """A finished or running game as data: replaying ``moves`` is the whole truth."""
-
-    game: str
-    options: dict[str, Any]
-    moves: list[str]
-
-    def to_json(self) -> dict[str, Any]:
-        return {"game": self.game, "options": self.options, "moves": self.moves}
 
 
 @dataclass(frozen=True)
@@ -291,8 +281,20 @@ class TableService:
         }
 
     async def record(self, table_id: str) -> GameRecord:
+        """The game so far as a record (``to_text()``, ``to_json()``); raises TableNotFound."""
         table = await self._load(table_id)
-        return GameRecord(table.row.game, table.row.options, [m.move for m in table.moves])
+        outcome = table.outcome()
+        result = None if outcome is None else (outcome["winner"] or "draw")
+        return GameRecord(
+            table.row.game, table.row.options, tuple(m.move for m in table.moves), result
+        )
+
+    async def exists(self, table_id: str) -> bool:
+        return await self.store.table(table_id) is not None
+
+    def is_invite(self, table_id: str, invite_token: str) -> bool:
+        """Whether ``invite_token`` is this table's invitation (constant-time compare)."""
+        return hmac.compare_digest(invite_token.encode(), self.invite_token(table_id).encode())
 
     async def rematch_url(self, table_id: str, token: str | None) -> str | None:
         """The seat link at the rematch table for the holder of ``token``, once there is one."""
