@@ -1,0 +1,25 @@
+"""Persistence behind one small interface: SQLite by default, any async SQLAlchemy URL."""
+
+from playtable.store.store import (
+    DEFAULT_URL,
+    KEEP,
+    Change,
+    MoveRow,
+    NewTable,
+    Store,
+    TableRow,
+    create_engine,
+    upgrade,
+)
+
+__all__ = [
+    "DEFAULT_URL",
+    "KEEP",
+    "Change",
+    "MoveRow",
+    "NewTable",
+    "Store",
+    "TableRow",
+    "create_engine",
+    "upgrade",
+]

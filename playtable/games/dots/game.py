@@ -329,7 +329,7 @@ class DotsAndBoxes(Game[DotsSettings, DotsState, int]):
             row_of_line[rows - 1 - round(dot.y * sy)] = str(dot.row + 1)
         label_width = len(str(max(d.row for d in board.dots) + 1))
         out = [
-            f"{row_of_line.get(i, ''):>{label_width}} " + "".join(chars).rstrip()
+            (f"{row_of_line.get(i, ''):>{label_width}} " + "".join(chars)).rstrip()
             for i, chars in enumerate(canvas)
         ]
         footer = [" "] * cols
