@@ -199,7 +199,9 @@ def game_title(game: str, catalog: gettext.NullTranslations) -> str:
     return {"dots": _("Dots and Boxes"), "swaptimum": _("Swaptimum")}.get(game, game)
 
 
-def settings_summary(game: str, options: Mapping[str, Any], catalog: gettext.NullTranslations) -> str:
+def settings_summary(
+    game: str, options: Mapping[str, Any], catalog: gettext.NullTranslations
+) -> str:
     """The table settings in a few words: "5 × 5 boxes, square grid · Swedish start"."""
     _ = catalog.gettext
     parts: list[str] = []
@@ -207,7 +209,8 @@ def settings_summary(game: str, options: Mapping[str, Any], catalog: gettext.Nul
         grid = options.get("grid", "square")
         if grid == "square":
             parts.append(
-                _("%(rows)s × %(cols)s boxes") % {"rows": options.get("rows"), "cols": options.get("cols")}
+                _("%(rows)s × %(cols)s boxes")
+                % {"rows": options.get("rows"), "cols": options.get("cols")}
             )
         elif grid == "triangle":
             parts.append(_("Triangle grid, side %(size)s") % {"size": options.get("size")})
@@ -242,9 +245,7 @@ async def _table(request: Request, *, watch: bool) -> Response:
     title = game_title(table["game"], catalog)
     ws_url = f"/t/{table_id}/ws" + ("" if you else "?watch=1")
     page_data = {"table": table, "you": you, "ws_url": ws_url, "version": table.get("version")}
-    board_label = (
-        _("Dots and Boxes board") if table["game"] == "dots" else _("Swaptimum board")
-    )
+    board_label = _("Dots and Boxes board") if table["game"] == "dots" else _("Swaptimum board")
     return render(
         request,
         "table.html",

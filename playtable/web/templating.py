@@ -130,6 +130,7 @@ def render(
         "lang": lang,
         "version": playtable.__version__,
         "commit": commit(),
+        "nav": None,
     }
     if context:
         full_context.update(context)
