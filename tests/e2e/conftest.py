@@ -35,6 +35,10 @@ SERVER_START_TIMEOUT = 20.0
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    # Playwright's sync API keeps an event loop running in the main thread from the first
+    # browser test to the end of the session, where async tests can no longer run theirs:
+    # the browser tests go last.
+    items.sort(key=lambda item: "e2e" in item.keywords)
     if Path(CHROMIUM).exists() or shutil.which(CHROMIUM):
         return
     reason = f"browser tests need Chromium at {CHROMIUM} (apt-get install chromium)"
