@@ -38,8 +38,8 @@ def client_strings(catalog: gettext.NullTranslations) -> dict[str, str]:
         "sending": _("Sending…"),
         "opening_rematch": _("Opening the new table…"),
         # results
-        "wins_score": _("%(winner)s wins, %(red)s–%(blue)s."),
-        "draw_score": _("Draw, %(red)s–%(blue)s."),
+        "wins_score": _("%(winner)s wins %(winner_score)s–%(loser_score)s."),
+        "draw_score": _("Draw, %(score)s–%(score)s."),
         "misere_rule": _("Misère: fewer boxes wins."),
         "wins_connection": _("%(winner)s wins: a chain of %(winner)s checkers joins both sides."),
         "wins_connection_swap": _(
@@ -50,7 +50,6 @@ def client_strings(catalog: gettext.NullTranslations) -> dict[str, str]:
         "draw_agreed": _("Draw agreed."),
         "wins_generic": _("%(winner)s wins."),
         "draw_generic": _("The game is drawn."),
-        "game_over_short": _("Game over"),
         "skipped": _("%(player)s has no legal move: the turn is skipped."),
         # move announcements (ARIA live region)
         "ann_move": _("%(player)s plays %(move)s."),

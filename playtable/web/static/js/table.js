@@ -238,7 +238,9 @@ function renderTurn(over) {
   let state;
   const opponent = you ? other(you) : null;
   if (over) {
-    text = t("game_over_short");
+    text = table.outcome.winner
+      ? t("wins_generic", { winner: playerName(table.outcome.winner) })
+      : t("draw_generic");
     state = "over";
   } else if (you && !table.seats[opponent].taken) {
     text = t("waiting_for_opponent");
@@ -392,7 +394,14 @@ function resultText(outcome) {
   const winner = outcome.winner ? playerName(outcome.winner) : "";
   switch (outcome.reason) {
     case "score": {
-      const params = { winner, red: outcome.score.red, blue: outcome.score.blue };
+      const score = outcome.score || { red: 0, blue: 0 };
+      const params = outcome.winner
+        ? {
+            winner,
+            winner_score: score[outcome.winner],
+            loser_score: score[other(outcome.winner)],
+          }
+        : { score: score.red };
       let text = outcome.winner ? t("wins_score", params) : t("draw_score", params);
       if (table.view && table.view.misere) text += ` ${t("misere_rule")}`;
       return text;
