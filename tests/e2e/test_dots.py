@@ -41,7 +41,9 @@ def test_a_full_game_with_a_spectator_a_reload_and_a_rematch(
     assert "/join/" in invite and watch.endswith("/watch")
     # the eight outline lines of the Swedish board are drawn, dashed, before any move
     expect(red.locator(".line--predrawn")).to_have_count(8)
-    expect(red.locator("#turn")).to_have_attribute("data-state", "waiting")
+    # red may open the game before anyone has joined, and is told to send the invitation
+    expect(red.locator("#turn")).to_have_attribute("data-state", "yours")
+    expect(red.locator("#turn-note")).to_be_visible()
 
     blue = browser.new_context().new_page()
     blue.goto(invite)
@@ -49,6 +51,7 @@ def test_a_full_game_with_a_spectator_a_reload_and_a_rematch(
     wait_ready(blue)
     assert seat(blue) == "blue"
     expect(red.locator("#invite")).to_be_hidden()
+    expect(red.locator("#turn-note")).to_be_hidden()
     expect(red.locator("#player-blue .player__presence")).to_have_attribute(
         "data-presence", "online"
     )

@@ -242,7 +242,7 @@ function renderTurn(over) {
       ? t("wins_generic", { winner: playerName(table.outcome.winner) })
       : t("draw_generic");
     state = "over";
-  } else if (you && !table.seats[opponent].taken) {
+  } else if (you && !myTurn() && !table.seats[opponent].taken) {
     text = t("waiting_for_opponent");
     state = "waiting";
   } else if (myTurn()) {
@@ -266,6 +266,9 @@ function renderTurn(over) {
     note.hidden = false;
   } else if (!you) {
     note.textContent = t("watching");
+    note.hidden = false;
+  } else if (!over && !table.seats[other(you)].taken) {
+    note.textContent = t("invite_hint");
     note.hidden = false;
   } else {
     note.hidden = true;
@@ -337,7 +340,7 @@ function renderActions(over) {
   const running = !over && opponentSeated;
   $("action-undo").hidden = !(running && table.ply > 0 && !offers.undo && lastMoverOf(table) !== other(you));
   $("action-draw").hidden = !(running && !offers.draw);
-  $("action-resign").hidden = over;
+  $("action-resign").hidden = over || !opponentSeated;
   const rematch = $("action-rematch");
   const asked = (offers.rematch || []).includes(you);
   rematch.hidden = !over || asked || Boolean(table.rematch_id);
