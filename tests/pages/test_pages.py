@@ -199,3 +199,19 @@ def test_unknown_table_is_a_404_page(client: TestClient) -> None:
         assert response.status_code == 404
         assert "There is no such table" in response.text
         assert "No registration. Share a link and start playing." in response.text
+
+
+def test_the_page_state_says_who_played_each_move(client: TestClient) -> None:
+    csrf = csrf_of(client)
+    fields = {"dots_rows": "2", "dots_cols": "2", "dots_start": "swedish"}
+    location = client.post("/tables", data=form(csrf, **fields), follow_redirects=False)
+    table_url = location.headers["location"]
+    with client.websocket_connect(f"{table_url}/ws") as ws:
+        ws.send_json({"type": "join", "protocol": 1, "since": None})
+        assert ws.receive_json()["type"] == "state"
+        ws.send_json({"type": "move", "ply": 0, "move": "a2-b2"})
+        while ws.receive_json()["type"] != "state":
+            pass
+    table = page_data(client.get(table_url).text)["table"]
+    assert table["moves"] == ["a2-b2"]
+    assert table["movers"] == ["red"]
