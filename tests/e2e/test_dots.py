@@ -107,4 +107,10 @@ def test_a_full_game_with_a_spectator_a_reload_and_a_rematch(
         wait_ready(page)
     assert red.url == blue.url
     assert seat(red) == "blue" and seat(blue) == "red"
+    # the spectator is offered the new table too
+    link = watcher.locator("#rematch-watch-link")
+    expect(link).to_be_visible()
+    link.click()
+    watcher.wait_for_url(red.url + "/watch")
+    wait_ready(watcher)
     expect(blue).to_have_title(re.compile(r"^Your turn"))

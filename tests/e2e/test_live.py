@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from playwright.sync_api import Browser, WebSocketRoute, expect
+from playwright.sync_api import Browser, Route, WebSocketRoute, expect
 
 from tests.e2e.helpers import create_table, wait_moves_offered, wait_ply, wait_ready
 
@@ -50,3 +50,37 @@ def test_a_dropped_connection_reconnects_and_catches_up(browser: Browser, server
     wait_ply(red, 2)
     expect(red.locator("#announcer")).to_contain_text(reply)
     expect(red.locator("#announcer")).to_contain_text("Blue")
+
+
+CSP = (
+    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+    "connect-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
+)
+
+
+def test_pages_work_under_a_strict_content_security_policy(
+    browser: Browser, server_url: str
+) -> None:
+    """No inline script or style anywhere: the CSP to come will not break a page."""
+    page = browser.new_context().new_page()
+
+    def with_csp(route: Route) -> None:
+        response = route.fetch()
+        route.fulfill(
+            response=response, headers={**response.headers, "content-security-policy": CSP}
+        )
+
+    page.route(re.compile(r"^http://127\.0\.0\.1:\d+/(t/[\w-]+)?$"), with_csp)
+    page.add_init_script(
+        "window.__violations = [];"
+        "document.addEventListener('securitypolicyviolation',"
+        " e => window.__violations.push(e.violatedDirective + ' ' + e.blockedURI));"
+    )
+    create_table(page, server_url, "swaptimum", seat="red", swaptimum_size="5")
+    move = wait_moves_offered(page)[0]
+    page.locator(f'#board [data-move="{move}"]').click()
+    wait_ply(page, 1)
+    assert page.evaluate("window.__violations") == []
+    page.goto(server_url + "/")
+    page.locator("label.tile").nth(1).click()
+    assert page.evaluate("window.__violations") == []

@@ -223,6 +223,7 @@ function render() {
 
   board.render(table, { interactive: myTurn() && !sending && connected });
 
+  $("board-help").hidden = !you || over;
   renderTurn(over);
   renderPlayers();
   renderOffers(over);
@@ -434,6 +435,9 @@ function renderResult(over) {
     return;
   }
   $("result-text").textContent = resultText(table.outcome);
+  const rematchLink = $("rematch-watch-link");
+  rematchLink.hidden = !table.rematch_id || Boolean(you);
+  if (table.rematch_id) rematchLink.href = `/t/${encodeURIComponent(table.rematch_id)}/watch`;
   box.hidden = false;
   box.dataset.winner = table.outcome.winner || "draw";
 }
