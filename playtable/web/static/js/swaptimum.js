@@ -6,7 +6,9 @@ import { BoardControls, r2, svgEl } from "./board.js";
 import { playerName, t } from "./i18n.js";
 
 const U = 100;
-const PAD = 0.8; // room for the coloured sides and the coordinates, in squares
+// room for the coloured sides and the coordinates, in squares (more on big boards, whose
+// coordinates are relatively larger)
+const padFor = (size) => (size > 12 ? 1.0 : 0.8);
 const MAX_PX_PER_SQUARE = 72;
 
 export function squareName(index, size) {
@@ -82,6 +84,7 @@ export class SwaptimumBoard {
     const table = this.table;
     const view = table.view;
     const N = view.size;
+    const PAD = padFor(N);
     const X = (col) => r2(col * U);
     const Y = (row) => r2((N - 1 - row) * U);
     const centre = (name) => {
@@ -106,7 +109,12 @@ export class SwaptimumBoard {
     svgEl("rect", { x: -gap - bar, y: 0, width: bar, height: N * U, class: "board-side board-side--blue" }, sides);
     svgEl("rect", { x: N * U + gap, y: 0, width: bar, height: N * U, class: "board-side board-side--blue" }, sides);
 
-    const labels = svgEl("g", { class: "coords", "aria-hidden": "true" }, svg);
+    // big boards have small squares: their coordinates take a larger share of a square
+    const labels = svgEl(
+      "g",
+      { class: `coords${N > 12 ? " coords--large" : ""}`, "aria-hidden": "true" },
+      svg,
+    );
     for (let i = 0; i < N; i++) {
       const file = svgEl(
         "text",
@@ -116,7 +124,7 @@ export class SwaptimumBoard {
       file.textContent = String.fromCharCode(97 + i);
       const rank = svgEl(
         "text",
-        { x: -0.55 * U, y: Y(i) + U / 2, "text-anchor": "middle", "dominant-baseline": "central" },
+        { x: -0.36 * U, y: Y(i) + U / 2, "text-anchor": "end", "dominant-baseline": "central" },
         labels,
       );
       rank.textContent = String(i + 1);

@@ -346,9 +346,9 @@ function renderActions(over) {
   const asked = (offers.rematch || []).includes(you);
   rematch.hidden = !over || asked || Boolean(table.rematch_id);
   rematch.textContent = (offers.rematch || []).length ? t("accept_rematch") : t("rematch");
-  for (const button of document.querySelectorAll("#actions button")) {
-    button.disabled = !connected;
-  }
+  const buttons = Array.from(document.querySelectorAll("#actions button"));
+  for (const button of buttons) button.disabled = !connected;
+  $("actions").hidden = buttons.every((button) => button.hidden);
 }
 
 function absolute(path) {
