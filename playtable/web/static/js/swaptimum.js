@@ -59,12 +59,13 @@ export class SwaptimumBoard {
     this.onMove(move);
   }
 
-  /** Take back a provisional placement; true if there was one. */
-  cancel() {
+  /** Take back a provisional placement; true if there was one. The focus goes back to
+   * its square if it was on the board, or if `focus` asks for it (the Cancel button). */
+  cancel({ focus = false } = {}) {
     if (!this.pending) return false;
     const square = this.pending;
     this.pending = null;
-    this.draw(this.controls.hasFocus(), square);
+    this.draw(focus || this.controls.hasFocus(), square);
     this.onPending(null, []);
     return true;
   }

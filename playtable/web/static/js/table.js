@@ -68,7 +68,7 @@ $("swap-options")?.addEventListener("click", (event) => {
   const button = event.target.closest("[data-choice]");
   if (button) board.activate(button.dataset.choice, false);
 });
-$("swap-cancel")?.addEventListener("click", () => board.cancel());
+$("swap-cancel")?.addEventListener("click", () => board.cancel({ focus: true }));
 document.addEventListener("keydown", (event) => {
   if (event.key === "Escape" && board.cancel()) event.preventDefault();
 });
@@ -456,13 +456,17 @@ function clearNotice() {
 }
 
 let announceTimer = null;
+let announceQueue = [];
 function announce(text) {
+  // Events arriving together (a move, then the end of the game) are read as one message;
+  // the region is emptied first so the same words twice are still announced.
+  announceQueue.push(text);
   const region = $("announcer");
   region.textContent = "";
   clearTimeout(announceTimer);
-  // a fresh text node after a tick, so the same words twice are still announced
   announceTimer = setTimeout(() => {
-    region.textContent = text;
+    region.textContent = announceQueue.join(" ");
+    announceQueue = [];
   }, 50);
 }
 
