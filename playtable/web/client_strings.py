@@ -29,7 +29,7 @@ def client_strings(catalog: gettext.NullTranslations) -> dict[str, str]:
         "your_turn": _("Your turn"),
         "waiting_for": _("Waiting for %(player)s"),
         "waiting_for_opponent": _("Waiting for an opponent to join"),
-        "invite_hint": _("Nobody sits opposite you yet: send the invitation link below."),
+        "invite_hint": _("Nobody sits opposite you yet: send them the invitation link."),
         "to_move": _("%(player)s to move"),
         "watching": _("You are watching this table."),
         "connecting": _("Connecting…"),

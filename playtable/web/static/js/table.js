@@ -363,6 +363,8 @@ function renderLinks() {
   } else {
     invite.hidden = true;
   }
+  // while nobody sits opposite, the invitation is the first thing to do (phones show it first)
+  $("links").classList.toggle("has-invite", Boolean(table.invite_url));
   $("watch-url").value = absolute(table.watch_url || `/t/${table.id}/watch`);
 }
 
