@@ -202,7 +202,7 @@ def game_title(game: str, catalog: gettext.NullTranslations) -> str:
 def settings_summary(
     game: str, options: Mapping[str, Any], catalog: gettext.NullTranslations
 ) -> str:
-    """The table settings in a few words: "5 × 5 boxes, square grid · Swedish start"."""
+    """The table settings in a few words: "5 × 5 boxes · Swedish board · Misère"."""
     _ = catalog.gettext
     parts: list[str] = []
     if game == "dots":
