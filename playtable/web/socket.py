@@ -8,7 +8,6 @@ says about the table. Bad input gets an ``error`` message and the connection sta
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import json
 import logging
 import time
@@ -92,14 +91,15 @@ class TableSocket:
             await self.leave()
 
     async def leave(self) -> None:
+        # Bookkeeping first and without awaiting: this task may already be cancelled.
+        if self.player is not None:
+            self.service.disconnected(self.table_id, self.player)
         if self.pump is not None:
             self.pump.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self.pump
         if self.subscription is not None:
             await self.subscription.close()
-        if self.player is not None:
-            await self.service.disconnected(self.table_id, self.player)
+        if self.pump is not None:
+            await asyncio.wait([self.pump])
 
     async def send(self, message: dict[str, Any]) -> None:
         async with self.send_lock:
@@ -181,7 +181,7 @@ class TableSocket:
                 raise TableNotFound(f"There is no table {self.table_id!r}.")
             self.player = player
             if player is not None:
-                await self.service.connected(self.table_id, player)
+                self.service.connected(self.table_id, player)
             self.subscription = await self.service.bus.subscribe(self.table_id)
             self.joined = True
             self.pump = asyncio.create_task(self.relay(self.subscription))
