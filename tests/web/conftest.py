@@ -96,14 +96,15 @@ class Socket:
     def until_state(
         self, predicate: Callable[[dict[str, Any]], bool]
     ) -> tuple[list[dict[str, Any]], dict[str, Any]]:
-        """The events seen and the first ``table`` satisfying ``predicate``."""
-        events: list[dict[str, Any]] = []
+        """The first ``table`` satisfying ``predicate``, and the events of its version."""
+        events: list[tuple[int, dict[str, Any]]] = []
         while True:
             message = self.receive()
             if message["type"] == "event":
-                events.append(message["event"])
+                events.append((message["version"], message["event"]))
             elif message["type"] == "state" and predicate(message["table"]):
-                return events, message["table"]
+                version = message["table"]["version"]
+                return [event for v, event in events if v == version], message["table"]
             else:
                 assert message["type"] == "state", message
 
