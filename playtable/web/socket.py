@@ -133,6 +133,14 @@ class TableSocket:
             await self.send_state()
         except TableError as error:
             await self.send_error(error.code, error.message, error.version)
+        except (asyncio.CancelledError, WebSocketDisconnect):
+            raise
+        except Exception:
+            # A bug of ours must not cost the players their connection: log it, say so.
+            log.exception("table %s: request failed", self.table_id)
+            await self.send_error(
+                "internal", "The server failed to handle that request; please try again."
+            )
 
     def parse(self, raw: Mapping[str, Any]) -> dict[str, Any]:
         text = raw.get("text")
