@@ -210,7 +210,7 @@ def test_the_page_state_says_who_played_each_move(client: TestClient) -> None:
         ws.send_json({"type": "join", "protocol": 1, "since": None})
         assert ws.receive_json()["type"] == "state"
         ws.send_json({"type": "move", "ply": 0, "move": "a2-b2"})
-        while ws.receive_json()["type"] != "state":
+        while not ((m := ws.receive_json())["type"] == "state" and m["table"]["ply"] == 1):
             pass
     table = page_data(client.get(table_url).text)["table"]
     assert table["moves"] == ["a2-b2"]
