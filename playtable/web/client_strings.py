@@ -62,6 +62,8 @@ def client_strings(catalog: gettext.NullTranslations) -> dict[str, str]:
         "ann_undo_requested": _("%(player)s asks to take back their last move."),
         "ann_undo_declined": _("%(player)s declined the take-back."),
         "ann_rematch_offered": _("%(player)s proposes a rematch."),
+        "ann_rematch_accepted": _("%(player)s accepted the rematch."),
+        "ann_seated": _("%(player)s took the free seat."),
         "ann_online": _("%(player)s is online."),
         "ann_offline": _("%(player)s went offline."),
         # offers

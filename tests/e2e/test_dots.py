@@ -52,6 +52,7 @@ def test_a_full_game_with_a_spectator_a_reload_and_a_rematch(
     assert seat(blue) == "blue"
     expect(red.locator("#invite")).to_be_hidden()
     expect(red.locator("#turn-note")).to_be_hidden()
+    expect(red.locator("#announcer")).to_contain_text("Blue took the free seat")
     expect(red.locator("#player-blue .player__presence")).to_have_attribute(
         "data-presence", "online"
     )
@@ -107,6 +108,16 @@ def test_a_full_game_with_a_spectator_a_reload_and_a_rematch(
         wait_ready(page)
     assert red.url == blue.url
     assert seat(red) == "blue" and seat(blue) == "red"
+    # back at the old table, the finished game stays on screen with a link to the new one
+    red.goto(table_url)
+    wait_ready(red)
+    expect(red.locator("#rematch-seat-link")).to_be_visible()
+    assert red.url == table_url
+    red.locator("#rematch-seat-link").click()
+    red.wait_for_url(blue.url)
+    wait_ready(red)
+    assert seat(red) == "blue"
+
     # the spectator is offered the new table too
     link = watcher.locator("#rematch-watch-link")
     expect(link).to_be_visible()

@@ -22,6 +22,9 @@ let pingTimer = null;
 let sending = false; // a move is on its way: the board waits for the next state
 let leaving = false;
 let lastMover = null; // from the event stream, when the state does not say
+// A rematch agreed before this page was opened: the server repeats its link on every join,
+// but someone who came back to look at the old game is not sent away from it.
+const rematchAtLoad = Boolean(page.table.rematch_id);
 
 const $ = (id) => document.getElementById(id);
 const boardRoot = $("board");
@@ -130,6 +133,8 @@ function send(message, { quiet = false } = {}) {
 function receive(message) {
   switch (message.type) {
     case "state":
+      // an older state than one already seen (from a reconnect race) changes nothing
+      if (typeof message.version === "number" && message.version < version) break;
       table = message.table;
       version = message.version ?? table.version;
       sending = false;
@@ -145,6 +150,12 @@ function receive(message) {
       render();
       break;
     case "rematch":
+      if (rematchAtLoad) {
+        const link = $("rematch-seat-link");
+        link.href = message.url;
+        link.hidden = false;
+        break;
+      }
       leaving = true;
       setConnection("rematch");
       window.location.assign(message.url);
@@ -181,6 +192,12 @@ function handleEvent(event) {
       break;
     case "draw_agreed":
       text = t("draw_agreed");
+      break;
+    case "rematch_accepted":
+      text = t("ann_rematch_accepted", { player: who });
+      break;
+    case "seated":
+      text = t("ann_seated", { player: who });
       break;
     case "presence":
       text = t(event.online ? "ann_online" : "ann_offline", { player: who });
