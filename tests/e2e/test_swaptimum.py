@@ -132,6 +132,7 @@ def test_a_crosscut_offers_the_swaps_and_can_be_taken_back(
     blue.locator('#board [data-move="a2"]').click()
     expect(blue.locator("#swap-chooser")).to_be_visible()
     expect(blue.locator(".checker--provisional")).to_have_count(1)
+    expect(blue.locator(".crosscut")).to_have_count(1)
     assert sorted(m for m in moves_offered(blue) if ":" in m) == sorted(expected)
     assert "c3" not in moves_offered(blue), "other placements wait until this one is settled"
 

@@ -186,6 +186,17 @@ export class SwaptimumBoard {
     }
 
     if (this.interactive && this.pending) {
+      // the crosscut(s) the placement forms, outlined so the reason for the swap is visible
+      const index = squareIndex(this.pending, N);
+      const blocks = crosscutsFormed(view.board, N, index, view.to_move);
+      const outline = svgEl("g", { class: "crosscuts", "aria-hidden": "true" }, svg);
+      for (const [col, row] of blocks) {
+        svgEl(
+          "rect",
+          { x: X(col) + 3, y: Y(row + 1) + 3, width: 2 * U - 6, height: 2 * U - 6, class: "crosscut" },
+          outline,
+        );
+      }
       const c = centre(this.pending);
       const provisional = svgEl("g", { class: "provisional", "data-cancel": "" }, svg);
       drawChecker(provisional, c.x, c.y, view.to_move, " checker--provisional");
@@ -253,6 +264,28 @@ export class SwaptimumBoard {
       svgEl("circle", { cx: r2(hx), cy: r2(hy), r: 17, class: "swap-handle" }, group);
     }
   }
+}
+
+/**
+ * The 2x2 blocks (by their lower-left column and row) that become crosscuts when `player`
+ * places on `index`: four checkers, like colours diagonally opposite.
+ */
+export function crosscutsFormed(board, size, index, player) {
+  const col = index % size;
+  const row = Math.floor(index / size);
+  const at = (c, r) => (c === col && r === row ? player : board[r * size + c]);
+  const blocks = [];
+  for (const c of [col - 1, col]) {
+    for (const r of [row - 1, row]) {
+      if (c < 0 || r < 0 || c + 1 >= size || r + 1 >= size) continue;
+      const a = at(c, r);
+      const b = at(c + 1, r);
+      const d = at(c, r + 1);
+      const e = at(c + 1, r + 1);
+      if (a && b && d && e && a === e && b === d && a !== b) blocks.push([c, r]);
+    }
+  }
+  return blocks;
 }
 
 function drawChecker(parent, x, y, player, extra = "", name = null) {
