@@ -215,3 +215,16 @@ def test_the_page_state_says_who_played_each_move(client: TestClient) -> None:
     table = page_data(client.get(table_url).text)["table"]
     assert table["moves"] == ["a2-b2"]
     assert table["movers"] == ["red"]
+
+
+def test_the_404_handler_renders_the_site_page(tmp_path: Path) -> None:
+    from starlette.applications import Starlette
+
+    from playtable.web.pages import not_found_handler, routes
+
+    app = Starlette(routes=routes, exception_handlers={404: not_found_handler})
+    with TestClient(app) as plain:
+        response = plain.get("/no/such/page")
+    assert response.status_code == 404
+    assert "Page not found" in response.text
+    assert 'href="#content"' in response.text
