@@ -19,7 +19,7 @@ SECRET = "test secret of the pages, long enough to be a secret"
 
 
 @pytest.fixture
-def client(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[TestClient]:
+def client(tmp_path: Path) -> Iterator[TestClient]:
     with TestClient(
         create_app(f"sqlite+aiosqlite:///{tmp_path / 'pages.sqlite3'}", secret=SECRET)
     ) as c:
@@ -217,7 +217,7 @@ def test_the_page_state_says_who_played_each_move(client: TestClient) -> None:
     assert table["movers"] == ["red"]
 
 
-def test_the_404_handler_renders_the_site_page(tmp_path: Path) -> None:
+def test_the_404_handler_renders_the_site_page() -> None:
     from starlette.applications import Starlette
 
     from playtable.web.pages import not_found_handler, routes
