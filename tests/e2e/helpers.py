@@ -71,3 +71,17 @@ def moves_offered(page: Page) -> list[str]:
 def wait_moves_offered(page: Page) -> list[str]:
     page.locator("#board [data-move]").first.wait_for(timeout=TIMEOUT)
     return moves_offered(page)
+
+
+def focused_move(page: Page) -> str | None:
+    result: str | None = page.evaluate("() => document.activeElement?.dataset?.move ?? null")
+    return result
+
+
+def tab_into_board(page: Page, limit: int = 40) -> None:
+    """Press Tab until the focus is on a board element, as a keyboard user would."""
+    for _ in range(limit):
+        if focused_move(page):
+            return
+        page.keyboard.press("Tab")
+    raise AssertionError("Tab never reached the board")

@@ -9,9 +9,11 @@ from playwright.sync_api import Browser, expect
 
 from tests.e2e.helpers import (
     create_table,
+    focused_move,
     moves_offered,
     outcome,
     seat,
+    tab_into_board,
     to_move,
     wait_moves_offered,
     wait_ply,
@@ -72,8 +74,17 @@ def test_a_full_game_with_a_spectator_a_reload_and_a_rematch(
         mover = to_move(red)
         page = players[mover]
         expect(page).to_have_title(re.compile(r"^Your turn"))
-        move = wait_moves_offered(page)[0]
-        page.locator(f'#board [data-move="{move}"]').click()
+        if mover == "red":
+            move = wait_moves_offered(page)[0]
+            page.locator(f'#board [data-move="{move}"]').click()
+        else:
+            # blue plays with the keyboard: Tab into the board, an arrow, Enter
+            wait_moves_offered(page)
+            tab_into_board(page)
+            page.keyboard.press("ArrowRight")
+            move = focused_move(page) or ""
+            assert move in moves_offered(page)
+            page.keyboard.press("Enter")
         played += 1
         for viewer in (red, blue, watcher):
             wait_ply(viewer, played)
