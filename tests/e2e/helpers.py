@@ -85,3 +85,22 @@ def tab_into_board(page: Page, limit: int = 40) -> None:
             return
         page.keyboard.press("Tab")
     raise AssertionError("Tab never reached the board")
+
+
+def record_announcements(page: Page) -> None:
+    """Keep everything the ARIA live region says from now on (it says one thing at a time)."""
+    page.evaluate(
+        """() => {
+            const region = document.getElementById("announcer");
+            window.__said = [];
+            new MutationObserver(() => {
+                if (region.textContent) window.__said.push(region.textContent);
+            }).observe(region, { childList: true, characterData: true, subtree: true });
+        }"""
+    )
+
+
+def wait_announced(page: Page, text: str) -> None:
+    page.wait_for_function(
+        "text => window.__said.some(said => said.includes(text))", arg=text, timeout=TIMEOUT
+    )

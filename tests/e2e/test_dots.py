@@ -12,9 +12,11 @@ from tests.e2e.helpers import (
     focused_move,
     moves_offered,
     outcome,
+    record_announcements,
     seat,
     tab_into_board,
     to_move,
+    wait_announced,
     wait_moves_offered,
     wait_ply,
     wait_ready,
@@ -47,6 +49,7 @@ def test_a_full_game_with_a_spectator_a_reload_and_a_rematch(
     expect(red.locator("#turn")).to_have_attribute("data-state", "yours")
     expect(red.locator("#turn-note")).to_be_visible()
 
+    record_announcements(red)
     blue = browser.new_context().new_page()
     blue.goto(invite)
     blue.wait_for_url(table_url)
@@ -54,7 +57,7 @@ def test_a_full_game_with_a_spectator_a_reload_and_a_rematch(
     assert seat(blue) == "blue"
     expect(red.locator("#invite")).to_be_hidden()
     expect(red.locator("#turn-note")).to_be_hidden()
-    expect(red.locator("#announcer")).to_contain_text("Blue took the free seat")
+    wait_announced(red, "Blue took the free seat")
     expect(red.locator("#player-blue .player__presence")).to_have_attribute(
         "data-presence", "online"
     )
