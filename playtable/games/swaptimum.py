@@ -285,7 +285,7 @@ class Swaptimum(Game[SwaptimumSettings, SwaptimumState, SwaptimumMove]):
             return SwaptimumState(red, blue, opponent, ply)
         if self._has_legal_move(red, blue, mover):
             return SwaptimumState(red, blue, mover, ply, skipped=opponent)
-        return SwaptimumState(red, blue, None, ply, skipped=opponent, drawn=True)
+        return SwaptimumState(red, blue, None, ply, drawn=True)
 
     # -- crosscuts ----------------------------------------------------------------------------
     def _crosscuts(self, red: int, blue: int) -> int:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import doctest
 import itertools
+import os
 import random
 import textwrap
 
@@ -533,6 +534,18 @@ def test_initial_view_and_diagram() -> None:
     assert (game.ply(state), game.to_move(state), game.score(state)) == (2, "red", None)
 
 
+def test_neither_side_can_move_ends_drawn(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The guard ending (never met in real play): nobody can move, so the game is drawn."""
+    game = Swaptimum(SwaptimumSettings(3))
+    monkeypatch.setattr(game, "_has_legal_move", lambda red, blue, player: False)
+    state = game.play(game.initial(), "b2")
+    assert (state.to_move, state.winner, state.skipped, state.drawn) == (None, None, None, True)
+    assert game.outcome(state) == Outcome(None, "no_moves")
+    assert game.legal_moves(state) == []
+    assert game.view(state)["placements"] == {}
+    assert game.diagram(state).splitlines()[-1] == "drawn: neither side can move"
+
+
 def test_module_doctests() -> None:
     assert doctest.testmod(swaptimum_module).failed == 0
 
@@ -567,6 +580,36 @@ def test_no_restricted_placement_on_3x3_exhaustively() -> None:
     assert boards > 10_000
 
 
+@pytest.mark.skipif(
+    not os.environ.get("PLAYTABLE_SLOW_TESTS"),
+    reason="takes about a minute: PLAYTABLE_SLOW_TESTS=1",
+)
+def test_no_restricted_placement_on_4x4_exhaustively() -> None:
+    """Every crosscut-forming red placement on every crosscut-free 4x4 board has a legal swap.
+
+    Up to symmetry: the placement on a1, b1 or b2 (the board's rotations and reflections map
+    every square to one of them), red only (swapping all colours maps the rules onto
+    themselves), each block through it made a crosscut, the 12 other squares all 3^12 ways.
+    """
+    n = 4
+    game = GAMES[n]
+    checked = 0
+    for placed in (0, 1, 5):
+        for block in game.blocks[placed]:
+            cut = block.diagonal | block.antidiagonal
+            mine = block.diagonal if block.diagonal >> placed & 1 else block.antidiagonal
+            red, blue = mine & ~(1 << placed), cut & ~mine
+            others = [s for s in range(n * n) if not cut >> s & 1]
+            for colours in itertools.product((0, 1, 2), repeat=len(others)):
+                r = red | sum(1 << s for s, c in zip(others, colours, strict=True) if c == 1)
+                b = blue | sum(1 << s for s, c in zip(others, colours, strict=True) if c == 2)
+                if game._crosscuts(r, b):
+                    continue
+                checked += 1
+                assert any(True for _ in game._swaps(r, b, "red", placed)), (r, b, placed)
+    assert checked == 2_888_885
+
+
 def test_no_restricted_placement_on_4x4_sampled() -> None:
     rng = random.Random(4)
     game = GAMES[4]
@@ -590,28 +633,30 @@ def test_legal_moves_match_the_naive_rules() -> None:
 
 
 def test_apply_refuses_exactly_the_moves_not_listed() -> None:
-    """Every placement with every candidate pair near it: apply agrees with legal_moves."""
+    """Every placement, bare and with every adjacent pair near it: apply accepts exactly the
+    moves legal_moves lists (a swap in either order)."""
+
+    def unordered(move: SwaptimumMove) -> tuple[int, frozenset[int]]:
+        return move.square, frozenset(move.swap or ())
+
     rng = random.Random(7)
     for n in (3, 4, 5):
         game = GAMES[n]
+        pairs = [
+            (a, b) for a, b in itertools.combinations(range(n * n), 2) if naive_adjacent(n, a, b)
+        ]
         for _ in range(40):
             state = random_state(rng, n)
-            legal = set(game.legal_moves(state))
+            legal = {unordered(move) for move in game.legal_moves(state)}
             for square in range(n * n):
-                candidates = [SwaptimumMove(square)] + [
-                    SwaptimumMove(square, (a, b))
-                    for a, b in itertools.combinations(range(n * n), 2)
-                    if naive_adjacent(n, a, b) and naive_adjacent(n, square, a) | (square == a)
-                ]
-                for move in candidates:
+                near = [p for p in pairs if square in p or naive_adjacent(n, square, p[0])]
+                for move in [SwaptimumMove(square)] + [SwaptimumMove(square, p) for p in near]:
                     try:
                         game.apply(state, move)
                     except IllegalMove:
-                        assert move not in legal
+                        assert unordered(move) not in legal
                     else:
-                        assert (move.square, tuple(sorted(move.swap or ()))) in {
-                            (m.square, tuple(sorted(m.swap or ()))) for m in legal
-                        }
+                        assert unordered(move) in legal
 
 
 def test_random_games_keep_the_invariants() -> None:
