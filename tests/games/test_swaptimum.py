@@ -249,39 +249,32 @@ def test_notation_round_trip_for_every_legal_move(seed: int, n: int) -> None:
     for move, text in zip(moves, move_texts, strict=True):
         assert game.parse_move(text) == move
         assert game.play(state, text) == game.apply(state, move)
-    assert game.legal_move_texts(state) == sorted(move_texts, key=lambda t: sort_text(n, t))
+    assert game.legal_move_texts(state) == sorted(move_texts, key=sort_text)
 
 
-def sort_text(n: int, text: str) -> tuple[tuple[int, int], ...]:
+def sort_text(text: str) -> tuple[tuple[int, int], ...]:
     """The documented order: placement by column then row, bare first, then the swap squares."""
     squares = text.replace(":", " ").replace("-", " ").split()
     return tuple((ord(s[0]) - ord("a"), int(s[1:])) for s in squares)
 
 
 # -- hand-built positions --------------------------------------------------------------------
-def test_placement_forming_no_crosscut_is_a_complete_move() -> None:
-    game, state = position(
-        """
-        . B R .
-        . R R .
-        R B . .
-        B . . B
-        """
-    )
-    assert texts(game, state, "d4") == ["d4"]
-    after = game.play(state, "d4")
-    assert after.red == state.red | 1 << 15 and after.blue == state.blue
-    assert (after.to_move, after.ply, after.skipped) == ("blue", state.ply + 1, None)
-    with pytest.raises(IllegalMove, match="d4 forms no crosscut: no swap is allowed"):
-        game.play(state, "d4:c3-d4")
-
-
 SINGLE = """
     . B R .
     . R R .
     R B . .
     B . . B
     """
+
+
+def test_placement_forming_no_crosscut_is_a_complete_move() -> None:
+    game, state = position(SINGLE)
+    assert texts(game, state, "d4") == ["d4"]
+    after = game.play(state, "d4")
+    assert after.red == state.red | 1 << 15 and after.blue == state.blue
+    assert (after.to_move, after.ply, after.skipped) == ("blue", state.ply + 1, None)
+    with pytest.raises(IllegalMove, match="d4 forms no crosscut: no swap is allowed"):
+        game.play(state, "d4:c3-d4")
 
 
 def test_single_crosscut_swaps_enumerated_by_hand() -> None:
@@ -379,6 +372,8 @@ def test_placement_forming_four_crosscuts() -> None:
         game.play(state, "b2:a1-b1")
 
 
+# Found by a SAT search: blue on c3 forms the crosscut c3-d4 and nothing else, and each unlike
+# pair of c3, d3, c4, d4 with a neighbour is forced to make a new crosscut somewhere.
 RESTRICTED = """
     . B R B R .
     B R R B B R
@@ -386,12 +381,13 @@ RESTRICTED = """
     B B . R R R
     R B B R R B
     . R B R B .
-    """  # found by a SAT search; c3 is two squares from every edge
+    """
 
 
 def test_restricted_placement() -> None:
     game, state = position(RESTRICTED, "blue")
     c3 = game.parse_move("c3").square
+    assert min(c3 // 6, c3 % 6, 5 - c3 // 6, 5 - c3 % 6) == 2  # two squares from every edge
     assert game.outcome(state) is None
     assert not game._red_connects(state.red) and not game._blue_connects(state.blue)
     # Blue on c3 forms a crosscut, yet every swap the rules allow leaves one somewhere.
@@ -413,6 +409,8 @@ def test_restricted_placement() -> None:
     }
 
 
+# Found by a SAT search, with red fixed on c4-c6 and d1-d3 and blue on a3-b3 and d4-f4: the
+# empty c3 is where both chains would cross, restricted for blue as above.
 SKIP = """
     . B R B R B
     B B R B R R
@@ -420,7 +418,7 @@ SKIP = """
     B B . R R R
     R R B R B B
     B R R R B R
-    """  # found by a SAT search: red paths c4-c6 and d1-d3, blue paths a3-b3 and d4-f4
+    """
 
 
 def test_skipped_turn() -> None:
