@@ -22,8 +22,10 @@ Output is plain text, one figure per line, so any line can be quoted as it stand
 from __future__ import annotations
 
 import argparse
+import os
 import platform
 import random
+import subprocess
 import sys
 import time
 from collections.abc import Callable
@@ -202,6 +204,27 @@ def measure(engines: list[tuple[Tally, Playouts]], seconds: float, rounds: int, 
             tally.moves += moves
 
 
+def _revision() -> str:
+    """The git commit of the code measured, marked when the work tree has changes."""
+    root = Path(playtable.__file__).resolve().parents[1]
+    try:
+        head = subprocess.run(
+            ["git", "-C", str(root), "rev-parse", "--short", "HEAD"],
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout.strip()
+        dirty = subprocess.run(
+            ["git", "-C", str(root), "status", "--porcelain", "--untracked-files=no"],
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout.strip()
+    except (OSError, subprocess.CalledProcessError):
+        return "unknown revision"
+    return f"{head} with uncommitted changes" if dirty else head
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=3.0, help="budget per engine")
@@ -219,7 +242,9 @@ def main(argv: list[str] | None = None) -> int:
 
     print(f"python: {platform.python_implementation()} {platform.python_version()}")
     print(f"machine: {platform.machine()} {platform.system()}")
-    print(f"playtable: {playtable.__file__}")
+    print(f"playtable: {playtable.__file__} at {_revision()}")
+    if hasattr(os, "getloadavg"):  # others' work on a shared machine skews every figure
+        print(f"load average: {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs")
     if pyspiel is not None:
         from importlib.metadata import version
 
