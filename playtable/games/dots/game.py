@@ -64,8 +64,12 @@ class DotsSettings:
 
 
 class DotsState(NamedTuple):
-    """A position. A named tuple rather than a frozen dataclass: random playouts and bots
-    build one per move, and a tuple is built by one C call instead of five ``__setattr__``."""
+    """A position, immutable and hashable.
+
+    A named tuple rather than a frozen dataclass because bots and random playouts build one
+    per move: ``apply`` builds it with one C call instead of five ``object.__setattr__``.
+    Being a tuple, it also unpacks and compares equal to a plain tuple of the same fields.
+    """
 
     drawn: int  # lines drawn so far, pre-drawn ones included
     red: int  # cells claimed by red
@@ -101,8 +105,8 @@ def _legal_moves_function(line_count: int) -> Callable[[DotsState], list[int]]:
     """``legal_moves`` specialised to boards of ``line_count`` lines: one function, no loop.
 
     Generated, as dataclasses and namedtuple generate their methods, because the byte
-    lookups unrolled into one list display, in one frame, cost about half as much as the
-    same lookups in a loop behind a method: this function is most of a random playout.
+    lookups unrolled into one list display, in one frame, cost about 40% less than the same
+    lookups in a loop behind a method, and listing the moves is a third of a random playout.
 
     >>> _legal_moves_function(12)(DotsState(0b1111_1111_0110, 0, 0, "red", 6))
     [0, 3]
