@@ -191,11 +191,15 @@ class TableSocket:
             if player is not None:
                 self.service.connected(self.table_id, player)
             self.subscription = await self.service.bus.subscribe(self.table_id)
-            self.joined = True
-            self.pump = asyncio.create_task(self.relay(self.subscription))
         # Whatever ``since`` says, the full state brings the client up to date: it is small,
         # and it covers presence, which has no version of its own.
         await self.send_state()
+        if not self.joined:
+            # Relaying starts after the first state, so the client sees that first; what was
+            # published meanwhile waits in the subscription and is sent if newer.
+            self.joined = True
+            assert self.subscription is not None
+            self.pump = asyncio.create_task(self.relay(self.subscription))
         await self.send_rematch_link()
 
     async def on_move(self, message: dict[str, Any]) -> None:
