@@ -43,6 +43,7 @@ from playtable.tables.errors import (
 )
 
 SEAT_CHOICES = ("red", "blue", "random")
+_FROM_VIEW = object()  # marks an event field to be filled in from the new position's view
 # How often one request re-reads the table after losing a race to another writer.
 ATTEMPTS = 5
 CACHE_SIZE = 2048
@@ -332,9 +333,9 @@ class TableService:
             before, after = table.game.score(table.state), table.game.score(state)
             if before is not None and after is not None:
                 event["claimed"] = sum(after) - sum(before)
-            view = table.game.view(state)
-            if "skipped" in view:
-                event["skipped"] = view["skipped"]
+            # A game that skips turns says so in its view; _publish copies it into the event,
+            # so the view of the new position is built only once.
+            event["skipped"] = _FROM_VIEW
             events = [event]
             result = table.game.outcome(state)
             outcome = result.to_json() if result is not None else None
@@ -595,14 +596,16 @@ class TableService:
             raise Busy("The table changed several times at once; please try again.")
 
     async def _publish(self, table: _Table, events: list[dict[str, Any]]) -> None:
+        public = self.public(table)
+        for event in events:
+            if event.get("skipped") is _FROM_VIEW:
+                if "skipped" in public["view"]:
+                    event["skipped"] = public["view"]["skipped"]
+                else:
+                    del event["skipped"]
         await self.bus.publish(
             table.row.id,
-            {
-                "type": "table",
-                "version": table.row.version,
-                "events": events,
-                "table": self.public(table),
-            },
+            {"type": "table", "version": table.row.version, "events": events, "table": public},
         )
 
     def _rematch_token(self, token: str, new_id: str) -> str:

@@ -31,6 +31,13 @@ RATE_PER_SECOND = 10.0
 log = logging.getLogger(__name__)
 
 
+_VIEWER_FIELDS = ("you", "invite_url")
+
+
+def _dumps(message: dict[str, Any]) -> str:
+    return json.dumps(message, separators=(",", ":"))
+
+
 class _BadMessage(Exception):
     def __init__(self, code: str, message: str) -> None:
         super().__init__(message)
@@ -102,8 +109,11 @@ class TableSocket:
             await asyncio.wait([self.pump])
 
     async def send(self, message: dict[str, Any]) -> None:
+        await self.send_text(_dumps(message))
+
+    async def send_text(self, text: str) -> None:
         async with self.send_lock:
-            await self.websocket.send_text(json.dumps(message, separators=(",", ":")))
+            await self.websocket.send_text(text)
 
     async def send_error(self, code: str, message: str, version: int | None = None) -> None:
         error: dict[str, Any] = {"type": "error", "code": code, "message": message}
@@ -270,11 +280,30 @@ class TableSocket:
             return  # already covered by a state we sent
         for event in events:
             await self.send({"type": "event", "version": version, "event": event})
-        table = self.service.personalize(message["table"], self.player)
         self.sent_version = version
-        await self.send({"type": "state", "version": version, "table": table})
+        await self.send_text(self.encode_state(message))
         if any(e.get("kind") == "rematch_accepted" for e in events):
             await self.send_rematch_link()
+
+    def encode_state(self, message: dict[str, Any]) -> str:
+        """The ``state`` text of a bus message as this socket's viewer sees it.
+
+        Every socket of this process gets the same message object, so the shared part of the
+        table (the board view above all) is encoded once and only the viewer's own two fields
+        are added per socket.
+        """
+        shared: str | None = message.get("_encoded")
+        if shared is None:
+            public = {k: v for k, v in message["table"].items() if k not in _VIEWER_FIELDS}
+            shared = _dumps(public)
+            message["_encoded"] = shared
+        own = self.service.personalize(message["table"], self.player)
+        viewer = {field: own[field] for field in _VIEWER_FIELDS}
+        # shared is '{...}': splice the viewer's fields in before its closing brace.
+        return (
+            f'{{"type":"state","version":{message["version"]},"table":'
+            f"{shared[:-1]},{_dumps(viewer)[1:]}}}"
+        )
 
 
 async def table_socket(websocket: WebSocket) -> None:

@@ -256,3 +256,16 @@ async def test_every_change_is_published_with_its_version(service: TableService)
     ]
     assert red not in json.dumps(message)
     await subscription.close()
+
+
+async def test_a_swaptimum_move_event_names_any_skipped_player(service: TableService) -> None:
+    created = await service.create_table("swaptimum", {"size": 4}, "red")
+    subscription = await service.bus.subscribe(created.id)
+    table = await service.snapshot(created.id, "red")
+    first = table["view"]["placements"]
+    move = next(iter(first.values()))[0]
+    await service.play_move(created.id, created.seat_token, 0, move)
+    event = (await subscription.get())["events"][0]
+    assert event["kind"] == "move" and event["move"] == move
+    assert "skipped" in event and "claimed" not in event
+    await subscription.close()
