@@ -200,18 +200,22 @@ def wait_until_up(port: int, process: subprocess.Popen[bytes], limit: float) -> 
             time.sleep(0.1)
 
 
-async def measure(port: int, tables: int, moves: int) -> tuple[list[float], list[float]]:
+async def measure(port: int, tables: int, moves: int) -> tuple[list[float], list[float], float]:
+    """Echo round trips (half before, half after the games, against drift) and move latencies."""
     echoes: list[float] = []
-    await asyncio.gather(*(echo_client(port, moves, echoes) for _ in range(tables)))
+    await asyncio.gather(*(echo_client(port, (moves + 1) // 2, echoes) for _ in range(tables)))
     seated = await asyncio.gather(*(asyncio.to_thread(create_table, port) for _ in range(tables)))
     latencies: list[float] = []
+    started = time.perf_counter()
     await asyncio.gather(
         *(
             play_table(port, table_id, tokens, moves, seed, latencies)
             for seed, (table_id, tokens) in enumerate(seated)
         )
     )
-    return echoes, latencies
+    playing = time.perf_counter() - started
+    await asyncio.gather(*(echo_client(port, moves // 2 or 1, echoes) for _ in range(tables)))
+    return echoes, latencies, playing
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -237,21 +241,21 @@ def main(argv: Sequence[str] | None = None) -> int:
         )
         try:
             wait_until_up(port, server, 30)
-            started = time.perf_counter()
-            echoes, latencies = asyncio.run(
+            echoes, latencies, playing = asyncio.run(
                 asyncio.wait_for(measure(port, tables, moves), args.time_limit)
             )
-            elapsed = time.perf_counter() - started
         finally:
             server.terminate()
             server.wait(timeout=10)
-    database = "SQLite (WAL, synchronous=FULL)" if args.database_url is None else database_url
+    database = "SQLite (WAL, fsync on every commit)" if args.database_url is None else database_url
     move_median, move_p99 = statistics.median(latencies), percentile(latencies, 0.99)
     echo_median, echo_p99 = statistics.median(echoes), percentile(echoes, 0.99)
+    load = os.getloadavg()[0]
     print(f"server: one uvicorn process on {HOST}, {database}, in-process bus")
+    print(f"machine: {os.cpu_count()} cores, load average {load:.1f} (client and server share it)")
     print(
-        f"tables: {tables} at once ({2 * tables} player sockets), up to {moves} moves each, "
-        f"{len(latencies)} moves timed, {elapsed:.1f} s"
+        f"tables: {tables} at once ({2 * tables} player sockets), up to {moves} moves each: "
+        f"{len(latencies)} moves in {playing:.1f} s ({len(latencies) / playing:.0f} moves/s)"
     )
     print(
         f"move -> both players have the new state: median {move_median * 1000:.2f} ms, "

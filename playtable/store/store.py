@@ -115,9 +115,19 @@ async def upgrade(url: str) -> None:
         await store.close()
 
 
+SYNCHRONOUS = ("FULL", "EXTRA", "NORMAL")
+
+
 def _sqlite_engine(url: sa.URL) -> Engine:
-    """A SQLite engine on the standard driver, with WAL, foreign keys and full fsync."""
-    url = url.set(drivername="sqlite")
+    """A SQLite engine on the standard driver, with WAL, foreign keys and full fsync.
+
+    ``?synchronous=NORMAL`` in the URL trades the fsync of every commit for durability
+    against a crash of the server only (not of the machine); the default is ``FULL``.
+    """
+    synchronous = str(url.query.get("synchronous", "FULL")).upper()
+    if synchronous not in SYNCHRONOUS:
+        raise ValueError(f"synchronous must be one of {', '.join(SYNCHRONOUS)}")
+    url = url.set(drivername="sqlite").difference_update_query(["synchronous"])
     kwargs: dict[str, Any] = {"connect_args": {"timeout": 30, "check_same_thread": False}}
     if url.database in (None, "", ":memory:"):
         # One shared connection, or every checkout would see its own empty database.
@@ -130,7 +140,7 @@ def _sqlite_engine(url: sa.URL) -> Engine:
         cursor.execute("PRAGMA foreign_keys=ON")
         cursor.execute("PRAGMA journal_mode=WAL")
         # FULL: a move that was acknowledged survives even a power cut, not only a crash.
-        cursor.execute("PRAGMA synchronous=FULL")
+        cursor.execute(f"PRAGMA synchronous={synchronous}")
         cursor.execute("PRAGMA busy_timeout=30000")
         cursor.close()
 

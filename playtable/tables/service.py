@@ -578,11 +578,27 @@ class TableService:
             self._cache.popitem(last=False)
 
     async def _change(self, table_id: str, decide: Decide) -> int:
-        """Read, decide, commit under compare-and-set, publish; re-read after a lost race."""
+        """Decide, commit under compare-and-set, publish; re-read after a lost race.
+
+        The first attempt decides on the cached table when there is one, saving a read: if
+        another process changed the table meanwhile, the compare-and-set refuses the commit
+        and the service re-reads. A refusal is never based on the cache alone: the table is
+        read afresh and the request decided again before the player is told no.
+        """
         async with self._lock(table_id):
+            cached = self._cache.get(table_id)
+            table = cached if cached is not None else await self._load(table_id)
+            fresh = cached is None
             for _ in range(ATTEMPTS):
-                table = await self._load(table_id)
-                decision = decide(table)
+                try:
+                    decision = decide(table)
+                except TableError:
+                    if fresh:
+                        raise
+                    decision = None
+                if decision is None and not fresh:
+                    table, fresh = await self._load(table_id), True
+                    continue
                 if decision is None:
                     return table.row.version
                 if await self.store.update(table_id, table.row.version, decision.change):
@@ -593,6 +609,7 @@ class TableService:
                     self._remember(updated)
                     await self._publish(updated, decision.events)
                     return row.version
+                table, fresh = await self._load(table_id), True
             raise Busy("The table changed several times at once; please try again.")
 
     async def _publish(self, table: _Table, events: list[dict[str, Any]]) -> None:

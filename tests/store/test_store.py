@@ -179,3 +179,14 @@ async def test_the_folder_of_a_sqlite_file_is_created(tmp_path: Path) -> None:
     assert await store.create_table(new_table())
     await store.close()
     assert (tmp_path / "var" / "deep" / "db.sqlite3").exists()
+
+
+async def test_the_url_may_relax_fsync(tmp_path: Path) -> None:
+    store = Store(f"sqlite:///{tmp_path / 'relaxed.sqlite3'}?synchronous=normal")
+    await store.open()
+    assert store.engine is not None
+    with store.engine.connect() as conn:
+        assert conn.execute(sa.text("PRAGMA synchronous")).scalar() == 1  # NORMAL
+    await store.close()
+    with pytest.raises(ValueError, match="synchronous"):
+        Store(f"sqlite:///{tmp_path / 'x.sqlite3'}?synchronous=off")
