@@ -25,6 +25,7 @@ import http.client
 import json
 import os
 import random
+import resource
 import socket
 import statistics
 import subprocess
@@ -182,6 +183,11 @@ async def echo_client(port: int, rounds: int, out: list[float]) -> None:
             out.append(time.perf_counter() - sent)
 
 
+def _cpu(who: int) -> float:
+    usage = resource.getrusage(who)
+    return usage.ru_utime + usage.ru_stime
+
+
 def percentile(values: Sequence[float], fraction: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, round(fraction * (len(ordered) - 1)))]
@@ -247,6 +253,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         finally:
             server.terminate()
             server.wait(timeout=10)
+    # CPU seconds are the figure the machine's other load does not distort.
+    server_cpu = _cpu(resource.RUSAGE_CHILDREN)
+    client_cpu = _cpu(resource.RUSAGE_SELF)
     database = "SQLite (WAL, fsync on every commit)" if args.database_url is None else database_url
     move_median, move_p99 = statistics.median(latencies), percentile(latencies, 0.99)
     echo_median, echo_p99 = statistics.median(echoes), percentile(echoes, 0.99)
@@ -264,6 +273,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     print(
         f"bare WebSocket echo ({tables} sockets at once): median {echo_median * 1000:.2f} ms, "
         f"p99 {echo_p99 * 1000:.2f} ms"
+    )
+    print(
+        f"CPU for the whole run: server {server_cpu:.1f} s, clients {client_cpu:.1f} s "
+        f"(server {server_cpu / len(latencies) * 1000:.2f} ms a move, echo phases and "
+        "start-up included)"
     )
     print(
         f"ratio move / echo: median {move_median / echo_median:.1f}x, "
