@@ -191,7 +191,7 @@ class TableSocket:
         since = message.get("since")
         if since is not None and type(since) is not int:
             raise _BadMessage("malformed", '"since" must be a version number or null.')
-        if not self.joined:
+        if self.subscription is None:
             # Seat and presence first, then subscribe, then read: nothing published after the
             # read can be missed, and anything older is recognised by its version and dropped.
             player = await self.service.seat_of(self.table_id, self.token)
@@ -204,11 +204,10 @@ class TableSocket:
         # Whatever ``since`` says, the full state brings the client up to date: it is small,
         # and it covers presence, which has no version of its own.
         await self.send_state()
-        if not self.joined:
+        if self.pump is None:
             # Relaying starts after the first state, so the client sees that first; what was
             # published meanwhile waits in the subscription and is sent if newer.
             self.joined = True
-            assert self.subscription is not None
             self.pump = asyncio.create_task(self.relay(self.subscription))
         await self.send_rematch_link()
 
