@@ -225,12 +225,13 @@ class TableService:
         row = table.row
         outcome = table.outcome()
         view = table.game.view(table.state)
-        if outcome is not None and row.outcome is not None and view.get("legal_moves"):
+        if outcome is not None and table.game.outcome(table.state) is None:
             # Ended by resignation or agreement while the rules would still allow moves:
             # the board must not offer any.
-            view = {**view, "legal_moves": [], "to_move": None}
-            if "placements" in view:
-                view["placements"] = {}
+            view = dict(view)
+            for key, nothing in (("legal_moves", []), ("placements", {}), ("to_move", None)):
+                if key in view:
+                    view[key] = nothing
         return {
             "id": row.id,
             "game": row.game,

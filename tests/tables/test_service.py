@@ -290,3 +290,12 @@ async def test_a_stale_cache_never_refuses_a_good_request(db_url: str) -> None:
     finally:
         await store_a.close()
         await store_b.close()
+
+
+async def test_after_a_resignation_no_board_offers_a_move(service: TableService) -> None:
+    for game, options in (("dots", DOTS), ("swaptimum", {"size": 5})):
+        created = await service.create_table(game, options, "red")
+        await service.resign(created.id, created.seat_token)
+        view = (await service.snapshot(created.id, "red"))["view"]
+        assert view.get("legal_moves", []) == [] and view.get("placements", {}) == {}
+        assert view["to_move"] is None
