@@ -247,9 +247,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         )
         try:
             wait_until_up(port, server, 30)
-            echoes, latencies, playing = asyncio.run(
-                asyncio.wait_for(measure(port, tables, moves), args.time_limit)
-            )
+            try:
+                echoes, latencies, playing = asyncio.run(
+                    asyncio.wait_for(measure(port, tables, moves), args.time_limit)
+                )
+            except TimeoutError:
+                print(f"stopped at the time limit ({args.time_limit:g} s)", file=sys.stderr)
+                return 1
         finally:
             server.terminate()
             server.wait(timeout=10)
