@@ -3,13 +3,14 @@
 Every request follows the one road of docs/architecture.md: check the seat token and the
 turn, let the game's rules judge the move, commit the change to the store (compare-and-set on
 the table's version, unique ply), and only then publish it on the bus to every socket of the
-table. The store is the only truth: the service caches replayed positions by version, but a
-cache entry is used only while the stored version still matches, so several server processes
-can serve the same table.
+table. The store is the only truth: the service caches replayed positions, but reads are
+checked against the stored version and a change decided on the cache commits only if the
+stored version still matches (else the table is re-read), so several server processes can
+serve the same table.
 
 Bus messages are ``{"type": "table", "version", "events": [...], "table": public}`` where
-``public`` is the ``table`` object of docs/protocol.md without the viewer's own fields
-(``you``, ``invite_url``); :meth:`TableService.personalize` adds them per socket.
+``public`` is the ``table`` object of docs/protocol.md with the viewer's own fields (``you``,
+``invite_url``) empty; :meth:`TableService.personalize` fills them in per socket.
 """
 
 from __future__ import annotations
@@ -217,9 +218,6 @@ class TableService:
     async def snapshot(self, table_id: str, you: Player | None) -> dict[str, Any]:
         """The ``table`` object of docs/protocol.md as ``you`` see it; raises TableNotFound."""
         return self.personalize(self.public(await self._load(table_id)), you)
-
-    async def public_snapshot(self, table_id: str) -> dict[str, Any]:
-        return self.public(await self._load(table_id))
 
     def public(self, table: _Table) -> dict[str, Any]:
         row = table.row
