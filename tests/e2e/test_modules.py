@@ -59,3 +59,51 @@ def test_the_board_finds_the_crosscuts_the_rules_find(browser: Browser, server_u
     )
     assert mismatches == []
     page.close()
+
+
+@pytest.mark.parametrize(
+    "fields",
+    [
+        {"dots_grid": "square", "dots_rows": "3", "dots_cols": "4"},
+        {"dots_grid": "triangle", "dots_size": "3"},
+        {"dots_grid": "hexagon", "dots_size": "2"},
+    ],
+    ids=["square", "triangle", "hexagon"],
+)
+def test_every_line_is_hit_on_it_and_well_beside_it(
+    browser: Browser, server_url: str, fields: dict[str, str]
+) -> None:
+    """A finger on a line, or a good way off it towards either side, hits that line."""
+    from tests.e2e.helpers import create_table, moves_offered
+
+    page = browser.new_context(viewport={"width": 390, "height": 844}).new_page()
+    create_table(page, server_url, "dots", seat="red", **fields)
+    legal = moves_offered(page)
+    misses = page.evaluate(
+        """() => {
+            const misses = [];
+            const svg = document.querySelector("#board svg");
+            for (const target of document.querySelectorAll("#board [data-move]")) {
+                target.scrollIntoView({ block: "center" });
+                const ctm = svg.getScreenCTM();
+                const toScreen = (x, y) => new DOMPoint(x, y).matrixTransform(ctm);
+                const kite = target.querySelector(".hit").points;
+                const [a, c1, b, c2] = [0, 1, 2, 3].map((i) => kite.getItem(i));
+                const mid = { x: (a.x + b.x) / 2, y: (a.y + b.y) / 2 };
+                const probes = [mid];
+                for (const c of [c1, c2]) {
+                    probes.push({ x: mid.x + (c.x - mid.x) * 0.4, y: mid.y + (c.y - mid.y) * 0.4 });
+                }
+                for (const p of probes) {
+                    const s = toScreen(p.x, p.y);
+                    const hit = document.elementFromPoint(s.x, s.y)?.closest("[data-move]");
+                    if (hit?.dataset.move !== target.dataset.move) {
+                        misses.push([target.dataset.move, hit?.dataset.move ?? null]);
+                    }
+                }
+            }
+            return misses;
+        }"""
+    )
+    assert legal and misses == []
+    page.close()
