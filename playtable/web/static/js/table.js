@@ -402,9 +402,12 @@ function renderMoves() {
       item.dataset.player = mover;
       const mark = document.createElement("span");
       mark.className = `move-mark mark--${mover}`;
-      mark.setAttribute("aria-label", playerName(mover));
+      mark.setAttribute("aria-hidden", "true");
       mark.textContent = t(`${mover}_initial`);
-      item.append(mark, " ");
+      const name = document.createElement("span");
+      name.className = "visually-hidden";
+      name.textContent = playerName(mover);
+      item.append(mark, name, " ");
     }
     const text = document.createElement("span");
     text.className = "move-text";
