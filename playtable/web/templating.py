@@ -110,6 +110,16 @@ def language_of(request: Request) -> str:
     return DEFAULT_LANGUAGE
 
 
+def page_url(request: Request, path: str) -> str:
+    """A link to one of the site's pages, in the request's language.
+
+    A language-prefix middleware sets ``request.state.url_prefix`` (for example ``"/fi"``);
+    without one, paths are used as they are.
+    """
+    prefix = getattr(request.state, "url_prefix", "")
+    return f"{prefix}{path}" if isinstance(prefix, str) else path
+
+
 def gettext_for(request: Request) -> gettext.NullTranslations:
     """The translations of the request's language, for strings built in Python code."""
     return translations(language_of(request))
@@ -131,6 +141,7 @@ def render(
         "version": playtable.__version__,
         "commit": commit(),
         "nav": None,
+        "url": lambda path: page_url(request, path),
     }
     if context:
         full_context.update(context)
