@@ -9,7 +9,9 @@ import pytest
 from playtable.web.app import load_secret
 
 
-def test_the_secret_file_is_made_once_and_kept(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_secret_file_is_made_once_and_kept(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.delenv("PLAYTABLE_SECRET", raising=False)
     monkeypatch.setenv("PLAYTABLE_SECRET_FILE", str(tmp_path / "var" / "secret.key"))
     first = load_secret()
