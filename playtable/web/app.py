@@ -75,6 +75,10 @@ def create_app(
         WebSocketRoute("/t/{table_id}/ws", table_socket, name="table_socket"),
         *pages.routes,
     ]
-    app = Starlette(routes=routes, lifespan=lifespan)
+    app = Starlette(
+        routes=routes,
+        lifespan=lifespan,
+        exception_handlers={404: pages.not_found_handler},
+    )
     app.state.service = service
     return app
