@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import argparse
 import json
+import logging
+import re
 import sys
 from collections.abc import Iterable, Sequence
 from typing import Any, TextIO
@@ -95,6 +97,40 @@ def cmd_solve(args: argparse.Namespace) -> int:
     return 0
 
 
+class RedactLinks(logging.Filter):
+    """Keep seat tokens and invitations out of the access log: they are keys to seats."""
+
+    SECRET_PATH = re.compile(r"(/t/[^/\s]+/(?:seat|join)/)[^\s\"?]+")
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if isinstance(record.args, tuple):
+            record.args = tuple(
+                self.SECRET_PATH.sub(r"\1…", arg) if isinstance(arg, str) else arg
+                for arg in record.args
+            )
+        return True
+
+
+def cmd_serve(args: argparse.Namespace) -> int:
+    """Run the site with uvicorn; the database comes from PLAYTABLE_DATABASE_URL."""
+    import uvicorn
+
+    from playtable.web.app import create_app
+
+    logging.getLogger("uvicorn.access").addFilter(RedactLinks())
+    app = create_app(args.database_url)
+    uvicorn.run(
+        app,
+        host=args.host,
+        port=args.port,
+        # Above the protocol's 16 KiB so an oversized message gets a readable error instead
+        # of a closed connection; far larger frames are still cut off by the server.
+        ws_max_size=1024 * 1024,
+        log_level=args.log_level,
+    )
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="playtable", description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True)
@@ -125,6 +161,24 @@ def build_parser() -> argparse.ArgumentParser:
         help="give up on a record after this many seconds (default 60)",
     )
     solve.set_defaults(func=cmd_solve)
+
+    serve = sub.add_parser(
+        "serve",
+        help="run the site",
+        description="Serve the site. The database is PLAYTABLE_DATABASE_URL, by default a "
+        "SQLite file under ./var/ (created when needed).",
+    )
+    serve.add_argument("--host", default="127.0.0.1", help="address to listen on")
+    serve.add_argument("--port", type=int, default=8000, help="port to listen on")
+    serve.add_argument(
+        "--database-url",
+        default=None,
+        help="SQLAlchemy async URL (default: PLAYTABLE_DATABASE_URL, else sqlite in ./var/)",
+    )
+    serve.add_argument(
+        "--log-level", default="info", choices=["critical", "error", "warning", "info", "debug"]
+    )
+    serve.set_defaults(func=cmd_serve)
     return parser
 
 

@@ -1,0 +1,23 @@
+"""Persistence behind one small interface: SQLite by default, any async SQLAlchemy URL."""
+
+from playtable.store.store import (
+    DEFAULT_URL,
+    KEEP,
+    Change,
+    MoveRow,
+    NewTable,
+    Store,
+    TableRow,
+    upgrade,
+)
+
+__all__ = [
+    "DEFAULT_URL",
+    "KEEP",
+    "Change",
+    "MoveRow",
+    "NewTable",
+    "Store",
+    "TableRow",
+    "upgrade",
+]

@@ -1,0 +1,59 @@
+"""The bus interface: publish a message about a table, and subscribe to a table's messages.
+
+Messages are JSON objects (so a Redis implementation can carry them unchanged). Delivery is
+best effort and in publish order per table; a subscriber that falls too far behind is told so
+by a ``{"type": "overflow"}`` message and must re-read the table from the store.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import AsyncIterator
+from types import TracebackType
+from typing import Any
+
+Message = dict[str, Any]
+
+
+class Subscription(ABC):
+    """The messages about one table, from the moment of subscribing until closed."""
+
+    @abstractmethod
+    async def get(self) -> Message:
+        """The next message; waits for one."""
+
+    @abstractmethod
+    async def close(self) -> None:
+        """Stop receiving; idempotent."""
+
+    def __aiter__(self) -> AsyncIterator[Message]:
+        return self._iterate()
+
+    async def _iterate(self) -> AsyncIterator[Message]:
+        while True:
+            yield await self.get()
+
+    async def __aenter__(self) -> Subscription:
+        return self
+
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        await self.close()
+
+
+class Bus(ABC):
+    @abstractmethod
+    async def publish(self, table_id: str, message: Message) -> None:
+        """Deliver ``message`` to every current subscriber of ``table_id``."""
+
+    @abstractmethod
+    async def subscribe(self, table_id: str) -> Subscription:
+        """Start receiving the messages published about ``table_id`` from now on."""
+
+    @abstractmethod
+    async def close(self) -> None:
+        """Release the bus's connections."""

@@ -1,0 +1,64 @@
+"""The in-process bus: one asyncio queue per subscriber, for a single server process."""
+
+from __future__ import annotations
+
+import asyncio
+from collections import defaultdict
+
+from playtable.bus.base import Bus, Message, Subscription
+
+OVERFLOW: Message = {"type": "overflow"}
+
+
+class _QueueSubscription(Subscription):
+    def __init__(self, bus: InProcessBus, table_id: str, limit: int) -> None:
+        self._bus = bus
+        self.table_id = table_id
+        # Bounded so a stuck client cannot make the server hoard its messages forever.
+        self.queue: asyncio.Queue[Message] = asyncio.Queue(limit)
+        self.closed = False
+
+    def deliver(self, message: Message) -> None:
+        try:
+            self.queue.put_nowait(message)
+        except asyncio.QueueFull:
+            # Drop the backlog: the subscriber re-reads the whole table when it sees this.
+            while not self.queue.empty():
+                self.queue.get_nowait()
+            self.queue.put_nowait(OVERFLOW)
+
+    async def get(self) -> Message:
+        return await self.queue.get()
+
+    async def close(self) -> None:
+        if not self.closed:
+            self.closed = True
+            self._bus._remove(self)
+
+
+class InProcessBus(Bus):
+    def __init__(self, queue_limit: int = 256) -> None:
+        self._subscribers: defaultdict[str, set[_QueueSubscription]] = defaultdict(set)
+        self._queue_limit = queue_limit
+
+    async def publish(self, table_id: str, message: Message) -> None:
+        for subscription in list(self._subscribers.get(table_id, ())):
+            subscription.deliver(message)
+
+    async def subscribe(self, table_id: str) -> Subscription:
+        subscription = _QueueSubscription(self, table_id, self._queue_limit)
+        self._subscribers[table_id].add(subscription)
+        return subscription
+
+    async def close(self) -> None:
+        """Nothing to release: the queues go with their subscribers."""
+
+    def subscriber_count(self, table_id: str) -> int:
+        return len(self._subscribers.get(table_id, ()))
+
+    def _remove(self, subscription: _QueueSubscription) -> None:
+        subscribers = self._subscribers.get(subscription.table_id)
+        if subscribers is not None:
+            subscribers.discard(subscription)
+            if not subscribers:
+                del self._subscribers[subscription.table_id]

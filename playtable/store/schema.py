@@ -1,0 +1,57 @@
+"""The tables of the store as SQLAlchemy Core objects, used to build queries.
+
+The schema itself is created and changed only by the Alembic migrations in ``migrations/``;
+these definitions must describe the head revision (``tests/store`` checks they agree).
+"""
+
+from __future__ import annotations
+
+import sqlalchemy as sa
+
+metadata = sa.MetaData()
+
+tables = sa.Table(
+    "tables",
+    metadata,
+    sa.Column("id", sa.String(16), primary_key=True),
+    sa.Column("game", sa.String(32), nullable=False),
+    sa.Column("options", sa.JSON, nullable=False),
+    sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+    sa.Column("updated_at", sa.DateTime(timezone=True), nullable=False),
+    # Bumped by every change; the compare-and-set on it orders all writers of a table.
+    sa.Column("version", sa.Integer, nullable=False),
+    # The result once the game is over (by the rules, a resignation or an agreed draw).
+    sa.Column("outcome", sa.JSON, nullable=True),
+    sa.Column("finished_at", sa.DateTime(timezone=True), nullable=True),
+    sa.Column("invite_hash", sa.String(64), nullable=False),
+    sa.Column("offers", sa.JSON, nullable=False),
+    sa.Column("rematch_id", sa.String(16), sa.ForeignKey("tables.id"), nullable=True),
+)
+
+seats = sa.Table(
+    "seats",
+    metadata,
+    sa.Column(
+        "table_id", sa.String(16), sa.ForeignKey("tables.id", ondelete="CASCADE"), primary_key=True
+    ),
+    sa.Column("player", sa.String(8), primary_key=True),
+    sa.Column("token_hash", sa.String(64), nullable=False),
+    sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+    sa.CheckConstraint("player IN ('red', 'blue')", name="seats_player"),
+)
+
+moves = sa.Table(
+    "moves",
+    metadata,
+    sa.Column(
+        "table_id", sa.String(16), sa.ForeignKey("tables.id", ondelete="CASCADE"), primary_key=True
+    ),
+    # The number of moves played before this one: (table_id, ply) is the key that lets only
+    # one writer ever append move N, whichever server process it runs in.
+    sa.Column("ply", sa.Integer, primary_key=True),
+    sa.Column("move", sa.String(64), nullable=False),
+    sa.Column("player", sa.String(8), nullable=False),
+    sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+    sa.CheckConstraint("player IN ('red', 'blue')", name="moves_player"),
+    sa.CheckConstraint("ply >= 0", name="moves_ply"),
+)

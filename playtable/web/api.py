@@ -1,0 +1,106 @@
+"""The JSON API: create a table, read a table, download its record."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from typing import Any
+
+from starlette.requests import Request
+from starlette.responses import JSONResponse, PlainTextResponse, Response
+from starlette.routing import BaseRoute, Route
+
+from playtable.games import GameError
+from playtable.tables import TableNotFound, TableService
+
+MAX_BODY = 16 * 1024
+
+
+def _service(request: Request) -> TableService:
+    service: TableService = request.app.state.service
+    return service
+
+
+def _error(status: int, message: str) -> JSONResponse:
+    return JSONResponse({"error": message}, status_code=status)
+
+
+def _absolute(request: Request, path: str) -> str:
+    return str(request.base_url).rstrip("/") + path
+
+
+async def create_table(request: Request) -> Response:
+    # Requiring JSON also keeps other sites out: a cross-site form cannot send this type.
+    if request.headers.get("content-type", "").split(";")[0].strip() != "application/json":
+        return _error(415, "send the table as JSON (Content-Type: application/json)")
+    body = b""
+    async for chunk in request.stream():
+        body += chunk
+        if len(body) > MAX_BODY:
+            return _error(413, f"the request is larger than {MAX_BODY // 1024} KiB")
+    try:
+        data = json.loads(body)
+    except ValueError:
+        return _error(400, "the request body is not valid JSON")
+    if not isinstance(data, Mapping):
+        return _error(400, 'expected a JSON object {"game", "options", "seat"}')
+    unknown = sorted(set(data) - {"game", "options", "seat"})
+    if unknown:
+        return _error(400, f"unknown field {unknown[0]!r}")
+    game = data.get("game")
+    options = data.get("options", {})
+    seat = data.get("seat", "random")
+    if not isinstance(game, str):
+        return _error(400, '"game" must be the name of a game, such as "dots"')
+    if not isinstance(options, Mapping):
+        return _error(400, '"options" must be a JSON object')
+    if not isinstance(seat, str):
+        return _error(400, '"seat" must be "red", "blue" or "random"')
+    service = _service(request)
+    try:
+        created = await service.create_table(game, options, seat)
+    except GameError as error:
+        return _error(400, str(error))
+    body_out: dict[str, Any] = {
+        "id": created.id,
+        "seat": created.seat,
+        "seat_url": _absolute(request, service.seat_url(created.id, created.seat_token)),
+        "invite_url": _absolute(request, service.invite_url(created.id)),
+        "watch_url": _absolute(request, service.watch_url(created.id)),
+    }
+    return JSONResponse(body_out, status_code=201)
+
+
+async def get_table(request: Request) -> Response:
+    try:
+        return JSONResponse(await _service(request).api_view(request.path_params["table_id"]))
+    except TableNotFound as error:
+        return _error(404, error.message)
+
+
+async def record_text(request: Request) -> Response:
+    table_id = request.path_params["table_id"]
+    try:
+        record = await _service(request).record(table_id)
+    except TableNotFound as error:
+        return PlainTextResponse(error.message, status_code=404)
+    return PlainTextResponse(
+        record.to_text(),
+        headers={"Content-Disposition": f'inline; filename="playtable-{table_id}.txt"'},
+    )
+
+
+async def record_json(request: Request) -> Response:
+    try:
+        record = await _service(request).record(request.path_params["table_id"])
+    except TableNotFound as error:
+        return _error(404, error.message)
+    return JSONResponse(record.to_json())
+
+
+routes: list[BaseRoute] = [
+    Route("/api/tables", create_table, methods=["POST"], name="api_create_table"),
+    Route("/api/tables/{table_id}", get_table, methods=["GET"], name="api_table"),
+    Route("/t/{table_id}/record.json", record_json, methods=["GET"], name="record_json"),
+    Route("/t/{table_id}/record", record_text, methods=["GET"], name="record_text"),
+]

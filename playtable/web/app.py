@@ -1,0 +1,84 @@
+"""The Starlette application: one explicit route table, one table service."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import secrets
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+
+from starlette.applications import Starlette
+from starlette.routing import BaseRoute, WebSocketRoute
+
+from playtable.bus import Bus, InProcessBus
+from playtable.store import DEFAULT_URL, Store
+from playtable.tables import TableService
+from playtable.web import api, links, pages
+from playtable.web.socket import table_socket
+
+DEFAULT_SECRET_FILE = "var/secret.key"
+
+
+def load_secret(secret: str | bytes | None = None) -> bytes:
+    """The server secret that invitation links are derived from.
+
+    In order: the argument, ``PLAYTABLE_SECRET``, or the file ``PLAYTABLE_SECRET_FILE``
+    (default ``var/secret.key``), created with 256 random bits on first use. Every server
+    process of one site needs the same secret, or invitation links stop working.
+    """
+    if secret is None:
+        secret = os.environ.get("PLAYTABLE_SECRET") or None
+    if secret is None:
+        path = Path(os.environ.get("PLAYTABLE_SECRET_FILE") or DEFAULT_SECRET_FILE)
+        if not path.exists():
+            path.parent.mkdir(parents=True, exist_ok=True)
+            # Exclusive create: of two processes starting at once, one writes, both read.
+            with contextlib.suppress(FileExistsError):
+                fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+                with os.fdopen(fd, "w") as handle:
+                    handle.write(secrets.token_hex(32) + "\n")
+        secret = path.read_text().strip()
+    return secret.encode() if isinstance(secret, str) else secret
+
+
+def create_app(
+    database_url: str | None = None,
+    *,
+    secret: str | bytes | None = None,
+    bus: Bus | None = None,
+) -> Starlette:
+    """The site. ``database_url`` defaults to ``PLAYTABLE_DATABASE_URL``, then SQLite in ./var/.
+
+    The schema is upgraded when the app starts (its lifespan), so run it inside a server or
+    ``with TestClient(app)``.
+    """
+    url = database_url or os.environ.get("PLAYTABLE_DATABASE_URL") or DEFAULT_URL
+    store = Store(url)
+    the_bus = bus if bus is not None else InProcessBus()
+    service = TableService(store, the_bus, load_secret(secret))
+
+    @asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        await store.open()
+        try:
+            yield
+        finally:
+            await service.close()
+            await the_bus.close()
+            await store.close()
+
+    routes: list[BaseRoute] = [
+        *api.routes,
+        *links.routes,
+        WebSocketRoute("/t/{table_id}/ws", table_socket, name="table_socket"),
+        *pages.routes,
+    ]
+    app = Starlette(
+        routes=routes,
+        lifespan=lifespan,
+        exception_handlers={404: pages.not_found_handler},
+    )
+    app.state.service = service
+    return app

@@ -1,0 +1,96 @@
+"""The translated strings the browser scripts show, rendered into the page as JSON.
+
+Scripts never hold English text of their own: they look every string up by key in this
+object (``t("your_turn")`` in ``static/js/i18n.js``). Placeholders use the same
+``%(name)s`` form as the Python catalogs, so translators see one convention.
+"""
+
+from __future__ import annotations
+
+import gettext
+
+
+def client_strings(catalog: gettext.NullTranslations) -> dict[str, str]:
+    """Every string a script may show, translated with ``catalog``."""
+    _ = catalog.gettext
+    return {
+        # players and seats
+        "red": _("Red"),
+        "blue": _("Blue"),
+        # Translators: one letter marking a red box or checker, the initial of "Red".
+        "red_initial": _("R"),
+        # Translators: one letter marking a blue box or checker, the initial of "Blue".
+        "blue_initial": _("B"),
+        "you_suffix": _("%(player)s (you)"),
+        "online": _("online"),
+        "offline": _("offline"),
+        "seat_free": _("seat free"),
+        # turn and status
+        "your_turn": _("Your turn"),
+        "waiting_for": _("Waiting for %(player)s"),
+        "waiting_for_opponent": _("Waiting for an opponent to join"),
+        "invite_hint": _("Nobody sits opposite you yet: send them the invitation link."),
+        "to_move": _("%(player)s to move"),
+        "watching": _("You are watching this table."),
+        "connecting": _("Connecting…"),
+        "reconnecting": _("Connection lost. Reconnecting…"),
+        "connected": _("Connected"),
+        "not_connected": _("Not connected: your action was not sent. Reconnecting…"),
+        "sending": _("Sending…"),
+        "opening_rematch": _("Opening the new table…"),
+        # results
+        "wins_score": _("%(winner)s wins %(winner_score)s–%(loser_score)s."),
+        "draw_score": _("Draw, %(score)s–%(score)s."),
+        "misere_rule": _("Misère: fewer boxes wins."),
+        "wins_connection": _("%(winner)s wins: a chain of %(winner)s checkers joins both sides."),
+        "wins_connection_swap": _(
+            "%(winner)s wins on %(mover)s's turn: the swap completed the %(winner)s chain."
+        ),
+        "draw_no_moves": _("Draw: neither player can move."),
+        "wins_resign": _("%(loser)s resigned. %(winner)s wins."),
+        "draw_agreed": _("Draw agreed."),
+        "wins_generic": _("%(winner)s wins."),
+        "draw_generic": _("The game is drawn."),
+        "skipped": _("%(player)s has no legal move: the turn is skipped."),
+        # move announcements (ARIA live region)
+        "ann_move": _("%(player)s plays %(move)s."),
+        "ann_move_claim_one": _("%(player)s draws %(move)s and completes a box."),
+        "ann_move_claim_two": _("%(player)s draws %(move)s and completes two boxes."),
+        "ann_undo": _("%(player)s took back %(move)s."),
+        "ann_draw_offered": _("%(player)s offers a draw."),
+        "ann_draw_declined": _("%(player)s declined the draw."),
+        "ann_undo_requested": _("%(player)s asks to take back their last move."),
+        "ann_undo_declined": _("%(player)s declined the take-back."),
+        "ann_rematch_offered": _("%(player)s proposes a rematch."),
+        "ann_rematch_accepted": _("%(player)s accepted the rematch."),
+        "ann_seated": _("%(player)s took the free seat."),
+        "ann_online": _("%(player)s is online."),
+        "ann_offline": _("%(player)s went offline."),
+        # offers
+        "your_draw_offer": _("You offered a draw. Waiting for an answer."),
+        "your_undo_request": _("You asked to take back your last move. Waiting for an answer."),
+        "your_rematch": _("You proposed a rematch. Waiting for an answer."),
+        "opponent_rematch": _("%(player)s wants a rematch."),
+        "accept": _("Accept"),
+        "decline": _("Decline"),
+        "rematch": _("Rematch"),
+        "accept_rematch": _("Accept rematch"),
+        # board labels
+        "dots_line": _("Line %(line)s"),
+        "dots_draw_line": _("Draw line %(line)s"),
+        "dots_box": _("Box claimed by %(player)s"),
+        "square_empty": _("%(square)s, empty"),
+        "square_checker": _("%(square)s, %(player)s checker"),
+        "square_place": _("Place a checker on %(square)s"),
+        "square_place_swap": _("Place a checker on %(square)s, then choose a swap"),
+        "choose_swap": _(
+            "Your checker on %(square)s forms a crosscut: choose a swap, or cancel the placement."
+        ),
+        "swap": _("Swap %(a)s and %(b)s"),
+        "last_move": _("Last move: %(move)s"),
+        # copy buttons
+        "copied": _("Copied"),
+        "copy_failed": _("Could not copy: select the link and copy it yourself."),
+        # errors
+        "server_error": _("Refused: %(message)s"),
+    }

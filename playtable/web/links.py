@@ -1,0 +1,100 @@
+"""Seat cookies and the links that hand out seats (the seat link and the invitation).
+
+A seat token arrives once in a link and is then moved into an HttpOnly cookie scoped to the
+table, and the browser is redirected so the token leaves the address bar and the history.
+"""
+
+from __future__ import annotations
+
+from starlette.requests import HTTPConnection, Request
+from starlette.responses import PlainTextResponse, RedirectResponse, Response
+from starlette.routing import BaseRoute, Route
+
+from playtable.tables import TableNotFound, TableService
+
+COOKIE_LIFETIME = 30 * 24 * 3600  # seconds
+
+
+def cookie_name(table_id: str) -> str:
+    return f"pt_{table_id}"
+
+
+def set_seat_cookie(response: Response, request: HTTPConnection, table_id: str, token: str) -> None:
+    """Remember the seat at ``table_id`` in this browser (and only for this table)."""
+    response.set_cookie(
+        cookie_name(table_id),
+        token,
+        max_age=COOKIE_LIFETIME,
+        path="/",
+        secure=request.url.scheme in ("https", "wss"),
+        httponly=True,
+        samesite="lax",
+    )
+
+
+def seat_token_from(connection: HTTPConnection, table_id: str) -> str | None:
+    """The seat token this browser holds for ``table_id``, if any (unchecked)."""
+    return connection.cookies.get(cookie_name(table_id)) or None
+
+
+def _service(request: Request) -> TableService:
+    service: TableService = request.app.state.service
+    return service
+
+
+def _to_table(table_id: str) -> RedirectResponse:
+    # The link carried a secret: keep it out of caches and out of the next page's Referer.
+    return RedirectResponse(
+        f"/t/{table_id}",
+        status_code=303,
+        headers={"Cache-Control": "no-store", "Referrer-Policy": "no-referrer"},
+    )
+
+
+async def seat_link(request: Request) -> Response:
+    table_id = request.path_params["table_id"]
+    token = request.path_params["token"]
+    service = _service(request)
+    if await service.seat_of(table_id, token) is None:
+        if not await service.exists(table_id):
+            return PlainTextResponse(f"There is no table {table_id}.", status_code=404)
+        return PlainTextResponse(
+            "This seat link is not valid for this table. Ask the player who sent it for a "
+            f"new one, or watch the game at /t/{table_id}/watch.",
+            status_code=403,
+        )
+    response = _to_table(table_id)
+    set_seat_cookie(response, request, table_id, token)
+    return response
+
+
+async def join_link(request: Request) -> Response:
+    table_id = request.path_params["table_id"]
+    invite = request.path_params["invite"]
+    service = _service(request)
+    if not await service.exists(table_id):
+        return PlainTextResponse(f"There is no table {table_id}.", status_code=404)
+    if not service.is_invite(table_id, invite):
+        return PlainTextResponse(
+            "This invitation link is not valid for this table. "
+            f"You can watch the game at /t/{table_id}/watch.",
+            status_code=403,
+        )
+    # A HEAD request (a link checker, a chat app's preview) must not take the free seat.
+    if request.method == "HEAD":
+        return _to_table(table_id)
+    if await service.seat_of(table_id, seat_token_from(request, table_id)) is not None:
+        return _to_table(table_id)
+    claimed = await service.claim_invite(table_id, invite)
+    response = _to_table(table_id)
+    if claimed is not None:
+        set_seat_cookie(response, request, table_id, claimed[1])
+    return response
+
+
+routes: list[BaseRoute] = [
+    Route("/t/{table_id}/seat/{token}", seat_link, methods=["GET"], name="seat_link"),
+    Route("/t/{table_id}/join/{invite}", join_link, methods=["GET"], name="join_link"),
+]
+
+__all__ = ["TableNotFound", "cookie_name", "routes", "seat_token_from", "set_seat_cookie"]

@@ -1,0 +1,310 @@
+"""``WS /t/{id}/ws``: one socket per open table page, speaking docs/protocol.md.
+
+The socket never decides anything: it checks the shape of each message, hands the request to
+the table service with the seat token from this browser's cookie, and relays what the bus
+says about the table. Bad input gets an ``error`` message and the connection stays open.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import time
+from collections.abc import Awaitable, Callable, Mapping
+from typing import Any
+from urllib.parse import urlsplit
+
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from playtable.bus import Subscription
+from playtable.games import Player
+from playtable.tables import Stale, TableError, TableNotFound, TableService
+from playtable.web.links import seat_token_from
+
+PROTOCOL = 1
+MAX_MESSAGE = 16 * 1024  # bytes of one client message
+# A token bucket per socket: bursts of clicks are fine, a flood is not.
+RATE_BURST = 30
+RATE_PER_SECOND = 10.0
+
+log = logging.getLogger(__name__)
+
+
+_VIEWER_FIELDS = ("you", "invite_url")
+
+
+def _dumps(message: dict[str, Any]) -> str:
+    return json.dumps(message, separators=(",", ":"))
+
+
+class _BadMessage(Exception):
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+def _same_origin(websocket: WebSocket) -> bool:
+    """Whether the page that opened the socket is ours (browsers always send Origin)."""
+    origin = websocket.headers.get("origin")
+    if origin is None:
+        return True  # not a browser: a script holding a token acts for itself
+    return urlsplit(origin).netloc == websocket.headers.get("host")
+
+
+class TableSocket:
+    def __init__(self, websocket: WebSocket, service: TableService, table_id: str) -> None:
+        self.websocket = websocket
+        self.service = service
+        self.table_id = table_id
+        watch = websocket.query_params.get("watch") == "1"
+        # A page of another site must not act with this browser's seat cookie.
+        self.token = (
+            None if watch or not _same_origin(websocket) else seat_token_from(websocket, table_id)
+        )
+        self.player: Player | None = None
+        self.joined = False
+        self.sent_version = -1
+        self.subscription: Subscription | None = None
+        self.pump: asyncio.Task[None] | None = None
+        self.send_lock = asyncio.Lock()
+        self.allowance = float(RATE_BURST)
+        self.checked_at = time.monotonic()
+        self.handlers: dict[str, Callable[[dict[str, Any]], Awaitable[None]]] = {
+            "join": self.on_join,
+            "ping": self.on_ping,
+            "move": self.on_move,
+            "resign": self.on_simple(service.resign),
+            "offer_draw": self.on_simple(service.offer_draw),
+            "request_undo": self.on_simple(service.request_undo),
+            "rematch": self.on_rematch,
+            "answer_draw": self.on_answer(service.answer_draw),
+            "answer_undo": self.on_answer(service.answer_undo),
+        }
+
+    # -- the connection's life --------------------------------------------------------------
+    async def run(self) -> None:
+        await self.websocket.accept()
+        try:
+            while True:
+                message = await self.websocket.receive()
+                if message["type"] == "websocket.disconnect":
+                    break
+                await self.handle(message)
+        except WebSocketDisconnect:
+            pass
+        finally:
+            await self.leave()
+
+    async def leave(self) -> None:
+        # Bookkeeping first and without awaiting: this task may already be cancelled.
+        if self.player is not None:
+            self.service.disconnected(self.table_id, self.player)
+        if self.pump is not None:
+            self.pump.cancel()
+        if self.subscription is not None:
+            await self.subscription.close()
+        if self.pump is not None:
+            await asyncio.wait([self.pump])
+
+    async def send(self, message: dict[str, Any]) -> None:
+        await self.send_text(_dumps(message))
+
+    async def send_text(self, text: str) -> None:
+        async with self.send_lock:
+            await self.websocket.send_text(text)
+
+    async def send_error(self, code: str, message: str, version: int | None = None) -> None:
+        error: dict[str, Any] = {"type": "error", "code": code, "message": message}
+        if version is not None:
+            error["version"] = version
+        await self.send(error)
+
+    # -- one client message -----------------------------------------------------------------
+    async def handle(self, raw: Mapping[str, Any]) -> None:
+        try:
+            message = self.parse(raw)
+            if not self.take_allowance():
+                raise _BadMessage("rate_limited", "Too many messages; slow down a little.")
+            kind = message["type"]
+            handler = self.handlers.get(kind)
+            if handler is None:
+                raise _BadMessage("unknown_type", f"Unknown message type {kind!r}.")
+            if not self.joined and kind not in ("join", "ping"):
+                raise _BadMessage("protocol", 'Send {"type": "join"} first.')
+            await handler(message)
+        except _BadMessage as bad:
+            await self.send_error(bad.code, bad.message)
+        except TableNotFound as error:
+            await self.send_error(error.code, error.message)
+        except Stale as error:
+            await self.send_error(error.code, error.message, error.version)
+            await self.send_state()
+        except TableError as error:
+            await self.send_error(error.code, error.message, error.version)
+        except (asyncio.CancelledError, WebSocketDisconnect):
+            raise
+        except Exception:
+            # A bug of ours must not cost the players their connection: log it, say so.
+            log.exception("table %s: request failed", self.table_id)
+            await self.send_error(
+                "internal", "The server failed to handle that request; please try again."
+            )
+
+    def parse(self, raw: Mapping[str, Any]) -> dict[str, Any]:
+        text = raw.get("text")
+        if text is None:
+            size = len(raw.get("bytes") or b"")
+            if size > MAX_MESSAGE:
+                raise _BadMessage("too_large", "Messages are limited to 16 KiB.")
+            raise _BadMessage("malformed", "Send messages as JSON text, not binary frames.")
+        if len(text) > MAX_MESSAGE or len(text.encode()) > MAX_MESSAGE:
+            raise _BadMessage("too_large", "Messages are limited to 16 KiB.")
+        try:
+            message = json.loads(text)
+        except (ValueError, RecursionError):
+            raise _BadMessage("malformed", "The message is not valid JSON.") from None
+        if not isinstance(message, dict) or not isinstance(message.get("type"), str):
+            raise _BadMessage("malformed", 'A message is a JSON object with a "type".')
+        return message
+
+    def take_allowance(self) -> bool:
+        now = time.monotonic()
+        self.allowance = min(RATE_BURST, self.allowance + (now - self.checked_at) * RATE_PER_SECOND)
+        self.checked_at = now
+        if self.allowance < 1:
+            return False
+        self.allowance -= 1
+        return True
+
+    # -- handlers ---------------------------------------------------------------------------
+    async def on_ping(self, message: dict[str, Any]) -> None:
+        await self.send({"type": "pong"})
+
+    async def on_join(self, message: dict[str, Any]) -> None:
+        protocol = message.get("protocol")
+        if type(protocol) is not int or protocol != PROTOCOL:
+            raise _BadMessage(
+                "protocol", f"This server speaks protocol {PROTOCOL}; reload the page."
+            )
+        since = message.get("since")
+        if since is not None and type(since) is not int:
+            raise _BadMessage("malformed", '"since" must be a version number or null.')
+        if self.subscription is None:
+            # Seat and presence first, then subscribe, then read: nothing published after the
+            # read can be missed, and anything older is recognised by its version and dropped.
+            player = await self.service.seat_of(self.table_id, self.token)
+            if player is None and not await self.service.exists(self.table_id):
+                raise TableNotFound(f"There is no table {self.table_id!r}.")
+            self.player = player
+            if player is not None:
+                self.service.connected(self.table_id, player)
+            self.subscription = await self.service.bus.subscribe(self.table_id)
+        # Whatever ``since`` says, the full state brings the client up to date: it is small,
+        # and it covers presence, which has no version of its own.
+        await self.send_state()
+        if self.pump is None:
+            # Relaying starts after the first state, so the client sees that first; what was
+            # published meanwhile waits in the subscription and is sent if newer.
+            self.joined = True
+            self.pump = asyncio.create_task(self.relay(self.subscription))
+        await self.send_rematch_link()
+
+    async def on_move(self, message: dict[str, Any]) -> None:
+        ply = message.get("ply")
+        move = message.get("move")
+        if type(ply) is not int or ply < 0:
+            raise _BadMessage("malformed", '"ply" must be the number of moves played so far.')
+        if not isinstance(move, str) or not move:
+            raise _BadMessage("malformed", '"move" must be a move in text notation.')
+        await self.service.play_move(self.table_id, self.token, ply, move)
+
+    def on_simple(
+        self, action: Callable[[str, str | None], Awaitable[int]]
+    ) -> Callable[[dict[str, Any]], Awaitable[None]]:
+        async def handler(message: dict[str, Any]) -> None:
+            await action(self.table_id, self.token)
+
+        return handler
+
+    def on_answer(
+        self, action: Callable[[str, str | None, bool], Awaitable[int]]
+    ) -> Callable[[dict[str, Any]], Awaitable[None]]:
+        async def handler(message: dict[str, Any]) -> None:
+            accept = message.get("accept")
+            if not isinstance(accept, bool):
+                raise _BadMessage("malformed", '"accept" must be true or false.')
+            await action(self.table_id, self.token, accept)
+
+        return handler
+
+    async def on_rematch(self, message: dict[str, Any]) -> None:
+        await self.service.rematch(self.table_id, self.token)
+        # Once agreed, asking again just sends the link again (the bus brings it otherwise).
+        await self.send_rematch_link()
+
+    # -- from the table to the client -------------------------------------------------------
+    async def send_state(self) -> None:
+        table = await self.service.snapshot(self.table_id, self.player)
+        self.sent_version = max(self.sent_version, table["version"])
+        await self.send({"type": "state", "version": table["version"], "table": table})
+
+    async def send_rematch_link(self) -> None:
+        if self.player is None:
+            return
+        url = await self.service.rematch_url(self.table_id, self.token)
+        if url is not None:
+            await self.send({"type": "rematch", "url": url})
+
+    async def relay(self, subscription: Subscription) -> None:
+        try:
+            async for message in subscription:
+                await self.forward(message)
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            # The client went away mid-send; the receive loop notices and cleans up.
+            log.debug("relay to a table socket stopped", exc_info=True)
+
+    async def forward(self, message: dict[str, Any]) -> None:
+        if message.get("type") != "table":
+            # Overflow (or anything unknown): we may have missed changes; read them afresh.
+            await self.send_state()
+            return
+        version: int = message["version"]
+        events: list[dict[str, Any]] = message["events"]
+        presence_only = all(e.get("kind") == "presence" for e in events)
+        if version < self.sent_version or (version == self.sent_version and not presence_only):
+            return  # already covered by a state we sent
+        for event in events:
+            await self.send({"type": "event", "version": version, "event": event})
+        self.sent_version = version
+        await self.send_text(self.encode_state(message))
+        if any(e.get("kind") == "rematch_accepted" for e in events):
+            await self.send_rematch_link()
+
+    def encode_state(self, message: dict[str, Any]) -> str:
+        """The ``state`` text of a bus message as this socket's viewer sees it.
+
+        Every socket of this process gets the same message object, so the shared part of the
+        table (the board view above all) is encoded once and only the viewer's own two fields
+        are added per socket.
+        """
+        shared: str | None = message.get("_encoded")
+        if shared is None:
+            public = {k: v for k, v in message["table"].items() if k not in _VIEWER_FIELDS}
+            shared = _dumps(public)
+            message["_encoded"] = shared
+        own = self.service.personalize(message["table"], self.player)
+        viewer = {field: own[field] for field in _VIEWER_FIELDS}
+        # shared is '{...}': splice the viewer's fields in before its closing brace.
+        return (
+            f'{{"type":"state","version":{message["version"]},"table":'
+            f"{shared[:-1]},{_dumps(viewer)[1:]}}}"
+        )
+
+
+async def table_socket(websocket: WebSocket) -> None:
+    service: TableService = websocket.app.state.service
+    await TableSocket(websocket, service, websocket.path_params["table_id"]).run()

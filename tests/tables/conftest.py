@@ -1,0 +1,30 @@
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+
+from playtable.bus import InProcessBus
+from playtable.store import Store
+from playtable.tables import TableService
+
+SECRET = b"test secret of the table service, 256 bits or so"
+
+
+@pytest.fixture
+def anyio_backend() -> str:
+    return "asyncio"
+
+
+@pytest.fixture
+def db_url(tmp_path: Path) -> str:
+    return f"sqlite:///{tmp_path / 'tables.sqlite3'}"
+
+
+@pytest.fixture
+async def service(db_url: str) -> AsyncIterator[TableService]:
+    store = Store(db_url)
+    await store.open()
+    yield TableService(store, InProcessBus(), SECRET)
+    await store.close()
