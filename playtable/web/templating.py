@@ -36,6 +36,9 @@ LOCALES_DIR = WEB_DIR.parent / "i18n" / "locales"
 
 DEFAULT_LANGUAGE = "en"
 
+#: Each language by its own name, as the language switcher shows it (never translated).
+LANGUAGE_NAMES = {"en": "English", "fi": "Suomi", "cs": "Čeština", "ko": "한국어"}
+
 
 def available_languages() -> list[str]:
     """The languages that have a catalog, the source language first."""
@@ -71,6 +74,10 @@ def environment(lang: str) -> jinja2.Environment:
     )
     env.install_gettext_translations(translations(lang), newstyle=True)  # type: ignore[attr-defined]
     env.globals["static"] = static_url
+    prefix = "" if lang == DEFAULT_LANGUAGE else f"/{lang}"
+    env.globals["url"] = lambda path: prefix + path if path.startswith("/") else path
+    env.globals["lang_prefix"] = prefix
+    env.policies["ext.i18n.trimmed"] = True
     return env
 
 
@@ -110,6 +117,36 @@ def language_of(request: Request) -> str:
     return DEFAULT_LANGUAGE
 
 
+def page_path(request: Request) -> str:
+    """The address of the page without its language prefix (set by the language middleware)."""
+    path = getattr(request.state, "page_path", None)
+    return path if isinstance(path, str) else request.url.path
+
+
+def language_links(request: Request) -> list[dict[str, str]]:
+    """The same page in every language: for the switcher and the hreflang alternates."""
+    path = page_path(request)
+    query = request.url.query
+    links = []
+    for lang in available_languages():
+        if lang == DEFAULT_LANGUAGE:
+            href = path
+            # the bare home page negotiates: an explicit choice of English must say so
+            switch = path + "?" + "&".join(p for p in (query, "lang=en") if p)
+        else:
+            href = f"/{lang}{path}"
+            switch = href + (f"?{query}" if query else "")
+        links.append(
+            {
+                "lang": lang,
+                "name": LANGUAGE_NAMES.get(lang, lang),
+                "href": str(request.base_url).rstrip("/") + href,
+                "switch": switch,
+            }
+        )
+    return links
+
+
 def gettext_for(request: Request) -> gettext.NullTranslations:
     """The translations of the request's language, for strings built in Python code."""
     return translations(language_of(request))
@@ -131,6 +168,7 @@ def render(
         "version": playtable.__version__,
         "commit": commit(),
         "nav": None,
+        "languages": language_links(request),
     }
     if context:
         full_context.update(context)
