@@ -162,8 +162,16 @@ function handleEvent(event) {
       lastMover = event.player;
       if (event.claimed === 1) text = t("ann_move_claim_one", { player: who, move: event.move });
       else if (event.claimed >= 2) text = t("ann_move_claim_two", { player: who, move: event.move });
+      else if (table.game === "dots") text = t("ann_line", { player: who, move: event.move });
       else text = t("ann_move", { player: who, move: event.move });
       if (event.skipped) text += ` ${t("skipped", { player: playerName(event.skipped) })}`;
+      // Who moves next: the same player after a claimed box or a skipped turn. If the move
+      // ended the game, the "game_over" event right behind it replaces this with the result.
+      if (event.player) {
+        const again = event.claimed > 0 || Boolean(event.skipped);
+        const next = playerName(again ? event.player : other(event.player));
+        text += ` ${t("ann_next", { player: next })}`;
+      }
       break;
     case "undo":
       lastMover = null;
@@ -193,6 +201,7 @@ function handleEvent(event) {
   }
   if (text) announce(text);
 }
+
 
 // -- rendering ------------------------------------------------------------------------------
 function moversOf(current) {
