@@ -8,6 +8,7 @@ same code that draws the live board (``static/js/diagrams.js`` calls ``dots.js``
 
 from __future__ import annotations
 
+import gettext
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -67,6 +68,18 @@ VARIANTS: tuple[Variant, ...] = (
     ),
 )
 VARIANTS_BY_SLUG = {variant.slug: variant for variant in VARIANTS}
+
+
+def variant_name(slug: str, catalog: gettext.NullTranslations) -> str:
+    """The name of a variant in the page's language, as its page's title shows it."""
+    _ = catalog.gettext
+    return {
+        "swedish-board": _("Swedish board"),
+        "icelandic-board": _("Icelandic board"),
+        "misere": _("Misère"),
+        "triangle-grid": _("Triangle grid"),
+        "hexagon-grid": _("Hexagon grid"),
+    }[slug]
 
 
 def dots(options: dict[str, Any]) -> DotsAndBoxes:
@@ -168,10 +181,6 @@ RESTRICTED_SQUARE = "c3"
 
 
 # -- the pages ------------------------------------------------------------------------------
-def _variant_links() -> list[dict[str, str]]:
-    return [{"slug": v.slug} for v in VARIANTS]
-
-
 async def dots_rules(request: Request) -> Response:
     return render(
         request,
@@ -208,6 +217,7 @@ async def variants_index(request: Request) -> Response:
         {
             "nav": "variants",
             "variants": VARIANTS,
+            "names": {v.slug: variant_name(v.slug, gettext_for(request)) for v in VARIANTS},
             "facts": {v.slug: board_facts(v.options) for v in VARIANTS},
         },
     )
@@ -226,6 +236,7 @@ async def variant_page(request: Request) -> Response:
         {
             "nav": "variants",
             "variant": variant,
+            "variant_name": variant_name(variant.slug, gettext_for(request)),
             "play_url": "/?" + form_query(variant.form),
             "facts": board_facts(variant.options),
             "standard": board_facts(standard_options),
