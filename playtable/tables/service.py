@@ -20,7 +20,7 @@ import hmac
 import secrets
 import weakref
 from collections import OrderedDict
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Coroutine, Mapping
 from dataclasses import dataclass
 from typing import Any, cast
 
@@ -134,6 +134,7 @@ class TableService:
         self.presence = Presence()
         self._locks: weakref.WeakValueDictionary[str, asyncio.Lock] = weakref.WeakValueDictionary()
         self._cache: OrderedDict[str, _Table] = OrderedDict()
+        self._tasks: set[asyncio.Task[None]] = set()
 
     # -- links ------------------------------------------------------------------------------
     def invite_token(self, table_id: str) -> str:
@@ -236,6 +237,7 @@ class TableService:
             "version": row.version,
             "ply": table.ply,
             "moves": [m.move for m in table.moves],
+            "movers": [m.player for m in table.moves],
             "to_move": None if outcome is not None else table.game.to_move(table.state),
             "outcome": outcome,
             "you": None,
@@ -514,13 +516,29 @@ class TableService:
         return await self._change(table_id, decide)
 
     # -- presence ---------------------------------------------------------------------------
-    async def connected(self, table_id: str, player: Player) -> None:
+    def connected(self, table_id: str, player: Player) -> None:
+        """A socket of ``player`` opened; tell the table if the player just came online."""
         if self.presence.add(table_id, player):
-            await self._announce_presence(table_id, player, True)
+            self._in_background(self._announce_presence(table_id, player, True))
 
-    async def disconnected(self, table_id: str, player: Player) -> None:
+    def disconnected(self, table_id: str, player: Player) -> None:
+        """A socket of ``player`` closed; tell the table if it was the player's last one."""
         if self.presence.remove(table_id, player):
-            await self._announce_presence(table_id, player, False)
+            self._in_background(self._announce_presence(table_id, player, False))
+
+    def _in_background(self, work: Coroutine[Any, Any, None]) -> None:
+        # A closing socket's task may already be cancelled, and the news that a player left
+        # must not be lost with it: the service runs it and waits for it when it closes.
+        task = asyncio.create_task(work)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def close(self) -> None:
+        """Finish the announcements still under way; call before closing the store."""
+        if self._tasks:
+            await asyncio.wait(set(self._tasks), timeout=5)
+        for task in set(self._tasks):
+            task.cancel()
 
     async def _announce_presence(self, table_id: str, player: Player, online: bool) -> None:
         async with self._lock(table_id):

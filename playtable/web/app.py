@@ -64,6 +64,7 @@ def create_app(
         try:
             yield
         finally:
+            await service.close()
             await the_bus.close()
             await store.close()
 

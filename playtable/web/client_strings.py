@@ -29,6 +29,7 @@ def client_strings(catalog: gettext.NullTranslations) -> dict[str, str]:
         "your_turn": _("Your turn"),
         "waiting_for": _("Waiting for %(player)s"),
         "waiting_for_opponent": _("Waiting for an opponent to join"),
+        "invite_hint": _("Nobody sits opposite you yet: send them the invitation link."),
         "to_move": _("%(player)s to move"),
         "watching": _("You are watching this table."),
         "connecting": _("Connecting…"),
@@ -38,8 +39,8 @@ def client_strings(catalog: gettext.NullTranslations) -> dict[str, str]:
         "sending": _("Sending…"),
         "opening_rematch": _("Opening the new table…"),
         # results
-        "wins_score": _("%(winner)s wins, %(red)s–%(blue)s."),
-        "draw_score": _("Draw, %(red)s–%(blue)s."),
+        "wins_score": _("%(winner)s wins %(winner_score)s–%(loser_score)s."),
+        "draw_score": _("Draw, %(score)s–%(score)s."),
         "misere_rule": _("Misère: fewer boxes wins."),
         "wins_connection": _("%(winner)s wins: a chain of %(winner)s checkers joins both sides."),
         "wins_connection_swap": _(
@@ -50,7 +51,6 @@ def client_strings(catalog: gettext.NullTranslations) -> dict[str, str]:
         "draw_agreed": _("Draw agreed."),
         "wins_generic": _("%(winner)s wins."),
         "draw_generic": _("The game is drawn."),
-        "game_over_short": _("Game over"),
         "skipped": _("%(player)s has no legal move: the turn is skipped."),
         # move announcements (ARIA live region)
         "ann_move": _("%(player)s played %(move)s."),
@@ -64,6 +64,8 @@ def client_strings(catalog: gettext.NullTranslations) -> dict[str, str]:
         "ann_undo_requested": _("%(player)s asks to take back their last move."),
         "ann_undo_declined": _("%(player)s declined the take-back."),
         "ann_rematch_offered": _("%(player)s proposes a rematch."),
+        "ann_rematch_accepted": _("%(player)s accepted the rematch."),
+        "ann_seated": _("%(player)s took the free seat."),
         "ann_online": _("%(player)s is online."),
         "ann_offline": _("%(player)s went offline."),
         # offers

@@ -217,7 +217,8 @@ async def create_table(request: Request) -> Response:
             game, options, seat = table_request(values, catalog)
             created = await request.app.state.service.create_table(game, options, seat)
         except (FormError, GameError) as exc:
-            return _home(request, values, error=str(exc), status_code=400)
+            reason = str(exc)
+            return _home(request, values, error=reason[:1].upper() + reason[1:], status_code=400)
     finally:
         await form.close()
     response = RedirectResponse(f"/t/{created.id}", status_code=303)
@@ -234,7 +235,7 @@ def game_title(game: str, catalog: gettext.NullTranslations) -> str:
 def settings_summary(
     game: str, options: Mapping[str, Any], catalog: gettext.NullTranslations
 ) -> str:
-    """The table settings in a few words: "5 × 5 boxes, square grid · Swedish start"."""
+    """The table settings in a few words: "5 × 5 boxes · Swedish board · Misère"."""
     _ = catalog.gettext
     parts: list[str] = []
     if game == "dots":
@@ -321,6 +322,11 @@ def table_not_found(request: Request) -> Response:
         _("There is no such table"),
         _("Check the link you were given, or set up a new table."),
     )
+
+
+async def not_found_handler(request: Request, exc: Exception) -> Response:
+    """For ``Starlette(exception_handlers={404: not_found_handler})``: the site's 404 page."""
+    return page_not_found(request)
 
 
 def page_not_found(request: Request) -> Response:

@@ -8,7 +8,6 @@ says about the table. Bad input gets an ``error`` message and the connection sta
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import json
 import logging
 import time
@@ -92,14 +91,15 @@ class TableSocket:
             await self.leave()
 
     async def leave(self) -> None:
+        # Bookkeeping first and without awaiting: this task may already be cancelled.
+        if self.player is not None:
+            self.service.disconnected(self.table_id, self.player)
         if self.pump is not None:
             self.pump.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self.pump
         if self.subscription is not None:
             await self.subscription.close()
-        if self.player is not None:
-            await self.service.disconnected(self.table_id, self.player)
+        if self.pump is not None:
+            await asyncio.wait([self.pump])
 
     async def send(self, message: dict[str, Any]) -> None:
         async with self.send_lock:
@@ -133,6 +133,14 @@ class TableSocket:
             await self.send_state()
         except TableError as error:
             await self.send_error(error.code, error.message, error.version)
+        except (asyncio.CancelledError, WebSocketDisconnect):
+            raise
+        except Exception:
+            # A bug of ours must not cost the players their connection: log it, say so.
+            log.exception("table %s: request failed", self.table_id)
+            await self.send_error(
+                "internal", "The server failed to handle that request; please try again."
+            )
 
     def parse(self, raw: Mapping[str, Any]) -> dict[str, Any]:
         text = raw.get("text")
@@ -181,7 +189,7 @@ class TableSocket:
                 raise TableNotFound(f"There is no table {self.table_id!r}.")
             self.player = player
             if player is not None:
-                await self.service.connected(self.table_id, player)
+                self.service.connected(self.table_id, player)
             self.subscription = await self.service.bus.subscribe(self.table_id)
             self.joined = True
             self.pump = asyncio.create_task(self.relay(self.subscription))

@@ -71,3 +71,36 @@ def moves_offered(page: Page) -> list[str]:
 def wait_moves_offered(page: Page) -> list[str]:
     page.locator("#board [data-move]").first.wait_for(timeout=TIMEOUT)
     return moves_offered(page)
+
+
+def focused_move(page: Page) -> str | None:
+    result: str | None = page.evaluate("() => document.activeElement?.dataset?.move ?? null")
+    return result
+
+
+def tab_into_board(page: Page, limit: int = 40) -> None:
+    """Press Tab until the focus is on a board element, as a keyboard user would."""
+    for _ in range(limit):
+        if focused_move(page):
+            return
+        page.keyboard.press("Tab")
+    raise AssertionError("Tab never reached the board")
+
+
+def record_announcements(page: Page) -> None:
+    """Keep everything the ARIA live region says from now on (it says one thing at a time)."""
+    page.evaluate(
+        """() => {
+            const region = document.getElementById("announcer");
+            window.__said = [];
+            new MutationObserver(() => {
+                if (region.textContent) window.__said.push(region.textContent);
+            }).observe(region, { childList: true, characterData: true, subtree: true });
+        }"""
+    )
+
+
+def wait_announced(page: Page, text: str) -> None:
+    page.wait_for_function(
+        "text => window.__said.some(said => said.includes(text))", arg=text, timeout=TIMEOUT
+    )

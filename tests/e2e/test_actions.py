@@ -12,8 +12,10 @@ from tests.e2e.helpers import (
     create_table,
     outcome,
     ply,
+    record_announcements,
     seat,
     to_move,
+    wait_announced,
     wait_moves_offered,
     wait_ply,
     wait_ready,
@@ -56,9 +58,10 @@ def test_take_back_draw_offers_refusals_and_resigning(browser: Browser, server_u
     wait_ply(blue, 1)
 
     # a draw offer, declined
+    record_announcements(red)
     blue.locator("#action-draw").click()
     expect(red.locator("#offer-draw")).to_be_visible()
-    expect(red.locator("#announcer")).to_contain_text("offers a draw")
+    wait_announced(red, "Blue offers a draw")
     red.locator("#offer-draw").get_by_role("button", name="Decline").click()
     expect(blue.locator("#offer-draw")).to_be_hidden()
     assert outcome(blue) is None

@@ -9,10 +9,14 @@ from playwright.sync_api import Browser, expect
 
 from tests.e2e.helpers import (
     create_table,
+    focused_move,
     moves_offered,
     outcome,
+    record_announcements,
     seat,
+    tab_into_board,
     to_move,
+    wait_announced,
     wait_moves_offered,
     wait_ply,
     wait_ready,
@@ -41,14 +45,19 @@ def test_a_full_game_with_a_spectator_a_reload_and_a_rematch(
     assert "/join/" in invite and watch.endswith("/watch")
     # the eight outline lines of the Swedish board are drawn, dashed, before any move
     expect(red.locator(".line--predrawn")).to_have_count(8)
-    expect(red.locator("#turn")).to_have_attribute("data-state", "waiting")
+    # red may open the game before anyone has joined, and is told to send the invitation
+    expect(red.locator("#turn")).to_have_attribute("data-state", "yours")
+    expect(red.locator("#turn-note")).to_be_visible()
 
+    record_announcements(red)
     blue = browser.new_context().new_page()
     blue.goto(invite)
     blue.wait_for_url(table_url)
     wait_ready(blue)
     assert seat(blue) == "blue"
     expect(red.locator("#invite")).to_be_hidden()
+    expect(red.locator("#turn-note")).to_be_hidden()
+    wait_announced(red, "Blue took the free seat")
     expect(red.locator("#player-blue .player__presence")).to_have_attribute(
         "data-presence", "online"
     )
@@ -68,8 +77,17 @@ def test_a_full_game_with_a_spectator_a_reload_and_a_rematch(
         mover = to_move(red)
         page = players[mover]
         expect(page).to_have_title(re.compile(r"^Your turn"))
-        move = wait_moves_offered(page)[0]
-        page.locator(f'#board [data-move="{move}"]').click()
+        if mover == "red":
+            move = wait_moves_offered(page)[0]
+            page.locator(f'#board [data-move="{move}"]').click()
+        else:
+            # blue plays with the keyboard: Tab into the board, an arrow, Enter
+            wait_moves_offered(page)
+            tab_into_board(page)
+            page.keyboard.press("ArrowRight")
+            move = focused_move(page) or ""
+            assert move in moves_offered(page)
+            page.keyboard.press("Enter")
         played += 1
         for viewer in (red, blue, watcher):
             wait_ply(viewer, played)
@@ -104,4 +122,20 @@ def test_a_full_game_with_a_spectator_a_reload_and_a_rematch(
         wait_ready(page)
     assert red.url == blue.url
     assert seat(red) == "blue" and seat(blue) == "red"
+    # back at the old table, the finished game stays on screen with a link to the new one
+    red.goto(table_url)
+    wait_ready(red)
+    expect(red.locator("#rematch-seat-link")).to_be_visible()
+    assert red.url == table_url
+    red.locator("#rematch-seat-link").click()
+    red.wait_for_url(blue.url)
+    wait_ready(red)
+    assert seat(red) == "blue"
+
+    # the spectator is offered the new table too
+    link = watcher.locator("#rematch-watch-link")
+    expect(link).to_be_visible()
+    link.click()
+    watcher.wait_for_url(red.url + "/watch")
+    wait_ready(watcher)
     expect(blue).to_have_title(re.compile(r"^Your turn"))

@@ -11,10 +11,12 @@ from playtable.games import load
 from tests.e2e.helpers import (
     TIMEOUT,
     create_table,
+    focused_move,
     moves_offered,
     outcome,
     ply,
     seat,
+    tab_into_board,
     to_move,
     wait_moves_offered,
     wait_ply,
@@ -24,11 +26,6 @@ from tests.e2e.helpers import (
 pytestmark = pytest.mark.e2e
 
 PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
-
-
-def focused_move(page: Page) -> str | None:
-    result: str | None = page.evaluate("() => document.activeElement?.dataset?.move ?? null")
-    return result
 
 
 def keyboard_turn(page: Page, presses: list[str]) -> None:
@@ -86,10 +83,7 @@ def test_a_phone_player_against_a_keyboard_player_with_a_spectator(
         else:
             expect(blue).to_have_title(re.compile(r"^Your turn"))
             if not tabbed_in:
-                for _ in range(40):
-                    blue.keyboard.press("Tab")
-                    if focused_move(blue):
-                        break
+                tab_into_board(blue)
                 tabbed_in = True
             keyboard_turn(blue, [arrows[played % 4]] * (played % 3))
         played += 1
@@ -132,6 +126,7 @@ def test_a_crosscut_offers_the_swaps_and_can_be_taken_back(
     blue.locator('#board [data-move="a2"]').click()
     expect(blue.locator("#swap-chooser")).to_be_visible()
     expect(blue.locator(".checker--provisional")).to_have_count(1)
+    expect(blue.locator(".crosscut")).to_have_count(1)
     assert sorted(m for m in moves_offered(blue) if ":" in m) == sorted(expected)
     assert "c3" not in moves_offered(blue), "other placements wait until this one is settled"
 

@@ -56,6 +56,7 @@ def test_scripts_look_up_only_keys_that_exist() -> None:
     for kind in ("draw_offered", "draw_declined", "undo_requested", "undo_declined"):
         assert f"ann_{kind}" in keys
     assert "ann_rematch_offered" in keys
+    assert "ann_rematch_accepted" in keys and "ann_seated" in keys
 
 
 def test_scripts_hold_no_text_of_their_own() -> None:

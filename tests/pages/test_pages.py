@@ -19,7 +19,7 @@ SECRET = "test secret of the pages, long enough to be a secret"
 
 
 @pytest.fixture
-def client(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[TestClient]:
+def client(tmp_path: Path) -> Iterator[TestClient]:
     with TestClient(
         create_app(f"sqlite+aiosqlite:///{tmp_path / 'pages.sqlite3'}", secret=SECRET)
     ) as c:
@@ -199,3 +199,32 @@ def test_unknown_table_is_a_404_page(client: TestClient) -> None:
         assert response.status_code == 404
         assert "There is no such table" in response.text
         assert "No registration. Share a link and start playing." in response.text
+
+
+def test_the_page_state_says_who_played_each_move(client: TestClient) -> None:
+    csrf = csrf_of(client)
+    fields = {"dots_rows": "2", "dots_cols": "2", "dots_start": "swedish"}
+    location = client.post("/tables", data=form(csrf, **fields), follow_redirects=False)
+    table_url = location.headers["location"]
+    with client.websocket_connect(f"{table_url}/ws") as ws:
+        ws.send_json({"type": "join", "protocol": 1, "since": None})
+        assert ws.receive_json()["type"] == "state"
+        ws.send_json({"type": "move", "ply": 0, "move": "a2-b2"})
+        while not ((m := ws.receive_json())["type"] == "state" and m["table"]["ply"] == 1):
+            pass
+    table = page_data(client.get(table_url).text)["table"]
+    assert table["moves"] == ["a2-b2"]
+    assert table["movers"] == ["red"]
+
+
+def test_the_404_handler_renders_the_site_page() -> None:
+    from starlette.applications import Starlette
+
+    from playtable.web.pages import not_found_handler, routes
+
+    app = Starlette(routes=routes, exception_handlers={404: not_found_handler})
+    with TestClient(app) as plain:
+        response = plain.get("/no/such/page")
+    assert response.status_code == 404
+    assert "Page not found" in response.text
+    assert 'href="#content"' in response.text

@@ -6,7 +6,7 @@ import { playerInitial, playerName, t } from "./i18n.js";
 
 const U = 100; // SVG units per board unit
 const PAD = 0.45; // margin around the board, in board units
-const MAX_PX_PER_UNIT = 120; // small boards do not grow past this on big screens
+const MAX_PX_PER_UNIT = 150; // small boards do not grow past this on big screens
 const OUTSIDE = 0.42; // how far an outline line's hit area reaches outside the board
 
 export class DotsBoard {

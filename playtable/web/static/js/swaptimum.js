@@ -6,7 +6,9 @@ import { BoardControls, r2, svgEl } from "./board.js";
 import { playerName, t } from "./i18n.js";
 
 const U = 100;
-const PAD = 0.8; // room for the coloured sides and the coordinates, in squares
+// room for the coloured sides and the coordinates, in squares (more on big boards, whose
+// coordinates are relatively larger)
+const padFor = (size) => (size > 12 ? 1.0 : 0.8);
 const MAX_PX_PER_SQUARE = 72;
 
 export function squareName(index, size) {
@@ -60,12 +62,13 @@ export class SwaptimumBoard {
     this.onMove(move);
   }
 
-  /** Take back a provisional placement; true if there was one. */
-  cancel() {
+  /** Take back a provisional placement; true if there was one. The focus goes back to
+   * its square if it was on the board, or if `focus` asks for it (the Cancel button). */
+  cancel({ focus = false } = {}) {
     if (!this.pending) return false;
     const square = this.pending;
     this.pending = null;
-    this.draw(this.controls.hasFocus(), square);
+    this.draw(focus || this.controls.hasFocus(), square);
     this.onPending(null, []);
     return true;
   }
@@ -85,6 +88,7 @@ export class SwaptimumBoard {
     const table = this.table;
     const view = table.view;
     const N = view.size;
+    const PAD = padFor(N);
     const X = (col) => r2(col * U);
     const Y = (row) => r2((N - 1 - row) * U);
     const centre = (name) => {
@@ -109,7 +113,12 @@ export class SwaptimumBoard {
     svgEl("rect", { x: -gap - bar, y: 0, width: bar, height: N * U, class: "board-side board-side--blue" }, sides);
     svgEl("rect", { x: N * U + gap, y: 0, width: bar, height: N * U, class: "board-side board-side--blue" }, sides);
 
-    const labels = svgEl("g", { class: "coords", "aria-hidden": "true" }, svg);
+    // big boards have small squares: their coordinates take a larger share of a square
+    const labels = svgEl(
+      "g",
+      { class: `coords${N > 12 ? " coords--large" : ""}`, "aria-hidden": "true" },
+      svg,
+    );
     for (let i = 0; i < N; i++) {
       const file = svgEl(
         "text",
@@ -119,7 +128,7 @@ export class SwaptimumBoard {
       file.textContent = String.fromCharCode(97 + i);
       const rank = svgEl(
         "text",
-        { x: -0.55 * U, y: Y(i) + U / 2, "text-anchor": "middle", "dominant-baseline": "central" },
+        { x: -0.36 * U, y: Y(i) + U / 2, "text-anchor": "end", "dominant-baseline": "central" },
         labels,
       );
       rank.textContent = String(i + 1);
@@ -180,6 +189,17 @@ export class SwaptimumBoard {
     }
 
     if (this.interactive && this.pending) {
+      // the crosscut(s) the placement forms, outlined so the reason for the swap is visible
+      const index = squareIndex(this.pending, N);
+      const blocks = crosscutsFormed(view.board, N, index, view.to_move);
+      const outline = svgEl("g", { class: "crosscuts", "aria-hidden": "true" }, svg);
+      for (const [col, row] of blocks) {
+        svgEl(
+          "rect",
+          { x: X(col) + 3, y: Y(row + 1) + 3, width: 2 * U - 6, height: 2 * U - 6, class: "crosscut" },
+          outline,
+        );
+      }
       const c = centre(this.pending);
       const provisional = svgEl("g", { class: "provisional", "data-cancel": "" }, svg);
       drawChecker(provisional, c.x, c.y, view.to_move, " checker--provisional");
@@ -254,6 +274,28 @@ export class SwaptimumBoard {
       svgEl("circle", { cx: r2(hx), cy: r2(hy), r: 17, class: "swap-handle" }, group);
     }
   }
+}
+
+/**
+ * The 2x2 blocks (by their lower-left column and row) that become crosscuts when `player`
+ * places on `index`: four checkers, like colours diagonally opposite.
+ */
+export function crosscutsFormed(board, size, index, player) {
+  const col = index % size;
+  const row = Math.floor(index / size);
+  const at = (c, r) => (c === col && r === row ? player : board[r * size + c]);
+  const blocks = [];
+  for (const c of [col - 1, col]) {
+    for (const r of [row - 1, row]) {
+      if (c < 0 || r < 0 || c + 1 >= size || r + 1 >= size) continue;
+      const a = at(c, r);
+      const b = at(c + 1, r);
+      const d = at(c, r + 1);
+      const e = at(c + 1, r + 1);
+      if (a && b && d && e && a === e && b === d && a !== b) blocks.push([c, r]);
+    }
+  }
+  return blocks;
 }
 
 function drawChecker(parent, x, y, player, extra = "", name = null) {

@@ -22,6 +22,9 @@ let pingTimer = null;
 let sending = false; // a move is on its way: the board waits for the next state
 let leaving = false;
 let lastMover = null; // from the event stream, when the state does not say
+// A rematch agreed before this page was opened: the server repeats its link on every join,
+// but someone who came back to look at the old game is not sent away from it.
+const rematchAtLoad = Boolean(page.table.rematch_id);
 
 const $ = (id) => document.getElementById(id);
 const boardRoot = $("board");
@@ -68,7 +71,7 @@ $("swap-options")?.addEventListener("click", (event) => {
   const button = event.target.closest("[data-choice]");
   if (button) board.activate(button.dataset.choice, false);
 });
-$("swap-cancel")?.addEventListener("click", () => board.cancel());
+$("swap-cancel")?.addEventListener("click", () => board.cancel({ focus: true }));
 document.addEventListener("keydown", (event) => {
   if (event.key === "Escape" && board.cancel()) event.preventDefault();
 });
@@ -130,6 +133,8 @@ function send(message, { quiet = false } = {}) {
 function receive(message) {
   switch (message.type) {
     case "state":
+      // an older state than one already seen (from a reconnect race) changes nothing
+      if (typeof message.version === "number" && message.version < version) break;
       table = message.table;
       version = message.version ?? table.version;
       sending = false;
@@ -145,6 +150,12 @@ function receive(message) {
       render();
       break;
     case "rematch":
+      if (rematchAtLoad) {
+        const link = $("rematch-seat-link");
+        link.href = message.url;
+        link.hidden = false;
+        break;
+      }
       leaving = true;
       setConnection("rematch");
       window.location.assign(message.url);
@@ -157,6 +168,7 @@ function receive(message) {
 function handleEvent(event) {
   const who = event.player ? playerName(event.player) : "";
   let text = "";
+  let next = "";
   switch (event.kind) {
     case "move":
       lastMover = event.player;
@@ -166,11 +178,10 @@ function handleEvent(event) {
       else text = t("ann_move", { player: who, move: event.move });
       if (event.skipped) text += ` ${t("skipped", { player: playerName(event.skipped) })}`;
       // Who moves next: the same player after a claimed box or a skipped turn. If the move
-      // ended the game, the "game_over" event right behind it replaces this with the result.
+      // ended the game, the "game_over" event right behind it drops this and gives the result.
       if (event.player) {
         const again = event.claimed > 0 || Boolean(event.skipped);
-        const next = playerName(again ? event.player : other(event.player));
-        text += ` ${t("ann_next", { player: next })}`;
+        next = t("ann_next", { player: playerName(again ? event.player : other(event.player)) });
       }
       break;
     case "undo":
@@ -190,6 +201,12 @@ function handleEvent(event) {
     case "draw_agreed":
       text = t("draw_agreed");
       break;
+    case "rematch_accepted":
+      text = t("ann_rematch_accepted", { player: who });
+      break;
+    case "seated":
+      text = t("ann_seated", { player: who });
+      break;
     case "presence":
       text = t(event.online ? "ann_online" : "ann_offline", { player: who });
       break;
@@ -199,7 +216,8 @@ function handleEvent(event) {
     default:
       break;
   }
-  if (text) announce(text);
+  if (event.kind === "game_over") announceNext = "";
+  if (text) announce(text, next);
 }
 
 
@@ -232,6 +250,7 @@ function render() {
 
   board.render(table, { interactive: myTurn() && !sending && connected });
 
+  $("board-help").hidden = !you || over;
   renderTurn(over);
   renderPlayers();
   renderOffers(over);
@@ -247,9 +266,11 @@ function renderTurn(over) {
   let state;
   const opponent = you ? other(you) : null;
   if (over) {
-    text = t("game_over_short");
+    text = table.outcome.winner
+      ? t("wins_generic", { winner: playerName(table.outcome.winner) })
+      : t("draw_generic");
     state = "over";
-  } else if (you && !table.seats[opponent].taken) {
+  } else if (you && !myTurn() && !table.seats[opponent].taken) {
     text = t("waiting_for_opponent");
     state = "waiting";
   } else if (myTurn()) {
@@ -273,6 +294,9 @@ function renderTurn(over) {
     note.hidden = false;
   } else if (!you) {
     note.textContent = t("watching");
+    note.hidden = false;
+  } else if (!over && !table.seats[other(you)].taken) {
+    note.textContent = t("invite_hint");
     note.hidden = false;
   } else {
     note.hidden = true;
@@ -344,14 +368,14 @@ function renderActions(over) {
   const running = !over && opponentSeated;
   $("action-undo").hidden = !(running && table.ply > 0 && !offers.undo && lastMoverOf(table) !== other(you));
   $("action-draw").hidden = !(running && !offers.draw);
-  $("action-resign").hidden = over;
+  $("action-resign").hidden = over || !opponentSeated;
   const rematch = $("action-rematch");
   const asked = (offers.rematch || []).includes(you);
   rematch.hidden = !over || asked || Boolean(table.rematch_id);
   rematch.textContent = (offers.rematch || []).length ? t("accept_rematch") : t("rematch");
-  for (const button of document.querySelectorAll("#actions button")) {
-    button.disabled = !connected;
-  }
+  const buttons = Array.from(document.querySelectorAll("#actions button"));
+  for (const button of buttons) button.disabled = !connected;
+  $("actions").hidden = buttons.every((button) => button.hidden);
 }
 
 function absolute(path) {
@@ -366,6 +390,8 @@ function renderLinks() {
   } else {
     invite.hidden = true;
   }
+  // while nobody sits opposite, the invitation is the first thing to do (phones show it first)
+  $("links").classList.toggle("has-invite", Boolean(table.invite_url));
   $("watch-url").value = absolute(table.watch_url || `/t/${table.id}/watch`);
 }
 
@@ -401,7 +427,14 @@ function resultText(outcome) {
   const winner = outcome.winner ? playerName(outcome.winner) : "";
   switch (outcome.reason) {
     case "score": {
-      const params = { winner, red: outcome.score.red, blue: outcome.score.blue };
+      const score = outcome.score || { red: 0, blue: 0 };
+      const params = outcome.winner
+        ? {
+            winner,
+            winner_score: score[outcome.winner],
+            loser_score: score[other(outcome.winner)],
+          }
+        : { score: score.red };
       let text = outcome.winner ? t("wins_score", params) : t("draw_score", params);
       if (table.view && table.view.misere) text += ` ${t("misere_rule")}`;
       return text;
@@ -431,6 +464,9 @@ function renderResult(over) {
     return;
   }
   $("result-text").textContent = resultText(table.outcome);
+  const rematchLink = $("rematch-watch-link");
+  rematchLink.hidden = !table.rematch_id || Boolean(you);
+  if (table.rematch_id) rematchLink.href = `/t/${encodeURIComponent(table.rematch_id)}/watch`;
   box.hidden = false;
   box.dataset.winner = table.outcome.winner || "draw";
 }
@@ -449,13 +485,20 @@ function clearNotice() {
 }
 
 let announceTimer = null;
-function announce(text) {
+let announceQueue = [];
+let announceNext = ""; // "Red to move", read last, unless the game ended meanwhile
+function announce(text, next = "") {
+  // Events arriving together (a move, then the end of the game) are read as one message;
+  // the region is emptied first so the same words twice are still announced.
+  announceQueue.push(text);
+  if (next) announceNext = next;
   const region = $("announcer");
   region.textContent = "";
   clearTimeout(announceTimer);
-  // a fresh text node after a tick, so the same words twice are still announced
   announceTimer = setTimeout(() => {
-    region.textContent = text;
+    region.textContent = [...announceQueue, announceNext].filter(Boolean).join(" ");
+    announceQueue = [];
+    announceNext = "";
   }, 50);
 }
 

@@ -1,0 +1,136 @@
+"""A real app on a real SQLite file, driven through Starlette's test client."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from contextlib import AbstractContextManager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+from starlette.testclient import TestClient
+
+from playtable.web.app import create_app
+
+SECRET = "test secret of the web app, long enough"
+DOTS = {"grid": "square", "rows": 2, "cols": 2, "start": "swedish"}
+# From the Swedish 2x2 start: red draws one inner line, then blue claims all four boxes.
+BLUE_WINS = [("red", "a2-b2"), ("blue", "b1-b2"), ("blue", "b2-b3"), ("blue", "b2-c2")]
+
+
+@pytest.fixture
+def db_url(tmp_path: Path) -> str:
+    return f"sqlite+aiosqlite:///{tmp_path / 'web.sqlite3'}"
+
+
+@pytest.fixture
+def client(db_url: str) -> Iterator[TestClient]:
+    with TestClient(create_app(db_url, secret=SECRET)) as client:
+        yield client
+
+
+@dataclass
+class Table:
+    id: str
+    seat: str
+    token: str  # the creator's seat token
+    invite: str
+    urls: dict[str, str]
+
+
+def create_table(
+    client: TestClient, game: str = "dots", options: dict[str, Any] | None = None, seat: str = "red"
+) -> Table:
+    response = client.post(
+        "/api/tables",
+        json={"game": game, "options": DOTS if options is None else options, "seat": seat},
+    )
+    assert response.status_code == 201, response.text
+    data = response.json()
+    return Table(
+        id=data["id"],
+        seat=data["seat"],
+        token=data["seat_url"].rsplit("/", 1)[1],
+        invite=data["invite_url"].rsplit("/", 1)[1],
+        urls=data,
+    )
+
+
+def claim(client: TestClient, table: Table) -> str:
+    """Open the invitation as a new browser; the seat token its cookie carries."""
+    client.cookies.clear()
+    response = client.get(f"/t/{table.id}/join/{table.invite}", follow_redirects=False)
+    assert response.status_code == 303
+    token = response.cookies.get(f"pt_{table.id}")
+    assert token
+    client.cookies.clear()
+    return token
+
+
+class Socket:
+    """One table page's socket, with helpers that read until the message a test waits for."""
+
+    def __init__(self, session: Any) -> None:
+        self.session = session
+
+    def send(self, kind: str, **fields: Any) -> None:
+        self.session.send_json({"type": kind, **fields})
+
+    def receive(self) -> dict[str, Any]:
+        message: dict[str, Any] = self.session.receive_json()
+        return message
+
+    def join(self, since: int | None = None) -> dict[str, Any]:
+        self.send("join", protocol=1, since=since)
+        return self.next("state")
+
+    def next(self, kind: str) -> dict[str, Any]:
+        """The next message of ``kind``, skipping (and checking) the others."""
+        while True:
+            message = self.receive()
+            if message["type"] == kind:
+                return message
+            assert message["type"] in ("state", "event"), message
+
+    def until_state(
+        self, predicate: Callable[[dict[str, Any]], bool]
+    ) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+        """The first ``table`` satisfying ``predicate``, and the events of its version."""
+        events: list[tuple[int, dict[str, Any]]] = []
+        while True:
+            message = self.receive()
+            if message["type"] == "event":
+                events.append((message["version"], message["event"]))
+            elif message["type"] == "state" and predicate(message["table"]):
+                version = message["table"]["version"]
+                return [event for v, event in events if v == version], message["table"]
+            else:
+                assert message["type"] == "state", message
+
+    def at_version(self, version: int) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+        return self.until_state(lambda t: t["version"] >= version)
+
+    def error(self) -> dict[str, Any]:
+        return self.next("error")
+
+    def alive(self) -> None:
+        """The connection still answers (and every message before the pong is consumed)."""
+        self.send("ping")
+        self.next("pong")
+
+
+def connect(
+    client: TestClient,
+    table_id: str,
+    token: str | None = None,
+    *,
+    watch: bool = False,
+    **headers: str,
+) -> AbstractContextManager[Any]:
+    client.cookies.clear()
+    if token is not None:
+        headers["cookie"] = f"pt_{table_id}={token}"
+    return client.websocket_connect(
+        f"/t/{table_id}/ws" + ("?watch=1" if watch else ""), headers=headers
+    )

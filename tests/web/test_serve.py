@@ -1,0 +1,93 @@
+"""``playtable serve`` for real: uvicorn on a loopback port, a SQLite file under ./var/."""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from websockets.sync.client import connect
+
+from tests.web.conftest import DOTS
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+        return port
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[str]:
+    port = free_port()
+    env = {k: v for k, v in os.environ.items() if not k.startswith("PLAYTABLE_")}
+    process = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "playtable.cli",
+            "serve",
+            "--port",
+            str(port),
+            "--log-level",
+            "warning",
+        ],
+        cwd=tmp_path,
+        env=env,
+    )
+    base = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 20
+        while True:
+            try:
+                urllib.request.urlopen(base + "/", timeout=1).close()
+                break
+            except OSError:
+                if process.poll() is not None or time.monotonic() > deadline:
+                    raise RuntimeError("playtable serve did not start") from None
+                time.sleep(0.1)
+        yield base
+    finally:
+        process.terminate()
+        process.wait(timeout=10)
+    # The default database and the server secret live in ./var/ of the working directory.
+    assert (tmp_path / "var" / "playtable.sqlite3").exists()
+    assert (tmp_path / "var" / "secret.key").stat().st_mode & 0o077 == 0
+
+
+def post_json(url: str, body: object) -> dict[str, str]:
+    request = urllib.request.Request(
+        url, json.dumps(body).encode(), {"Content-Type": "application/json"}, method="POST"
+    )
+    with urllib.request.urlopen(request, timeout=5) as response:
+        data: dict[str, str] = json.load(response)
+        return data
+
+
+def test_serve_plays_over_a_real_websocket(server: str) -> None:
+    created = post_json(server + "/api/tables", {"game": "dots", "options": DOTS, "seat": "red"})
+    table_id, token = created["id"], created["seat_url"].rsplit("/", 1)[1]
+    ws_url = server.replace("http", "ws") + f"/t/{table_id}/ws"
+    with connect(ws_url, additional_headers={"Cookie": f"pt_{table_id}={token}"}) as ws:
+        ws.send(json.dumps({"type": "join", "protocol": 1, "since": None}))
+        state = json.loads(ws.recv(timeout=5))
+        assert state["type"] == "state" and state["table"]["you"] == "red"
+        # Oversized for the protocol but not for the server: an error, and the line stays up.
+        ws.send(json.dumps({"type": "move", "ply": 0, "move": "x" * 20_000}))
+        while (message := json.loads(ws.recv(timeout=5)))["type"] != "error":
+            pass
+        assert message["code"] == "too_large"
+        ws.send(json.dumps({"type": "move", "ply": 0, "move": "a2-b2"}))
+        while (message := json.loads(ws.recv(timeout=5)))["type"] != "state" or (
+            message["version"] < 1
+        ):
+            pass
+        assert message["table"]["moves"] == ["a2-b2"]

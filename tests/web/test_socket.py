@@ -1,0 +1,356 @@
+"""The table WebSocket: every message of docs/protocol.md and every kind of bad input."""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Iterator
+from contextlib import ExitStack, contextmanager
+
+import pytest
+from starlette.testclient import TestClient
+
+from tests.web.conftest import BLUE_WINS, DOTS, Socket, Table, claim, connect, create_table
+
+TABLE_KEYS = {
+    "id", "game", "options", "version", "ply", "moves", "movers", "to_move", "outcome", "you",
+    "seats", "offers", "rematch_id", "invite_url", "watch_url", "view",
+}  # fmt: skip
+
+
+@contextmanager
+def two_players(client: TestClient) -> Iterator[tuple[Table, Socket, Socket]]:
+    """A Dots table with red and blue seated and both sockets joined and settled."""
+    table = create_table(client, seat="red")
+    blue_token = claim(client, table)
+    with ExitStack() as stack:
+        red = Socket(stack.enter_context(connect(client, table.id, table.token)))
+        red.join()
+        blue = Socket(stack.enter_context(connect(client, table.id, blue_token)))
+        blue.join()
+        # Both see both online before the test begins.
+        for socket in (red, blue):
+            socket.until_state(
+                lambda t: t["seats"]["red"]["online"] and t["seats"]["blue"]["online"]
+            )
+            socket.alive()
+        table.urls["blue_token"] = blue_token
+        yield table, red, blue
+
+
+def version_of(client: TestClient, table: Table) -> int:
+    version: int = client.get(f"/api/tables/{table.id}").json()["version"]
+    return version
+
+
+def test_join_sends_the_whole_table(client: TestClient) -> None:
+    table = create_table(client, seat="red")
+    with connect(client, table.id, table.token) as session:
+        message = Socket(session).join()
+    assert message["version"] == 0
+    state = message["table"]
+    assert set(state) == TABLE_KEYS
+    assert state["you"] == "red" and state["to_move"] == "red" and state["ply"] == 0
+    assert state["options"] == {**DOTS, "misere": False}
+    assert state["watch_url"] == f"/t/{table.id}/watch"
+    assert state["invite_url"] == f"/t/{table.id}/join/{table.invite}"
+    assert state["view"]["kind"] == "dots"
+    assert sorted(state["view"]["legal_moves"]) == ["a2-b2", "b1-b2", "b2-b3", "b2-c2"]
+    assert state["offers"] == {"draw": None, "undo": None, "rematch": []}
+
+
+def test_a_move_reaches_every_socket(client: TestClient) -> None:
+    with two_players(client) as (table, red, blue), connect(client, table.id, watch=True) as ws:
+        watcher = Socket(ws)
+        watcher.join()
+        red.send("move", ply=0, move="a2-b2")
+        for socket in (red, blue, watcher):
+            events, state = socket.at_version(2)
+            assert {
+                "kind": "move",
+                "player": "red",
+                "move": "a2-b2",
+                "ply": 0,
+                "claimed": 0,
+            } in events
+            assert state["moves"] == ["a2-b2"] and state["to_move"] == "blue"
+        blue.send("move", ply=1, move="b1-b2")
+        events, state = red.at_version(3)
+        assert events[-1]["claimed"] == 1 and state["view"]["score"] == {"red": 0, "blue": 1}
+
+
+def test_a_game_to_its_end(client: TestClient) -> None:
+    with two_players(client) as (_table, red, blue):
+        sockets = {"red": red, "blue": blue}
+        for ply, (player, move) in enumerate(BLUE_WINS):
+            sockets[player].send("move", ply=ply, move=move)
+            sockets[player].at_version(2 + ply)
+        events, state = red.at_version(2 + len(BLUE_WINS) - 1)
+        outcome = {"winner": "blue", "reason": "score", "score": {"red": 0, "blue": 4}}
+        assert state["outcome"] == outcome and state["to_move"] is None
+        assert {"kind": "game_over", "outcome": outcome} in events
+        blue.send("move", ply=4, move="a1-b1")
+        assert blue.error()["code"] == "game_over"
+
+
+def test_refused_moves_change_nothing(client: TestClient) -> None:
+    with two_players(client) as (table, red, blue):
+        blue.send("move", ply=0, move="a2-b2")
+        error = blue.error()
+        assert error["code"] == "not_your_turn" and "red" in error["message"]
+        red.send("move", ply=0, move="a1-b1")
+        error = red.error()
+        assert error["code"] == "illegal" and error["message"]
+        red.send("move", ply=0, move="zz-top")
+        assert red.error()["code"] == "illegal"
+        red.send("move", ply=0, move="a2-b2")
+        red.at_version(2)
+        # The same click again, from a page that had not yet seen its own move: stale, and
+        # the fresh state follows at once.
+        red.send("move", ply=0, move="b1-b2")
+        error = red.error()
+        assert error["code"] == "stale" and error["version"] == 2
+        fresh = red.receive()
+        assert fresh["type"] == "state" and fresh["table"]["moves"] == ["a2-b2"]
+        for socket in (red, blue):
+            socket.alive()
+        assert version_of(client, table) == 2
+
+
+BAD_MESSAGES = [
+    ("{not json", "malformed"),
+    ("[1, 2]", "malformed"),
+    ('{"ply": 0}', "malformed"),
+    ('{"type": 7}', "malformed"),
+    ('{"type": "castle"}', "unknown_type"),
+    ('{"type": "move", "ply": "0", "move": "a2-b2"}', "malformed"),
+    ('{"type": "move", "ply": -1, "move": "a2-b2"}', "malformed"),
+    ('{"type": "move", "ply": true, "move": "a2-b2"}', "malformed"),
+    ('{"type": "move", "ply": 0, "move": 5}', "malformed"),
+    ('{"type": "move", "ply": 0}', "malformed"),
+    ('{"type": "answer_draw", "accept": "yes"}', "malformed"),
+    ('{"type": "join", "protocol": 2}', "protocol"),
+    ('{"type": "join", "protocol": 1, "since": "7"}', "malformed"),
+    ('{"type": "move", "ply": 0, "move": "' + "x" * 17_000 + '"}', "too_large"),
+    ("[" * 5_000 + "]" * 5_000, "malformed"),
+]
+
+
+@pytest.mark.parametrize(("raw", "code"), BAD_MESSAGES)
+def test_bad_messages_get_an_error_and_the_connection_stays(
+    client: TestClient, raw: str, code: str
+) -> None:
+    with two_players(client) as (_table, red, _):
+        red.session.send_text(raw)
+        error = red.error()
+        assert error["code"] == code and error["message"]
+        red.alive()
+        red.send("move", ply=0, move="a2-b2")  # and the table still works
+        assert red.at_version(2)[1]["moves"] == ["a2-b2"]
+
+
+def test_binary_and_oversized_binary_frames(client: TestClient) -> None:
+    with two_players(client) as (table, red, _):
+        red.session.send_bytes(json.dumps({"type": "ping"}).encode())
+        assert red.error()["code"] == "malformed"
+        red.session.send_bytes(b"x" * 20_000)
+        assert red.error()["code"] == "too_large"
+        red.alive()
+        assert version_of(client, table) == 1
+
+
+def test_join_comes_first(client: TestClient) -> None:
+    table = create_table(client)
+    with connect(client, table.id, table.token) as session:
+        socket = Socket(session)
+        socket.send("move", ply=0, move="a2-b2")
+        assert socket.error()["code"] == "protocol"
+        socket.alive()  # ping needs no join
+        assert socket.join()["table"]["moves"] == []
+        assert socket.join()["table"]["you"] == "red"  # a second join just sends the state
+
+
+def test_an_unknown_table(client: TestClient) -> None:
+    with connect(client, "nosuchtable") as session:
+        socket = Socket(session)
+        socket.send("join", protocol=1, since=None)
+        assert socket.error()["code"] == "not_found"
+        socket.alive()
+
+
+def test_flooding_is_rate_limited(client: TestClient) -> None:
+    table = create_table(client)
+    with connect(client, table.id, table.token) as session:
+        socket = Socket(session)
+        for _ in range(60):
+            socket.send("ping")
+        replies: list[str] = []
+        while len(replies) < 60:
+            message = socket.receive()
+            if message["type"] == "pong":
+                replies.append("pong")
+            elif message["type"] == "error":
+                replies.append(message["code"])
+        assert replies.count("pong") >= 30 and replies.count("rate_limited") >= 10
+        time.sleep(0.5)  # the allowance refills
+        socket.alive()
+
+
+def test_resign(client: TestClient) -> None:
+    with two_players(client) as (_table, red, blue):
+        blue.send("resign")
+        for socket in (red, blue):
+            events, state = socket.at_version(2)
+            assert events[0] == {"kind": "resign", "player": "blue"}
+            assert events[1]["kind"] == "game_over"
+            assert state["outcome"] == {
+                "winner": "red",
+                "reason": "resign",
+                "score": {"red": 0, "blue": 0},
+            }
+        red.send("move", ply=0, move="a2-b2")
+        assert red.error()["code"] == "game_over"
+
+
+def test_draw_offer_declined_then_accepted(client: TestClient) -> None:
+    with two_players(client) as (_table, red, blue):
+        blue.send("answer_draw", accept=True)
+        assert blue.error()["code"] == "no_offer"
+        red.send("offer_draw")
+        events, state = blue.at_version(2)
+        assert events == [{"kind": "draw_offered", "player": "red"}]
+        assert state["offers"]["draw"] == "red"
+        red.at_version(2)
+        blue.send("answer_draw", accept=False)
+        events, state = red.at_version(3)
+        assert events == [{"kind": "draw_declined", "player": "blue"}]
+        assert state["offers"]["draw"] is None
+        blue.send("offer_draw")
+        red.at_version(4)
+        red.send("answer_draw", accept=True)
+        events, state = blue.at_version(5)
+        assert events[0] == {"kind": "draw_agreed", "player": "red"}
+        assert state["outcome"]["winner"] is None
+        assert state["outcome"]["reason"] == "draw_agreed"
+
+
+def test_take_back_declined_then_accepted(client: TestClient) -> None:
+    with two_players(client) as (table, red, blue):
+        red.send("request_undo")
+        assert red.error()["code"] == "illegal"
+        red.send("move", ply=0, move="a2-b2")
+        blue.at_version(2)
+        blue.send("request_undo")
+        assert blue.error()["code"] == "illegal"  # the last move is not blue's
+        red.send("request_undo")
+        events, state = blue.at_version(3)
+        assert events == [{"kind": "undo_requested", "player": "red"}]
+        assert state["offers"]["undo"] == "red"
+        blue.send("answer_undo", accept=False)
+        events, _ = red.at_version(4)
+        assert events == [{"kind": "undo_declined", "player": "blue"}]
+        red.send("answer_undo", accept=True)
+        assert red.error()["code"] == "no_offer"
+        red.send("request_undo")
+        blue.at_version(5)
+        blue.send("answer_undo", accept=True)
+        for socket in (red, blue):
+            events, state = socket.at_version(6)
+            assert events == [{"kind": "undo", "player": "red", "move": "a2-b2"}]
+            assert state["moves"] == [] and state["to_move"] == "red"
+        assert client.get(f"/api/tables/{table.id}").json()["moves"] == []
+
+
+def test_rematch_keeps_both_seated_with_colours_swapped(client: TestClient) -> None:
+    with two_players(client) as (table, red, blue):
+        red.send("rematch")
+        error = red.error()
+        assert error["code"] == "illegal" and "over" in error["message"]
+        with connect(client, table.id, watch=True) as session:
+            watcher = Socket(session)
+            watcher.join()
+            red.send("resign")
+            blue.at_version(2)
+            blue.send("rematch")
+            events, state = red.at_version(3)
+            assert events == [{"kind": "rematch_offered", "player": "blue"}]
+            assert state["offers"]["rematch"] == ["blue"]
+            red.send("rematch")
+            links = {}
+            for name, socket in (("red", red), ("blue", blue)):
+                events, state = socket.at_version(4)
+                assert events[0]["kind"] == "rematch_accepted"
+                new_id = state["rematch_id"]
+                assert new_id and events[0]["table"] == new_id
+                message = socket.next("rematch")
+                links[name] = message["url"]
+                assert message["url"].startswith(f"/t/{new_id}/seat/")
+            # The spectator learns of the new table but gets no seat.
+            _, state = watcher.at_version(4)
+            assert state["rematch_id"] == new_id
+            watcher.alive()
+        # Asking again just repeats the link.
+        red.send("rematch")
+        assert red.next("rematch")["url"] == links["red"]
+        # Each link seats its player at the new table, in the other colour.
+        seats = {}
+        for name, url in links.items():
+            client.cookies.clear()
+            response = client.get(url, follow_redirects=False)
+            assert response.status_code == 303
+            token = response.cookies.get(f"pt_{new_id}")
+            with connect(client, new_id, token) as session:
+                fresh = Socket(session).join()["table"]
+            seats[name] = fresh["you"]
+            assert fresh["options"] == {**DOTS, "misere": False} and fresh["moves"] == []
+        assert seats == {"red": "blue", "blue": "red"}
+
+
+def test_presence_is_shown_to_both(client: TestClient) -> None:
+    table = create_table(client, seat="red")
+    blue_token = claim(client, table)
+    with connect(client, table.id, table.token) as session:
+        red = Socket(session)
+        assert red.join()["table"]["seats"]["blue"] == {"taken": True, "online": False}
+        with connect(client, table.id, blue_token) as other:
+            Socket(other).join()
+            events, state = red.until_state(lambda t: t["seats"]["blue"]["online"])
+            assert {"kind": "presence", "player": "blue", "online": True} in events
+        events, state = red.until_state(lambda t: not t["seats"]["blue"]["online"])
+        assert {"kind": "presence", "player": "blue", "online": False} in events
+        assert state["seats"]["red"]["online"]
+
+
+def test_a_reconnecting_client_is_brought_up_to_date(client: TestClient) -> None:
+    table = create_table(client, seat="red")
+    blue_token = claim(client, table)
+    with connect(client, table.id, blue_token) as session:
+        blue = Socket(session)
+        blue.join()
+        with connect(client, table.id, table.token) as red_session:
+            red = Socket(red_session)
+            red.join()
+            red.send("move", ply=0, move="a2-b2")
+            _, state = red.at_version(2)
+        seen = state["version"]
+        # Red's page is gone (a reload, a train tunnel) while blue plays on.
+        blue.at_version(2)
+        blue.send("move", ply=1, move="b1-b2")
+        blue.at_version(3)
+        with connect(client, table.id, table.token) as red_session:
+            message = Socket(red_session).join(since=seen)
+    assert message["version"] == 3 > seen
+    assert message["table"]["moves"] == ["a2-b2", "b1-b2"]
+    assert message["table"]["you"] == "red"
+
+
+def test_a_socket_closed_mid_game_leaves_the_table_playable(client: TestClient) -> None:
+    table = create_table(client)
+    with connect(client, table.id, table.token) as session:
+        Socket(session).join()
+        session.close()
+    with connect(client, table.id, table.token) as session:
+        socket = Socket(session)
+        assert socket.join()["table"]["you"] == "red"
+        socket.send("move", ply=0, move="a2-b2")
+        assert socket.at_version(1)[1]["moves"] == ["a2-b2"]
