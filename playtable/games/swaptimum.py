@@ -131,7 +131,10 @@ class Swaptimum(Game[SwaptimumSettings, SwaptimumState, SwaptimumMove]):
         self.index = {name: i for i, name in enumerate(self.names)}
         # Board order (column first, then row) as one comparable number per square.
         self.order = [(i % n) * n + i // n for i in range(self.area)]
-        self.neighbours = [self._around(i, diagonal=True) for i in range(self.area)]
+        # The 8 squares round each square as a mask: the partners a swap may pick from.
+        self.around_masks = [
+            sum(1 << j for j in self._around(i, diagonal=True)) for i in range(self.area)
+        ]
         self.sides = [self._around(i, diagonal=False) for i in range(self.area)]
         self.blocks = [self._blocks_of(i) for i in range(self.area)]
         self.placements = [SwaptimumMove(i) for i in range(self.area)]
@@ -184,7 +187,7 @@ class Swaptimum(Game[SwaptimumSettings, SwaptimumState, SwaptimumMove]):
         return None
 
     def legal_moves(self, state: SwaptimumState) -> list[SwaptimumMove]:
-        """Every legal move, by placement square (index order), each placement's swaps after it.
+        """Every legal move: the bare placements, then the placements with their swaps.
 
         Placements that form no crosscut are found all at once with :meth:`_crosscut_makers`;
         only the few that do form one are examined swap by swap.
@@ -195,14 +198,12 @@ class Swaptimum(Game[SwaptimumSettings, SwaptimumState, SwaptimumMove]):
         red, blue = state.red, state.blue
         empty = self.full & ~(red | blue)
         makers = self._crosscut_makers(red, blue, player)
-        moves: list[SwaptimumMove] = []
-        for square in _bits(empty):
-            if makers >> square & 1:
-                moves.extend(
-                    SwaptimumMove(square, pair) for pair in self._swaps(red, blue, player, square)
-                )
-            else:
-                moves.append(self.placements[square])
+        placements = self.placements
+        moves = [placements[square] for square in _bits(empty & ~makers)]
+        for square in _bits(makers):
+            moves.extend(
+                SwaptimumMove(square, pair) for pair in self._swaps(red, blue, player, square)
+            )
         return moves
 
     def apply(self, state: SwaptimumState, move: SwaptimumMove) -> SwaptimumState:
@@ -259,7 +260,7 @@ class Swaptimum(Game[SwaptimumSettings, SwaptimumState, SwaptimumMove]):
             raise IllegalMove(f"{a} and {b} hold the same colour: swapping them changes nothing")
         if not (formed >> first & 1 or formed >> second & 1):
             raise IllegalMove(f"neither {a} nor {b} belongs to a crosscut just formed")
-        if second not in self.neighbours[first]:
+        if not self.around_masks[first] >> second & 1:
             raise IllegalMove(f"{a} and {b} are not adjacent")
         flip: int = (1 << first) | (1 << second)
         left = self._crosscuts(red ^ flip, blue ^ flip)
@@ -284,7 +285,7 @@ class Swaptimum(Game[SwaptimumSettings, SwaptimumState, SwaptimumMove]):
             return SwaptimumState(red, blue, opponent, ply)
         if self._has_legal_move(red, blue, mover):
             return SwaptimumState(red, blue, mover, ply, skipped=opponent)
-        return SwaptimumState(red, blue, None, ply, skipped=opponent, drawn=True)
+        return SwaptimumState(red, blue, None, ply, drawn=True)
 
     # -- crosscuts ----------------------------------------------------------------------------
     def _crosscuts(self, red: int, blue: int) -> int:
@@ -346,20 +347,25 @@ class Swaptimum(Game[SwaptimumSettings, SwaptimumState, SwaptimumMove]):
         formed = self._formed(red, blue, square)
         if not formed:
             return
-        order = self.order
-        seen: set[tuple[int, int]] = set()
+        n = self.size
+        corners, order = self.corners, self.order
         for first in _bits(formed):
-            colour = red >> first & 1
-            for second in self.neighbours[first]:
-                if not ((red | blue) >> second & 1) or red >> second & 1 == colour:
-                    continue
-                pair = (first, second) if order[first] < order[second] else (second, first)
-                if pair in seen:
-                    continue
-                seen.add(pair)
-                flip = (1 << first) | (1 << second)
-                if not self._crosscuts(red ^ flip, blue ^ flip):
-                    yield pair
+            # Adjacent checkers of the other colour, less the crosscut squares already paired
+            # with this one as ``first`` (each unordered pair is examined once).
+            opposite = blue if red >> first & 1 else red
+            partners = self.around_masks[first] & opposite & ~(formed & ((1 << first) - 1))
+            while partners:
+                low = partners & -partners
+                partners ^= low
+                flip = (1 << first) | low
+                r, b = red ^ flip, blue ^ flip
+                # The whole-board crosscut test of ``_crosscuts``, inlined: it runs per candidate.
+                if not corners & (
+                    (r & (r >> (n + 1)) & (b >> 1) & (b >> n))
+                    | (b & (b >> (n + 1)) & (r >> 1) & (r >> n))
+                ):
+                    second = low.bit_length() - 1
+                    yield (first, second) if order[first] < order[second] else (second, first)
 
     def _has_legal_move(self, red: int, blue: int, player: Player) -> bool:
         """Whether ``player`` can move: any empty square forming no crosscut settles it at once."""
@@ -548,5 +554,16 @@ def _on_board(square: Any, area: int) -> bool:
 
 
 def _bits(mask: int) -> list[int]:
-    """The indices of the set bits of ``mask``, lowest first."""
-    return [i for i, bit in enumerate(reversed(bin(mask)[2:])) if bit == "1"]
+    """The indices of the set bits of ``mask``, lowest first (a byte at a time, by table)."""
+    return [
+        base + offset
+        for base, byte in zip(
+            range(0, mask.bit_length(), 8),
+            mask.to_bytes((mask.bit_length() + 7) // 8, "little"),
+            strict=True,
+        )
+        for offset in _BYTE_BITS[byte]
+    ]
+
+
+_BYTE_BITS = [tuple(bit for bit in range(8) if byte >> bit & 1) for byte in range(256)]

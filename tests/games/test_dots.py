@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import copy
+import pickle
+import random
+
 import pytest
 
-from playtable.games.base import IllegalMove, NotationError, SettingsError
-from playtable.games.dots.game import DotsAndBoxes
+from playtable.games.base import IllegalMove, NotationError, Player, SettingsError
+from playtable.games.dots.game import DotsAndBoxes, DotsState
 from playtable.games.dots.geometry import hexagon, square, triangle
 
 
@@ -316,3 +320,60 @@ def test_diagram_shows_lines_and_owners() -> None:
     text = g.diagram(g.play(g.initial(), "a2-b2"))
     assert text.splitlines()[:4] == ["2 +---+", "  | R |", "1 +---+", "  a   b"]
     assert "red wins" in text
+
+
+# -- the fast paths against the rules written plainly -----------------------------------------
+
+
+def _reference_step(g: DotsAndBoxes, state: DotsState, line: int) -> DotsState:
+    """One move by the rules file, from the board's geometry alone (no precomputed masks)."""
+    mover = state.to_move
+    assert mover is not None
+    drawn = state.drawn | 1 << line
+    claimed = 0
+    for c in g.board.lines[line].cells:
+        if all(drawn >> side & 1 for side in g.board.cells[c].lines):
+            claimed |= 1 << c
+    red = state.red | (claimed if mover == "red" else 0)
+    blue = state.blue | (claimed if mover == "blue" else 0)
+    nxt: Player | None = mover if claimed else ("blue" if mover == "red" else "red")
+    if drawn == (1 << len(g.board.lines)) - 1:
+        nxt = None
+    return DotsState(drawn, red, blue, nxt, state.ply + 1)
+
+
+BOARDS: list[dict[str, object]] = [
+    {"rows": 1, "cols": 1},
+    {"rows": 5, "cols": 5},
+    {"rows": 3, "cols": 7, "start": "icelandic"},
+    {"rows": 12, "cols": 12, "start": "swedish", "misere": True},
+    {"grid": "triangle", "size": 4, "start": "swedish"},
+    {"grid": "hexagon", "size": 6},
+]
+
+
+@pytest.mark.parametrize("options", BOARDS, ids=str)
+def test_random_games_follow_the_plain_rules(options: dict[str, object]) -> None:
+    g = game(**options)
+    rng = random.Random(20261129)
+    for _ in range(20):
+        state = g.initial()
+        while g.outcome(state) is None:
+            free = [i for i in range(len(g.board.lines)) if not state.drawn >> i & 1]
+            # The board-specialised legal_moves and the plain method agree, lowest line first.
+            assert g.legal_moves(state) == DotsAndBoxes.legal_moves(g, state) == free
+            line = rng.choice(free)
+            expected = _reference_step(g, state, line)
+            state = g.apply(state, line)
+            assert state == expected and hash(state) == hash(expected)
+        assert g.legal_moves(state) == [] and g.to_move(state) is None
+        assert sum(g.score(state)) == len(g.board.cells)
+
+
+def test_games_pickle_and_copy() -> None:
+    g = game(rows=3, cols=4, start="swedish", misere=True)
+    state = g.replay(["b1-b2", "a2-b2"])
+    for clone in (pickle.loads(pickle.dumps(g)), copy.deepcopy(g)):
+        assert clone.options() == g.options()
+        assert clone.legal_moves(state) == g.legal_moves(state)
+    assert pickle.loads(pickle.dumps(state)) == state

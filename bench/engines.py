@@ -1,0 +1,302 @@
+"""Random playouts per second of our rules engines, and of OpenSpiel's C++ Dots and Boxes.
+
+    python bench/engines.py [--seconds S] [--seed N] [--rounds K]
+
+Each engine plays uniformly random games from the initial position to the end, through the
+same loop a bot or the server would use: list the legal moves, pick one with
+``random.choice``, apply it, ask whether the game is over. Ours goes through the public
+:class:`~playtable.games.base.Game` API (``legal_moves`` / ``apply`` / ``outcome``);
+OpenSpiel's ``dots_and_boxes`` goes through ``pyspiel`` (``legal_actions`` /
+``apply_action`` / ``is_terminal``). Both loops bind the methods to locals once, so
+neither side pays for attribute lookups the other does not.
+
+The time budget of each engine is split into ``--rounds`` slices that alternate between
+the engines, so a slow drift of the machine (frequency scaling, a noisy neighbour) hurts
+both sides alike. Before timing anything, the script checks that both engines play the same
+game: the same 60 lines on the 5x5-box board, and random games replayed move by move in
+both engines agree on the legal moves, the player to move and the final margin.
+
+Output is plain text, one figure per line, so any line can be quoted as it stands.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import platform
+import random
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+try:
+    import playtable
+except ImportError:  # run from a checkout without `pip install -e .`
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+    import playtable
+
+from playtable.games import load
+from playtable.games.dots.game import DotsAndBoxes
+
+ROWS = COLS = 5  # boxes, as in our rules file and in OpenSpiel's num_rows/num_cols
+SWAPTIMUM_SIZE = 9
+MIN_SECONDS, MAX_SECONDS = 0.05, 120.0
+CHECK_GAMES = 200
+# CPU time of this process, not wall time: on a shared machine another process taking the
+# core would otherwise count against whichever engine happened to be running. Both engines
+# run single-threaded in this process, so CPU time is their whole cost.
+CLOCK = time.process_time
+
+# A playout function plays random games for about `seconds` and returns (games, moves).
+Playouts = Callable[[random.Random, float], tuple[int, int]]
+
+
+@dataclass
+class Tally:
+    label: str
+    playouts: int = 0
+    moves: int = 0
+    seconds: float = 0.0
+
+    @property
+    def playouts_per_second(self) -> float:
+        return self.playouts / self.seconds if self.seconds else 0.0
+
+    @property
+    def moves_per_second(self) -> float:
+        return self.moves / self.seconds if self.seconds else 0.0
+
+
+# -- the loops -----------------------------------------------------------------------------------
+
+
+def ours(name: str, options: dict[str, Any]) -> Playouts:
+    """Random playouts of one of our games through the public Game API."""
+    game = load(name, options)
+
+    def run(rng: random.Random, seconds: float) -> tuple[int, int]:
+        initial, legal_moves, apply, outcome = (
+            game.initial,
+            game.legal_moves,
+            game.apply,
+            game.outcome,
+        )
+        choice, clock = rng.choice, CLOCK
+        games = moves = 0
+        end = clock() + seconds
+        while True:
+            state = initial()
+            while outcome(state) is None:
+                state = apply(state, choice(legal_moves(state)))
+                moves += 1
+            games += 1
+            if clock() >= end:
+                return games, moves
+
+    return run
+
+
+def openspiel(spiel_game: Any) -> Playouts:
+    """Random playouts of an OpenSpiel game, the same loop driven through pyspiel."""
+
+    def run(rng: random.Random, seconds: float) -> tuple[int, int]:
+        new_initial_state = spiel_game.new_initial_state
+        choice, clock = rng.choice, CLOCK
+        games = moves = 0
+        end = clock() + seconds
+        while True:
+            state = new_initial_state()
+            legal_actions, apply_action, is_terminal = (
+                state.legal_actions,
+                state.apply_action,
+                state.is_terminal,
+            )
+            while not is_terminal():
+                apply_action(choice(legal_actions()))
+                moves += 1
+            games += 1
+            if clock() >= end:
+                return games, moves
+
+    return run
+
+
+# -- apples to apples ----------------------------------------------------------------------------
+
+
+def openspiel_actions(game: DotsAndBoxes) -> list[int]:
+    """OpenSpiel's action id of each of our lines on the square grid.
+
+    OpenSpiel numbers the horizontal lines first, row by row from the TOP, then the vertical
+    ones, also from the top (``dots_and_boxes.h``: (rows+1)*cols + rows*(cols+1) actions);
+    our rows count from the bottom.
+    """
+    board = game.board
+    rows, cols = board.dimensions
+    actions = []
+    for line in board.lines:
+        a, b = board.dots[line.a], board.dots[line.b]
+        if a.row == b.row:
+            actions.append((rows - a.row) * cols + a.col)
+        else:
+            actions.append((rows + 1) * cols + (rows - 1 - a.row) * (cols + 1) + a.col)
+    if sorted(actions) != list(range(len(board.lines))):
+        raise AssertionError("the line -> OpenSpiel action table is not a bijection")
+    return actions
+
+
+def check_same_game(game: DotsAndBoxes, pyspiel: Any, seed: int) -> list[str]:
+    """Replay random games in both engines move by move; return what was checked."""
+    margin_game = pyspiel.load_game(
+        f"dots_and_boxes(num_rows={ROWS},num_cols={COLS},utility_margin=true)"
+    )
+    to_action = openspiel_actions(game)
+    rng = random.Random(seed)
+    lengths = set()
+    for _ in range(CHECK_GAMES):
+        state, spiel = game.initial(), margin_game.new_initial_state()
+        ply = 0
+        while game.outcome(state) is None:
+            mover = game.to_move(state)
+            ours_legal = sorted(to_action[m] for m in game.legal_moves(state))
+            if ours_legal != sorted(spiel.legal_actions()):
+                raise AssertionError(f"legal moves differ at ply {ply}")
+            if spiel.is_terminal() or spiel.current_player() != ("red", "blue").index(mover):
+                raise AssertionError(f"player to move differs at ply {ply}")
+            move = rng.choice(game.legal_moves(state))
+            state = game.apply(state, move)
+            spiel.apply_action(to_action[move])
+            ply += 1
+        if not spiel.is_terminal():
+            raise AssertionError(f"OpenSpiel's game goes on after our last move (ply {ply})")
+        red, blue = game.score(state)
+        if spiel.returns()[0] != red - blue:
+            raise AssertionError(f"final margin differs: ours {red - blue}, {spiel.returns()}")
+        lengths.add(ply)
+    (length,) = lengths  # every game on this board draws every line
+    return [
+        f"check: lines on the {ROWS}x{COLS} board: ours {len(game.board.lines)}, "
+        f"OpenSpiel {margin_game.num_distinct_actions()} actions",
+        f"check: moves in a full game: ours {length}, OpenSpiel {margin_game.max_game_length()}",
+        f"check: {CHECK_GAMES} random games replayed in both engines: same legal moves, "
+        "same player to move, same end, same final margin",
+    ]
+
+
+# -- the run ---------------------------------------------------------------------------------------
+
+
+def measure(engines: list[tuple[Tally, Playouts]], seconds: float, rounds: int, seed: int) -> None:
+    """Give each engine `seconds` in `rounds` alternating slices, each engine its own RNG."""
+    rngs = [random.Random(seed) for _ in engines]
+    for (_, run), rng in zip(engines, rngs, strict=True):
+        run(rng, 0.0)  # warm up: first playout builds lazy tables, fills caches
+    for _ in range(rounds):
+        for (tally, run), rng in zip(engines, rngs, strict=True):
+            start = CLOCK()
+            games, moves = run(rng, seconds / rounds)
+            tally.seconds += CLOCK() - start
+            tally.playouts += games
+            tally.moves += moves
+
+
+def _revision() -> str:
+    """The git commit of the code measured, marked when the work tree has changes."""
+    root = Path(playtable.__file__).resolve().parents[1]
+    try:
+        head = subprocess.run(
+            ["git", "-C", str(root), "rev-parse", "--short", "HEAD"],
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout.strip()
+        dirty = subprocess.run(
+            ["git", "-C", str(root), "status", "--porcelain", "--untracked-files=no"],
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout.strip()
+    except (OSError, subprocess.CalledProcessError):
+        return "unknown revision"
+    return f"{head} with uncommitted changes" if dirty else head
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seconds", type=float, default=3.0, help="budget per engine")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--rounds", type=int, default=3, help="alternating slices")
+    args = parser.parse_args(argv)
+    seconds = min(max(args.seconds, MIN_SECONDS), MAX_SECONDS)
+    rounds = min(max(args.rounds, 1), 100)
+
+    try:
+        import pyspiel
+    except ImportError as error:
+        pyspiel = None
+        missing = f"open_spiel: not importable ({error}); pip install -e '.[bench]'"
+
+    print(f"python: {platform.python_implementation()} {platform.python_version()}")
+    print(f"machine: {platform.machine()} {platform.system()}")
+    print(f"playtable: {playtable.__file__} at {_revision()}")
+    if hasattr(os, "getloadavg"):  # others' work on a shared machine skews every figure
+        print(f"load average: {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs")
+    if pyspiel is not None:
+        from importlib.metadata import version
+
+        print(f"open_spiel: {version('open_spiel')}")
+    else:
+        print(missing)
+    print(
+        f"budget: {seconds:g} s of CPU time per engine in {rounds} alternating slices, "
+        f"seed {args.seed}"
+    )
+
+    dots_options = {"rows": ROWS, "cols": COLS}
+    dots = load("dots", dots_options)
+    assert isinstance(dots, DotsAndBoxes)
+    engines: list[tuple[Tally, Playouts]] = []
+    ours_dots = Tally(f"dots {ROWS}x{COLS} ours")
+    engines.append((ours_dots, ours("dots", dots_options)))
+    spiel_dots = None
+    if pyspiel is not None:
+        for line in check_same_game(dots, pyspiel, args.seed):
+            print(line)
+        spiel_game = pyspiel.load_game(f"dots_and_boxes(num_rows={ROWS},num_cols={COLS})")
+        spiel_dots = Tally(f"dots {ROWS}x{COLS} openspiel")
+        engines.append((spiel_dots, openspiel(spiel_game)))
+    swap = Tally(f"swaptimum {SWAPTIMUM_SIZE}x{SWAPTIMUM_SIZE} ours")
+    engines.append((swap, ours("swaptimum", {"size": SWAPTIMUM_SIZE})))
+
+    measure(engines, seconds, rounds, args.seed)
+
+    width = max(len(tally.label) for tally, _ in engines)
+    print()
+    print(
+        f"{'engine':<{width}}  {'playouts':>9}  {'moves':>9}  {'cpu s':>7}  "
+        f"{'playouts/s':>10}  {'moves/s':>10}  {'moves/game':>10}"
+    )
+    for tally, _ in engines:
+        print(
+            f"{tally.label:<{width}}  {tally.playouts:>9}  {tally.moves:>9}  "
+            f"{tally.seconds:>7.2f}  {tally.playouts_per_second:>10.0f}  "
+            f"{tally.moves_per_second:>10.0f}  {tally.moves / max(tally.playouts, 1):>10.1f}"
+        )
+    print()
+    for tally, _ in engines:
+        print(f"{tally.label} playouts/s: {tally.playouts_per_second:.0f}")
+        print(f"{tally.label} moves/s: {tally.moves_per_second:.0f}")
+    if spiel_dots is not None:
+        ratio = ours_dots.playouts_per_second / spiel_dots.playouts_per_second
+        print(f"ratio dots {ROWS}x{COLS} ours/openspiel playouts/s: {ratio:.2f}")
+    else:
+        print(f"ratio dots {ROWS}x{COLS} ours/openspiel: not measured (open_spiel missing)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
