@@ -75,8 +75,6 @@ def create_app(
         *guides.routes,
         *pages.routes,
     ]
-    app = Starlette(
-        routes=routes, lifespan=lifespan, middleware=[Middleware(LanguageMiddleware)]
-    )
+    app = Starlette(routes=routes, lifespan=lifespan, middleware=[Middleware(LanguageMiddleware)])
     app.state.service = service
     return app

@@ -174,7 +174,24 @@ OPPONENT_WIN = (
 RESTRICTED: tuple[int, list[str], list[str], str] = (
     6,
     ["c1", "e1", "b2", "c2", "f2", "a3", "b3", "d4", "e4", "f4", "a5", "d5", "e5", "b6", "d6"],
-    ["b1", "d1", "a2", "d2", "e2", "d3", "e3", "f3", "a4", "b4", "c4", "b5", "c5", "f5", "c6", "e6"],
+    [
+        "b1",
+        "d1",
+        "a2",
+        "d2",
+        "e2",
+        "d3",
+        "e3",
+        "f3",
+        "a4",
+        "b4",
+        "c4",
+        "b5",
+        "c5",
+        "f5",
+        "c6",
+        "e6",
+    ],
     "red",
 )
 RESTRICTED_SQUARE = "c3"

@@ -141,11 +141,14 @@ class LanguageMiddleware:
             if message["type"] == "http.response.start":
                 response_headers = MutableHeaders(scope=message)
                 location = response_headers.get("location")
-                if prefix and location and location.startswith("/") and not location.startswith(
-                    "//"
+                if (
+                    prefix
+                    and location
+                    and location.startswith("/")
+                    and not location.startswith("//")
+                    and split_prefix(location)[0] == DEFAULT_LANGUAGE
                 ):
-                    if split_prefix(location)[0] == DEFAULT_LANGUAGE:
-                        response_headers["location"] = prefix + location
+                    response_headers["location"] = prefix + location
                 if remember:
                     response_headers.append("set-cookie", _cookie_header(remember, secure))
                 response_headers.setdefault("content-language", lang)

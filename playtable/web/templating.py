@@ -167,6 +167,8 @@ def render(
         "lang": lang,
         "version": playtable.__version__,
         "commit": commit(),
+        # the release, as the footer shows it: a version number is the same in every language
+        "release": f"v{playtable.__version__} · {commit()}",
         "nav": None,
         "languages": language_links(request),
     }
