@@ -7,12 +7,14 @@ Redirects answered under a prefix keep it, so a form posted at ``/fi/tables`` la
 
 Only the bare home page ``/`` negotiates: an explicit choice remembered in a cookie wins,
 then the browser's ``Accept-Language``; a visitor who prefers Finnish is sent to ``/fi/``.
-Choosing English in the language switcher adds ``?lang=en``, which sets that cookie, so the
-English home page stays English for someone whose browser prefers another language.
+Choosing English in the language switcher adds ``?lang=en``, which sets that cookie and
+redirects to the plain address, so the English home page stays English for someone whose
+browser prefers another language.
 """
 
 from __future__ import annotations
 
+import re
 from http.cookies import SimpleCookie
 from urllib.parse import parse_qsl, urlencode
 
@@ -22,6 +24,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from playtable.web.templating import DEFAULT_LANGUAGE, available_languages
 
 LANG_COOKIE = "pt_lang"
+SEAT_LINK = re.compile(r"^/t/[^/]+/(join|seat)/")
 LANG_PARAM = "lang"
 COOKIE_LIFETIME = 365 * 24 * 3600
 
@@ -109,6 +112,17 @@ class LanguageMiddleware:
                 # /fi -> /fi/ : one address per page
                 await _redirect(scope, send, f"/{lang}/" + (f"?{query}" if query else ""))
                 return
+            if chosen in available_languages() and scope["method"] in ("GET", "HEAD"):
+                # an explicit choice: remember it, and show the page at its plain address
+                kept = urlencode([(k, v) for k, v in params if k != LANG_PARAM])
+                target = prefix_of(chosen) + rest + (f"?{kept}" if kept else "")
+                await _redirect(
+                    scope,
+                    send,
+                    target,
+                    cookie=_cookie_header(chosen, scope.get("scheme") == "https"),
+                )
+                return
             if chosen in available_languages():
                 remember = chosen
             elif lang != DEFAULT_LANGUAGE:
@@ -135,6 +149,12 @@ class LanguageMiddleware:
         state["lang"] = lang
         state["page_path"] = rest
         prefix = prefix_of(lang)
+        if lang == DEFAULT_LANGUAGE and SEAT_LINK.match(path):
+            # Invitation and seat links carry no language (the sender's is not the
+            # receiver's): they lead to the table in the language the receiver's browser asks.
+            prefix = prefix_of(
+                _cookie_language(headers) or negotiate(headers.get("accept-language", ""))
+            )
         secure = scope.get("scheme") == "https"
 
         async def send_with_language(message: Message) -> None:
@@ -159,8 +179,12 @@ class LanguageMiddleware:
         await self.app(scope, receive, send_with_language)
 
 
-async def _redirect(scope: Scope, send: Send, location: str, *, vary: bool = False) -> None:
+async def _redirect(
+    scope: Scope, send: Send, location: str, *, vary: bool = False, cookie: str | None = None
+) -> None:
     headers = [(b"location", location.encode("latin-1")), (b"content-length", b"0")]
+    if cookie:
+        headers.append((b"set-cookie", cookie.encode("latin-1")))
     if vary:
         headers.append((b"vary", b"Accept-Language, Cookie"))
     headers.append((b"cache-control", b"no-store"))

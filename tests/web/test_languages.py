@@ -86,10 +86,11 @@ def test_the_bare_home_page_follows_the_browser_then_the_choice(client: TestClie
     answer = client.get("/?game=dots&start=swedish", headers=korean, follow_redirects=False)
     assert answer.headers["location"] == "/ko/?game=dots&start=swedish"
     # choosing English in the switcher sticks, whatever the browser prefers
-    english = client.get("/?lang=en", headers=korean, follow_redirects=False)
-    assert english.status_code == 200
-    assert '<html lang="en">' in english.text
+    english = client.get("/?lang=en&game=swaptimum", headers=korean, follow_redirects=False)
+    assert english.status_code == 302
+    assert english.headers["location"] == "/?game=swaptimum"
     assert client.cookies.get(LANG_COOKIE) == "en"
+    assert '<html lang="en">' in client.get("/?game=swaptimum", headers=korean).text
     assert client.get("/", headers=korean, follow_redirects=False).status_code == 200
     # visiting a Finnish page makes Finnish the choice
     client.get("/fi/variants")
@@ -243,3 +244,21 @@ def test_the_swaptimum_rules_show_each_situation(client: TestClient) -> None:
     restricted = found["restricted"]["table"]["view"]
     assert restricted["marked"] == ["c3"] and "c3" not in restricted["placements"]
     assert found["opponent_win"]["table"]["view"]["winner"] == "red"
+
+
+def test_an_invitation_opens_the_table_in_the_receivers_language(client: TestClient) -> None:
+    form = {
+        "csrf": csrf(client, "/cs/"),
+        "game": "swaptimum",
+        "swaptimum_size": "5",
+        "seat": "red",
+    }
+    location = client.post("/cs/tables", data=form, follow_redirects=False).headers["location"]
+    page = client.get(location).text
+    data = json.loads(re.search(r'id="table-data">(.*?)</script>', page, re.S).group(1))  # type: ignore[union-attr]
+    invite = data["table"]["invite_url"]
+    assert invite.startswith("/t/")
+    with TestClient(client.app) as guest:
+        joined = guest.get(invite, headers={"accept-language": "ko"}, follow_redirects=False)
+        assert joined.status_code == 303
+        assert joined.headers["location"] == "/ko" + location.removeprefix("/cs")
