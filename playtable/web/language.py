@@ -143,8 +143,8 @@ class LanguageMiddleware:
         scope["path"] = rest
         scope["raw_path"] = rest.encode()
         if params and chosen is not None:
-            kept = [(k, v) for k, v in params if k != LANG_PARAM]
-            scope["query_string"] = urlencode(kept).encode()
+            others = [(k, v) for k, v in params if k != LANG_PARAM]
+            scope["query_string"] = urlencode(others).encode()
         state = scope.setdefault("state", {})
         state["lang"] = lang
         state["page_path"] = rest
