@@ -50,8 +50,18 @@ def available_languages() -> list[str]:
 
 @functools.cache
 def translations(lang: str) -> gettext.NullTranslations:
-    """The catalog of ``lang``, compiled from its ``.po`` file; untranslated text stays English."""
+    """The catalog of ``lang``; untranslated text stays English.
+
+    An installed package holds ``.mo`` files compiled by the build (``setup.py``); a source
+    checkout compiles the ``.po`` file in memory, so it never runs stale compiled text.
+    """
     po_path = LOCALES_DIR / lang / "LC_MESSAGES" / "messages.po"
+    mo_path = po_path.with_suffix(".mo")
+    if mo_path.is_file() and (
+        not po_path.is_file() or mo_path.stat().st_mtime >= po_path.stat().st_mtime
+    ):
+        with mo_path.open("rb") as mo_file:
+            return Translations(fp=mo_file, domain="messages")
     if not po_path.is_file():
         return gettext.NullTranslations()
     with po_path.open("rb") as po_file:

@@ -113,3 +113,35 @@ def test_the_checks_catch_a_bad_translation(
     assert "untranslated: 'Your turn'" in found
     assert "placeholders differ: 'Last move: %(move)s'" in found
     assert "fuzzy: 'Copy'" in found
+
+
+def test_an_installed_package_reads_its_compiled_catalog(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The build compiles ``.mo`` files (setup.py); a newer ``.po`` (a checkout being edited)
+    wins over a stale ``.mo``."""
+    import os
+
+    from babel.messages.mofile import write_mo
+
+    from playtable.web import templating
+
+    messages = tmp_path / "fi" / "LC_MESSAGES"
+    messages.mkdir(parents=True)
+    po = messages / "messages.po"
+    po.write_text('msgid ""\nmsgstr ""\n\nmsgid "Copy"\nmsgstr "Kopioi"\n', "utf-8")
+    compiled = Catalog(locale="fi")
+    compiled.add("Copy", "Kopioi (käännetty)")
+    with (messages / "messages.mo").open("wb") as mo:
+        write_mo(mo, compiled)
+    monkeypatch.setattr(templating, "LOCALES_DIR", tmp_path)
+    templating.translations.cache_clear()
+    try:
+        os.utime(po, (1, 1))
+        assert templating.translations("fi").gettext("Copy") == "Kopioi (käännetty)"
+        templating.translations.cache_clear()
+        os.utime(po, None)
+        os.utime(messages / "messages.mo", (1, 1))
+        assert templating.translations("fi").gettext("Copy") == "Kopioi"
+    finally:
+        templating.translations.cache_clear()
