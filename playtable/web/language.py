@@ -139,6 +139,11 @@ class LanguageMiddleware:
             if remember == _cookie_language(headers):
                 remember = None
 
+        if lang == DEFAULT_LANGUAGE and SEAT_LINK.match(path):
+            # Invitation and seat links carry no language (the sender's is not the
+            # receiver's): they answer, and lead to the table, in the receiver's language.
+            lang = _cookie_language(headers) or negotiate(headers.get("accept-language", ""))
+
         scope = dict(scope)
         scope["path"] = rest
         scope["raw_path"] = rest.encode()
@@ -149,12 +154,6 @@ class LanguageMiddleware:
         state["lang"] = lang
         state["page_path"] = rest
         prefix = prefix_of(lang)
-        if lang == DEFAULT_LANGUAGE and SEAT_LINK.match(path):
-            # Invitation and seat links carry no language (the sender's is not the
-            # receiver's): they lead to the table in the language the receiver's browser asks.
-            prefix = prefix_of(
-                _cookie_language(headers) or negotiate(headers.get("accept-language", ""))
-            )
         secure = scope.get("scheme") == "https"
 
         async def send_with_language(message: Message) -> None:
