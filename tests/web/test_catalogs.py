@@ -145,3 +145,19 @@ def test_an_installed_package_reads_its_compiled_catalog(
         assert templating.translations("fi").gettext("Copy") == "Kopioi"
     finally:
         templating.translations.cache_clear()
+
+
+def test_every_error_code_of_the_protocol_has_a_sentence_in_every_language() -> None:
+    from playtable.web.client_strings import ERROR_CODES, client_strings
+    from playtable.web.templating import translations
+
+    protocol = (ROOT / "docs" / "protocol.md").read_text("utf-8")
+    listed = re.search(r"Error codes: (.*?)\.\n", protocol, re.S)
+    assert listed, "docs/protocol.md lists the error codes"
+    codes = re.findall(r"`(\w+)`", re.sub(r"\([^)]*\)", "", listed.group(1)))
+    assert set(codes) == set(ERROR_CODES)
+    english = client_strings(translations("en"))
+    for lang in LANGUAGES:
+        strings = client_strings(translations(lang))
+        for code in ERROR_CODES:
+            assert strings[f"error_{code}"] != english[f"error_{code}"], (lang, code)

@@ -2,7 +2,7 @@
 // everything around the board: turn, players, offers, actions, links, moves, result.
 
 import { DotsBoard } from "./dots.js";
-import { playerName, t } from "./i18n.js";
+import { hasString, playerName, t } from "./i18n.js";
 import { SwaptimumBoard } from "./swaptimum.js";
 
 const PROTOCOL = 1;
@@ -146,7 +146,7 @@ function receive(message) {
       break;
     case "error":
       sending = false;
-      showNotice(t("server_error", { message: message.message || message.code }));
+      showNotice(t("server_error", { message: errorText(message) }));
       render();
       break;
     case "rematch":
@@ -163,6 +163,13 @@ function receive(message) {
     default:
       break; // "pong" and anything newer than this page
   }
+}
+
+// The server's message is English; a known code has a sentence in the page's language.
+function errorText(message) {
+  const key = `error_${message.code}`;
+  if (message.code && hasString(key)) return t(key);
+  return message.message || message.code || "";
 }
 
 function handleEvent(event) {
