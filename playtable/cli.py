@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import argparse
 import json
+import logging
+import re
 import sys
 from collections.abc import Iterable, Sequence
 from typing import Any, TextIO
@@ -85,12 +87,27 @@ def cmd_replay(args: argparse.Namespace) -> int:
     return 0 if ok else 1
 
 
+class RedactLinks(logging.Filter):
+    """Keep seat tokens and invitations out of the access log: they are keys to seats."""
+
+    SECRET_PATH = re.compile(r"(/t/[^/\s]+/(?:seat|join)/)[^\s\"?]+")
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if isinstance(record.args, tuple):
+            record.args = tuple(
+                self.SECRET_PATH.sub(r"\1…", arg) if isinstance(arg, str) else arg
+                for arg in record.args
+            )
+        return True
+
+
 def cmd_serve(args: argparse.Namespace) -> int:
     """Run the site with uvicorn; the database comes from PLAYTABLE_DATABASE_URL."""
     import uvicorn
 
     from playtable.web.app import create_app
 
+    logging.getLogger("uvicorn.access").addFilter(RedactLinks())
     app = create_app(args.database_url)
     uvicorn.run(
         app,

@@ -8,7 +8,6 @@ from playtable.store.store import (
     NewTable,
     Store,
     TableRow,
-    create_engine,
     upgrade,
 )
 
@@ -20,6 +19,5 @@ __all__ = [
     "NewTable",
     "Store",
     "TableRow",
-    "create_engine",
     "upgrade",
 ]

@@ -4,29 +4,39 @@ Every change to a table is one transaction guarded by a compare-and-set on ``tab
 and, for a move, by the unique key ``(table_id, ply)``: of two writers that both read version N,
 whichever server process they run in, exactly one commits and the other is told so (``False``)
 and must re-read. Nothing here knows the rules of any game; the table service does.
+
+Each operation is a plain function of a SQLAlchemy ``Connection`` run in one transaction. With
+a server database (``postgresql+asyncpg://``) it runs on the async engine; with SQLite it runs
+whole in a worker thread on the standard ``sqlite3`` driver: one thread hop per operation
+instead of one per statement (as aiosqlite would), which on a busy machine is most of a
+move's latency. SQLite commits are grouped: changes that arrive together share one fsync.
 """
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import enum
 import importlib.resources
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import sqlalchemy as sa
 from alembic import command
 from alembic.config import Config
 from sqlalchemy import event
-from sqlalchemy.engine import Connection
-from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
+from sqlalchemy.engine import Connection, Engine
+from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 from sqlalchemy.pool import StaticPool
 
 from playtable.store.schema import moves, seats, tables
 
-DEFAULT_URL = "sqlite+aiosqlite:///var/playtable.sqlite3"
+DEFAULT_URL = "sqlite:///var/playtable.sqlite3"
+
+T = TypeVar("T")
 
 
 class Keep(enum.Enum):
@@ -92,40 +102,47 @@ def migrations_config(connection: Connection | None = None) -> Config:
     return config
 
 
-async def upgrade(target: str | AsyncEngine) -> None:
-    """Bring the database at ``target`` (a URL or an engine) to the newest schema."""
-    engine = create_engine(target) if isinstance(target, str) else target
+def _upgrade(connection: Connection) -> None:
+    command.upgrade(migrations_config(connection), "head")
+
+
+async def upgrade(url: str) -> None:
+    """Bring the database at ``url`` to the newest schema."""
+    store = Store(url)
     try:
-        async with engine.connect() as connection:
-            await connection.run_sync(lambda sync: command.upgrade(migrations_config(sync), "head"))
-            await connection.commit()
+        await store.open()
     finally:
-        if isinstance(target, str):
-            await engine.dispose()
+        await store.close()
 
 
-def create_engine(url: str) -> AsyncEngine:
-    """An async engine for ``url``; SQLite gets WAL, foreign keys and full fsync on commit."""
-    parsed = sa.make_url(url)
-    sqlite = parsed.get_backend_name() == "sqlite"
-    kwargs: dict[str, Any] = {}
-    if sqlite and parsed.database in (None, "", ":memory:"):
+SYNCHRONOUS = ("FULL", "EXTRA", "NORMAL")
+
+
+def _sqlite_engine(url: sa.URL) -> Engine:
+    """A SQLite engine on the standard driver, with WAL, foreign keys and full fsync.
+
+    ``?synchronous=NORMAL`` in the URL trades the fsync of every commit for durability
+    against a crash of the server only (not of the machine); the default is ``FULL``.
+    """
+    synchronous = str(url.query.get("synchronous", "FULL")).upper()
+    if synchronous not in SYNCHRONOUS:
+        raise ValueError(f"synchronous must be one of {', '.join(SYNCHRONOUS)}")
+    url = url.set(drivername="sqlite").difference_update_query(["synchronous"])
+    kwargs: dict[str, Any] = {"connect_args": {"timeout": 30, "check_same_thread": False}}
+    if url.database in (None, "", ":memory:"):
         # One shared connection, or every checkout would see its own empty database.
         kwargs["poolclass"] = StaticPool
-    if sqlite:
-        kwargs["connect_args"] = {"timeout": 30}
-    engine = create_async_engine(parsed, **kwargs)
-    if sqlite:
+    engine = sa.create_engine(url, **kwargs)
 
-        @event.listens_for(engine.sync_engine, "connect")
-        def _pragmas(dbapi_connection: Any, _record: Any) -> None:
-            cursor = dbapi_connection.cursor()
-            cursor.execute("PRAGMA foreign_keys=ON")
-            cursor.execute("PRAGMA journal_mode=WAL")
-            # FULL: a move that was acknowledged survives even a power cut, not only a crash.
-            cursor.execute("PRAGMA synchronous=FULL")
-            cursor.execute("PRAGMA busy_timeout=30000")
-            cursor.close()
+    @event.listens_for(engine, "connect")
+    def _pragmas(dbapi_connection: Any, _record: Any) -> None:
+        cursor = dbapi_connection.cursor()
+        cursor.execute("PRAGMA foreign_keys=ON")
+        cursor.execute("PRAGMA journal_mode=WAL")
+        # FULL: a move that was acknowledged survives even a power cut, not only a crash.
+        cursor.execute(f"PRAGMA synchronous={synchronous}")
+        cursor.execute("PRAGMA busy_timeout=30000")
+        cursor.close()
 
     return engine
 
@@ -135,59 +152,65 @@ def _now() -> datetime:
 
 
 class Store:
-    """Tables, seats and moves in any database SQLAlchemy reaches asynchronously."""
+    """Tables, seats and moves in SQLite or any database SQLAlchemy reaches asynchronously."""
 
     def __init__(self, url: str = DEFAULT_URL) -> None:
         self.url = url
-        self.engine = create_engine(url)
+        parsed = sa.make_url(url)
+        self.sqlite = parsed.get_backend_name() == "sqlite"
+        self.engine: Engine | None = _sqlite_engine(parsed) if self.sqlite else None
+        self.async_engine: AsyncEngine | None = (
+            None if self.sqlite else create_async_engine(parsed, pool_pre_ping=True)
+        )
+        # SQLite takes one writer at a time and makes the others poll with growing sleeps:
+        # queueing this process's writers here keeps the wait fair and short.
+        self._write_lock: asyncio.Lock | contextlib.nullcontext[None] = (
+            asyncio.Lock() if self.sqlite else contextlib.nullcontext()
+        )
+        self._pending: list[_Pending] = []
+        self._writer: asyncio.Task[None] | None = None
 
     async def open(self) -> None:
         """Create the SQLite file's folder if needed and upgrade the schema; call once first."""
         parsed = sa.make_url(self.url)
-        if parsed.get_backend_name() == "sqlite" and parsed.database not in (None, "", ":memory:"):
+        if self.sqlite and parsed.database not in (None, "", ":memory:"):
             Path(parsed.database).parent.mkdir(parents=True, exist_ok=True)
-        await upgrade(self.engine)
+        await self._run(_upgrade)
 
     async def close(self) -> None:
-        await self.engine.dispose()
+        if self._writer is not None:
+            await asyncio.wait([self._writer])
+        if self.engine is not None:
+            self.engine.dispose()
+        if self.async_engine is not None:
+            await self.async_engine.dispose()
+
+    async def _run(self, operation: Callable[..., T], *args: Any) -> T:
+        """``operation(connection, *args)`` in one transaction, committed when it returns."""
+        if self.engine is not None:
+            return await asyncio.to_thread(self._run_in_thread, operation, *args)
+        assert self.async_engine is not None
+        async with self.async_engine.begin() as conn:
+            return await conn.run_sync(operation, *args)
+
+    def _run_in_thread(self, operation: Callable[..., T], *args: Any) -> T:
+        assert self.engine is not None
+        with self.engine.begin() as conn:
+            return operation(conn, *args)
 
     # -- reading ----------------------------------------------------------------------------
     async def table(self, table_id: str) -> TableRow | None:
-        async with self.engine.connect() as conn:
-            row = (await conn.execute(sa.select(tables).where(tables.c.id == table_id))).first()
-            if row is None:
-                return None
-            seat_rows = await conn.execute(
-                sa.select(seats.c.player, seats.c.token_hash).where(seats.c.table_id == table_id)
-            )
-            return TableRow(
-                id=row.id,
-                game=row.game,
-                options=dict(row.options),
-                version=row.version,
-                outcome=row.outcome,
-                invite_hash=row.invite_hash,
-                offers=dict(row.offers),
-                rematch_id=row.rematch_id,
-                created_at=row.created_at,
-                seats={s.player: s.token_hash for s in seat_rows},
-            )
+        return await self._run(_read_table, table_id)
 
     async def moves(self, table_id: str) -> list[MoveRow]:
-        async with self.engine.connect() as conn:
-            rows = await conn.execute(
-                sa.select(moves.c.ply, moves.c.move, moves.c.player)
-                .where(moves.c.table_id == table_id)
-                .order_by(moves.c.ply)
-            )
-            return [MoveRow(r.ply, r.move, r.player) for r in rows]
+        return await self._run(_read_moves, table_id)
 
     # -- writing ----------------------------------------------------------------------------
     async def create_table(self, new: NewTable) -> bool:
         """Insert a table and its seats; ``False`` if the id is already taken."""
         try:
-            async with self.engine.begin() as conn:
-                await self._insert_table(conn, new)
+            async with self._write_lock:
+                await self._run(_insert_table, new)
         except sa.exc.IntegrityError:
             return False
         return True
@@ -197,80 +220,166 @@ class Store:
 
         Returns only once the change is committed, so an acknowledged move is never lost.
         """
-        now = _now()
-        values: dict[str, Any] = {"version": version + 1, "updated_at": now}
-        if change.outcome is not KEEP:
-            values["outcome"] = change.outcome
-            values["finished_at"] = now if change.outcome is not None else None
-        if change.offers is not KEEP:
-            values["offers"] = change.offers
-        if change.rematch_id is not KEEP:
-            values["rematch_id"] = change.rematch_id
+        if not self.sqlite:
+            return await self._update_alone(table_id, version, change)
+        future: asyncio.Future[bool] = asyncio.get_running_loop().create_future()
+        self._pending.append((table_id, version, change, future))
+        if self._writer is None or self._writer.done():
+            self._writer = asyncio.create_task(self._write_batches())
+        return await future
+
+    async def _write_batches(self) -> None:
+        """Commit everything that queued up meanwhile in one transaction, until none is left.
+
+        A SQLite commit costs one fsync (milliseconds) however much it writes: changes of
+        different tables that arrive together share it instead of queueing for one each.
+        """
+        while self._pending:
+            batch, self._pending = self._pending, []
+            try:
+                async with self._write_lock:
+                    results = await self._commit_batch(batch)
+            except BaseException as error:
+                for *_, future in batch:
+                    if not future.done():
+                        future.set_exception(error)
+                if isinstance(error, asyncio.CancelledError):
+                    raise
+                continue
+            for (*_, future), ok in zip(batch, results, strict=True):
+                if not future.done():  # the caller may have given up (cancelled)
+                    future.set_result(ok)
+
+    async def _commit_batch(self, batch: list[_Pending]) -> list[bool]:
+        if len(batch) > 1:
+            try:
+                return await self._run(_apply_all, [(t, v, c) for t, v, c, _ in batch])
+            except (_Conflict, sa.exc.IntegrityError):
+                pass  # one change contradicts the data: give each its own transaction
+        return [await self._update_alone(t, v, c) for t, v, c, _ in batch]
+
+    async def _update_alone(self, table_id: str, version: int, change: Change) -> bool:
         try:
-            async with self.engine.begin() as conn:
-                if change.new_table is not None:
-                    await self._insert_table(conn, change.new_table)
-                # The write comes first in the transaction so SQLite takes its write lock at
-                # once (waiting politely) instead of failing to upgrade a read lock later.
-                result = await conn.execute(
-                    sa.update(tables)
-                    .where(tables.c.id == table_id, tables.c.version == version)
-                    .values(**values)
-                )
-                if result.rowcount != 1:
-                    raise _Conflict
-                if change.drop_ply is not None:
-                    dropped = await conn.execute(
-                        sa.delete(moves).where(
-                            moves.c.table_id == table_id, moves.c.ply == change.drop_ply
-                        )
-                    )
-                    if dropped.rowcount != 1:
-                        raise _Conflict
-                if change.append is not None:
-                    await conn.execute(
-                        sa.insert(moves).values(
-                            table_id=table_id,
-                            ply=change.append.ply,
-                            move=change.append.move,
-                            player=change.append.player,
-                            created_at=now,
-                        )
-                    )
-                if change.seat is not None:
-                    player, token_hash = change.seat
-                    await conn.execute(
-                        sa.insert(seats).values(
-                            table_id=table_id, player=player, token_hash=token_hash, created_at=now
-                        )
-                    )
+            return await self._run(_apply, table_id, version, change)
         except (_Conflict, sa.exc.IntegrityError):
             return False
-        return True
 
-    async def _insert_table(self, conn: AsyncConnection, new: NewTable) -> None:
-        now = _now()
-        await conn.execute(
-            sa.insert(tables).values(
-                id=new.id,
-                game=new.game,
-                options=dict(new.options),
-                created_at=now,
-                updated_at=now,
-                version=0,
-                outcome=None,
-                invite_hash=new.invite_hash,
-                offers=dict(new.offers),
-                rematch_id=None,
-            )
-        )
-        for player, token_hash in new.seats.items():
-            await conn.execute(
-                sa.insert(seats).values(
-                    table_id=new.id, player=player, token_hash=token_hash, created_at=now
-                )
-            )
+
+_Pending = tuple[str, int, Change, "asyncio.Future[bool]"]
 
 
 class _Conflict(Exception):
-    """Someone else changed the table first; the transaction is rolled back."""
+    """The data contradict a change that passed its version check: roll it all back."""
+
+
+# -- the operations, each run in one transaction ---------------------------------------------
+def _read_table(conn: Connection, table_id: str) -> TableRow | None:
+    row = conn.execute(sa.select(tables).where(tables.c.id == table_id)).first()
+    if row is None:
+        return None
+    seat_rows = conn.execute(
+        sa.select(seats.c.player, seats.c.token_hash).where(seats.c.table_id == table_id)
+    )
+    return TableRow(
+        id=row.id,
+        game=row.game,
+        options=dict(row.options),
+        version=row.version,
+        outcome=row.outcome,
+        invite_hash=row.invite_hash,
+        offers=dict(row.offers),
+        rematch_id=row.rematch_id,
+        created_at=row.created_at,
+        seats={s.player: s.token_hash for s in seat_rows},
+    )
+
+
+def _read_moves(conn: Connection, table_id: str) -> list[MoveRow]:
+    rows = conn.execute(
+        sa.select(moves.c.ply, moves.c.move, moves.c.player)
+        .where(moves.c.table_id == table_id)
+        .order_by(moves.c.ply)
+    )
+    return [MoveRow(r.ply, r.move, r.player) for r in rows]
+
+
+def _insert_table(conn: Connection, new: NewTable) -> None:
+    now = _now()
+    conn.execute(
+        sa.insert(tables).values(
+            id=new.id,
+            game=new.game,
+            options=dict(new.options),
+            created_at=now,
+            updated_at=now,
+            version=0,
+            outcome=None,
+            invite_hash=new.invite_hash,
+            offers=dict(new.offers),
+            rematch_id=None,
+        )
+    )
+    for player, token_hash in new.seats.items():
+        conn.execute(
+            sa.insert(seats).values(
+                table_id=new.id, player=player, token_hash=token_hash, created_at=now
+            )
+        )
+
+
+def _apply_all(conn: Connection, batch: list[tuple[str, int, Change]]) -> list[bool]:
+    return [_apply(conn, table_id, version, change) for table_id, version, change in batch]
+
+
+def _apply(conn: Connection, table_id: str, version: int, change: Change) -> bool:
+    """One change inside an open transaction; ``False``, having written nothing, if stale.
+
+    The compare-and-set comes first, so a stale change stops before writing anything (and
+    SQLite takes its write lock at once rather than failing to upgrade a read lock). Any
+    failure after it means the data contradict themselves and must abort the transaction.
+    """
+    now = _now()
+    values: dict[str, Any] = {"version": version + 1, "updated_at": now}
+    if change.outcome is not KEEP:
+        values["outcome"] = change.outcome
+        values["finished_at"] = now if change.outcome is not None else None
+    if change.offers is not KEEP:
+        values["offers"] = change.offers
+    result = conn.execute(
+        sa.update(tables)
+        .where(tables.c.id == table_id, tables.c.version == version)
+        .values(**values)
+    )
+    if result.rowcount != 1:
+        return False
+    if change.new_table is not None:
+        _insert_table(conn, change.new_table)
+    if change.rematch_id is not KEEP:
+        # After the insert: the foreign key wants the new table to exist already.
+        conn.execute(
+            sa.update(tables).where(tables.c.id == table_id).values(rematch_id=change.rematch_id)
+        )
+    if change.drop_ply is not None:
+        dropped = conn.execute(
+            sa.delete(moves).where(moves.c.table_id == table_id, moves.c.ply == change.drop_ply)
+        )
+        if dropped.rowcount != 1:
+            raise _Conflict
+    if change.append is not None:
+        conn.execute(
+            sa.insert(moves).values(
+                table_id=table_id,
+                ply=change.append.ply,
+                move=change.append.move,
+                player=change.append.player,
+                created_at=now,
+            )
+        )
+    if change.seat is not None:
+        player, token_hash = change.seat
+        conn.execute(
+            sa.insert(seats).values(
+                table_id=table_id, player=player, token_hash=token_hash, created_at=now
+            )
+        )
+    return True

@@ -3,13 +3,14 @@
 Every request follows the one road of docs/architecture.md: check the seat token and the
 turn, let the game's rules judge the move, commit the change to the store (compare-and-set on
 the table's version, unique ply), and only then publish it on the bus to every socket of the
-table. The store is the only truth: the service caches replayed positions by version, but a
-cache entry is used only while the stored version still matches, so several server processes
-can serve the same table.
+table. The store is the only truth: the service caches replayed positions, but reads are
+checked against the stored version and a change decided on the cache commits only if the
+stored version still matches (else the table is re-read), so several server processes can
+serve the same table.
 
 Bus messages are ``{"type": "table", "version", "events": [...], "table": public}`` where
-``public`` is the ``table`` object of docs/protocol.md without the viewer's own fields
-(``you``, ``invite_url``); :meth:`TableService.personalize` adds them per socket.
+``public`` is the ``table`` object of docs/protocol.md with the viewer's own fields (``you``,
+``invite_url``) empty; :meth:`TableService.personalize` fills them in per socket.
 """
 
 from __future__ import annotations
@@ -43,6 +44,7 @@ from playtable.tables.errors import (
 )
 
 SEAT_CHOICES = ("red", "blue", "random")
+_FROM_VIEW = object()  # marks an event field to be filled in from the new position's view
 # How often one request re-reads the table after losing a race to another writer.
 ATTEMPTS = 5
 CACHE_SIZE = 2048
@@ -217,19 +219,17 @@ class TableService:
         """The ``table`` object of docs/protocol.md as ``you`` see it; raises TableNotFound."""
         return self.personalize(self.public(await self._load(table_id)), you)
 
-    async def public_snapshot(self, table_id: str) -> dict[str, Any]:
-        return self.public(await self._load(table_id))
-
     def public(self, table: _Table) -> dict[str, Any]:
         row = table.row
         outcome = table.outcome()
         view = table.game.view(table.state)
-        if outcome is not None and row.outcome is not None and view.get("legal_moves"):
+        if outcome is not None and table.game.outcome(table.state) is None:
             # Ended by resignation or agreement while the rules would still allow moves:
             # the board must not offer any.
-            view = {**view, "legal_moves": [], "to_move": None}
-            if "placements" in view:
-                view["placements"] = {}
+            view = dict(view)
+            for key, nothing in (("legal_moves", []), ("placements", {}), ("to_move", None)):
+                if key in view:
+                    view[key] = nothing
         return {
             "id": row.id,
             "game": row.game,
@@ -333,9 +333,9 @@ class TableService:
             before, after = table.game.score(table.state), table.game.score(state)
             if before is not None and after is not None:
                 event["claimed"] = sum(after) - sum(before)
-            view = table.game.view(state)
-            if "skipped" in view:
-                event["skipped"] = view["skipped"]
+            # A game that skips turns says so in its view; _publish copies it into the event,
+            # so the view of the new position is built only once.
+            event["skipped"] = _FROM_VIEW
             events = [event]
             result = table.game.outcome(state)
             outcome = result.to_json() if result is not None else None
@@ -578,11 +578,27 @@ class TableService:
             self._cache.popitem(last=False)
 
     async def _change(self, table_id: str, decide: Decide) -> int:
-        """Read, decide, commit under compare-and-set, publish; re-read after a lost race."""
+        """Decide, commit under compare-and-set, publish; re-read after a lost race.
+
+        The first attempt decides on the cached table when there is one, saving a read: if
+        another process changed the table meanwhile, the compare-and-set refuses the commit
+        and the service re-reads. A refusal is never based on the cache alone: the table is
+        read afresh and the request decided again before the player is told no.
+        """
         async with self._lock(table_id):
+            cached = self._cache.get(table_id)
+            table = cached if cached is not None else await self._load(table_id)
+            fresh = cached is None
             for _ in range(ATTEMPTS):
-                table = await self._load(table_id)
-                decision = decide(table)
+                try:
+                    decision = decide(table)
+                except TableError:
+                    if fresh:
+                        raise
+                    decision = None
+                if decision is None and not fresh:
+                    table, fresh = await self._load(table_id), True
+                    continue
                 if decision is None:
                     return table.row.version
                 if await self.store.update(table_id, table.row.version, decision.change):
@@ -593,17 +609,20 @@ class TableService:
                     self._remember(updated)
                     await self._publish(updated, decision.events)
                     return row.version
+                table, fresh = await self._load(table_id), True
             raise Busy("The table changed several times at once; please try again.")
 
     async def _publish(self, table: _Table, events: list[dict[str, Any]]) -> None:
+        public = self.public(table)
+        for event in events:
+            if event.get("skipped") is _FROM_VIEW:
+                if "skipped" in public["view"]:
+                    event["skipped"] = public["view"]["skipped"]
+                else:
+                    del event["skipped"]
         await self.bus.publish(
             table.row.id,
-            {
-                "type": "table",
-                "version": table.row.version,
-                "events": events,
-                "table": self.public(table),
-            },
+            {"type": "table", "version": table.row.version, "events": events, "table": public},
         )
 
     def _rematch_token(self, token: str, new_id: str) -> str:

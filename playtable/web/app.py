@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import secrets
 from collections.abc import AsyncIterator
@@ -35,9 +36,11 @@ def load_secret(secret: str | bytes | None = None) -> bytes:
         path = Path(os.environ.get("PLAYTABLE_SECRET_FILE") or DEFAULT_SECRET_FILE)
         if not path.exists():
             path.parent.mkdir(parents=True, exist_ok=True)
-            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-            with os.fdopen(fd, "w") as handle:
-                handle.write(secrets.token_hex(32) + "\n")
+            # Exclusive create: of two processes starting at once, one writes, both read.
+            with contextlib.suppress(FileExistsError):
+                fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+                with os.fdopen(fd, "w") as handle:
+                    handle.write(secrets.token_hex(32) + "\n")
         secret = path.read_text().strip()
     return secret.encode() if isinstance(secret, str) else secret
 
@@ -75,6 +78,11 @@ def create_app(
         *guides.routes,
         *pages.routes,
     ]
-    app = Starlette(routes=routes, lifespan=lifespan, middleware=[Middleware(LanguageMiddleware)])
+    app = Starlette(
+        routes=routes,
+        lifespan=lifespan,
+        middleware=[Middleware(LanguageMiddleware)],
+        exception_handlers={404: pages.not_found_handler},
+    )
     app.state.service = service
     return app

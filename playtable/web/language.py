@@ -154,6 +154,7 @@ class LanguageMiddleware:
         state["lang"] = lang
         state["page_path"] = rest
         prefix = prefix_of(lang)
+        state["url_prefix"] = prefix  # read by templating.page_url
         secure = scope.get("scheme") == "https"
 
         async def send_with_language(message: Message) -> None:

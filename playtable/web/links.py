@@ -43,7 +43,12 @@ def _service(request: Request) -> TableService:
 
 
 def _to_table(table_id: str) -> RedirectResponse:
-    return RedirectResponse(f"/t/{table_id}", status_code=303)
+    # The link carried a secret: keep it out of caches and out of the next page's Referer.
+    return RedirectResponse(
+        f"/t/{table_id}",
+        status_code=303,
+        headers={"Cache-Control": "no-store", "Referrer-Policy": "no-referrer"},
+    )
 
 
 def _refused(request: Request, table_id: str, *, invitation: bool) -> Response:

@@ -31,6 +31,13 @@ RATE_PER_SECOND = 10.0
 log = logging.getLogger(__name__)
 
 
+_VIEWER_FIELDS = ("you", "invite_url")
+
+
+def _dumps(message: dict[str, Any]) -> str:
+    return json.dumps(message, separators=(",", ":"))
+
+
 class _BadMessage(Exception):
     def __init__(self, code: str, message: str) -> None:
         super().__init__(message)
@@ -102,8 +109,11 @@ class TableSocket:
             await asyncio.wait([self.pump])
 
     async def send(self, message: dict[str, Any]) -> None:
+        await self.send_text(_dumps(message))
+
+    async def send_text(self, text: str) -> None:
         async with self.send_lock:
-            await self.websocket.send_text(json.dumps(message, separators=(",", ":")))
+            await self.websocket.send_text(text)
 
     async def send_error(self, code: str, message: str, version: int | None = None) -> None:
         error: dict[str, Any] = {"type": "error", "code": code, "message": message}
@@ -181,7 +191,7 @@ class TableSocket:
         since = message.get("since")
         if since is not None and type(since) is not int:
             raise _BadMessage("malformed", '"since" must be a version number or null.')
-        if not self.joined:
+        if self.subscription is None:
             # Seat and presence first, then subscribe, then read: nothing published after the
             # read can be missed, and anything older is recognised by its version and dropped.
             player = await self.service.seat_of(self.table_id, self.token)
@@ -191,11 +201,14 @@ class TableSocket:
             if player is not None:
                 self.service.connected(self.table_id, player)
             self.subscription = await self.service.bus.subscribe(self.table_id)
-            self.joined = True
-            self.pump = asyncio.create_task(self.relay(self.subscription))
         # Whatever ``since`` says, the full state brings the client up to date: it is small,
         # and it covers presence, which has no version of its own.
         await self.send_state()
+        if self.pump is None:
+            # Relaying starts after the first state, so the client sees that first; what was
+            # published meanwhile waits in the subscription and is sent if newer.
+            self.joined = True
+            self.pump = asyncio.create_task(self.relay(self.subscription))
         await self.send_rematch_link()
 
     async def on_move(self, message: dict[str, Any]) -> None:
@@ -266,11 +279,30 @@ class TableSocket:
             return  # already covered by a state we sent
         for event in events:
             await self.send({"type": "event", "version": version, "event": event})
-        table = self.service.personalize(message["table"], self.player)
         self.sent_version = version
-        await self.send({"type": "state", "version": version, "table": table})
+        await self.send_text(self.encode_state(message))
         if any(e.get("kind") == "rematch_accepted" for e in events):
             await self.send_rematch_link()
+
+    def encode_state(self, message: dict[str, Any]) -> str:
+        """The ``state`` text of a bus message as this socket's viewer sees it.
+
+        Every socket of this process gets the same message object, so the shared part of the
+        table (the board view above all) is encoded once and only the viewer's own two fields
+        are added per socket.
+        """
+        shared: str | None = message.get("_encoded")
+        if shared is None:
+            public = {k: v for k, v in message["table"].items() if k not in _VIEWER_FIELDS}
+            shared = _dumps(public)
+            message["_encoded"] = shared
+        own = self.service.personalize(message["table"], self.player)
+        viewer = {field: own[field] for field in _VIEWER_FIELDS}
+        # shared is '{...}': splice the viewer's fields in before its closing brace.
+        return (
+            f'{{"type":"state","version":{message["version"]},"table":'
+            f"{shared[:-1]},{_dumps(viewer)[1:]}}}"
+        )
 
 
 async def table_socket(websocket: WebSocket) -> None:

@@ -84,9 +84,6 @@ def environment(lang: str) -> jinja2.Environment:
     )
     env.install_gettext_translations(translations(lang), newstyle=True)  # type: ignore[attr-defined]
     env.globals["static"] = static_url
-    prefix = "" if lang == DEFAULT_LANGUAGE else f"/{lang}"
-    env.globals["url"] = lambda path: prefix + path if path.startswith("/") else path
-    env.globals["lang_prefix"] = prefix
     env.policies["ext.i18n.trimmed"] = True
     return env
 
@@ -157,6 +154,16 @@ def language_links(request: Request) -> list[dict[str, str]]:
     return links
 
 
+def page_url(request: Request, path: str) -> str:
+    """A link to one of the site's pages, in the request's language.
+
+    A language-prefix middleware sets ``request.state.url_prefix`` (for example ``"/fi"``);
+    without one, paths are used as they are.
+    """
+    prefix = getattr(request.state, "url_prefix", "")
+    return f"{prefix}{path}" if isinstance(prefix, str) else path
+
+
 def gettext_for(request: Request) -> gettext.NullTranslations:
     """The translations of the request's language, for strings built in Python code."""
     return translations(language_of(request))
@@ -181,6 +188,7 @@ def render(
         "release": f"v{playtable.__version__} · {commit()}",
         "nav": None,
         "languages": language_links(request),
+        "url": lambda path: page_url(request, path),
     }
     if context:
         full_context.update(context)

@@ -28,7 +28,9 @@ pytestmark = pytest.mark.e2e
 def test_a_full_game_with_a_spectator_a_reload_and_a_rematch(
     browser: Browser, server_url: str
 ) -> None:
-    red = browser.new_context().new_page()
+    red_context = browser.new_context()
+    red_context.grant_permissions(["clipboard-read", "clipboard-write"])
+    red = red_context.new_page()
     table_url = create_table(
         red,
         server_url,
@@ -43,6 +45,10 @@ def test_a_full_game_with_a_spectator_a_reload_and_a_rematch(
     invite = red.locator("#invite-url").input_value()
     watch = red.locator("#watch-url").input_value()
     assert "/join/" in invite and watch.endswith("/watch")
+    copy = red.locator('button[data-copy="invite-url"]')
+    copy.click()
+    expect(copy).to_have_text("Copied")
+    assert red.evaluate("navigator.clipboard.readText()") == invite
     # the eight outline lines of the Swedish board are drawn, dashed, before any move
     expect(red.locator(".line--predrawn")).to_have_count(8)
     # red may open the game before anyone has joined, and is told to send the invitation

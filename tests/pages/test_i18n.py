@@ -112,3 +112,16 @@ def test_commit_comes_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> N
         assert templating.static_url("style.css").endswith("-abc1234")
     finally:
         templating.commit.cache_clear()
+
+
+def test_links_follow_a_language_prefix() -> None:
+    request = _request("en")
+    request.state.url_prefix = "/fi"
+    html = templating.render(
+        request, "error.html", {"status_code": 404, "heading": "h", "message": "m"}
+    ).body.decode()
+    assert 'class="brand" href="/fi/"' in html
+    # only the language switcher and the hreflang alternates lead out of the prefix
+    site = re.sub(r'<nav class="language-switcher".*?</nav>', "", html, flags=re.S)
+    site = re.sub(r'<link rel="alternate"[^>]*>', "", site)
+    assert 'href="/"' not in site

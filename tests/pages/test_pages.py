@@ -228,3 +228,13 @@ def test_the_404_handler_renders_the_site_page() -> None:
     assert response.status_code == 404
     assert "Page not found" in response.text
     assert 'href="#content"' in response.text
+
+
+def test_unknown_addresses_get_the_site_404_page(client: TestClient) -> None:
+    response = client.get("/no/such/page")
+    assert response.status_code == 404
+    assert "Page not found" in response.text
+    # the JSON API keeps its own answers
+    api = client.get("/api/tables/nosuchtable")
+    assert api.status_code == 404
+    assert api.headers["content-type"].startswith("application/json")

@@ -15,7 +15,7 @@ def anyio_backend() -> str:
 
 @pytest.fixture
 def db_url(tmp_path: Path) -> str:
-    return f"sqlite+aiosqlite:///{tmp_path / 'store.sqlite3'}"
+    return f"sqlite:///{tmp_path / 'store.sqlite3'}"
 
 
 @pytest.fixture

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import sqlite3
 from pathlib import Path
 
@@ -41,16 +42,55 @@ async def test_migrations_build_the_schema_the_queries_expect(db_url: str, tmp_p
 
 
 async def test_sqlite_runs_in_wal_mode_with_foreign_keys(store: Store) -> None:
-    async with store.engine.connect() as conn:
-        assert (await conn.execute(sa.text("PRAGMA journal_mode"))).scalar() == "wal"
-        assert (await conn.execute(sa.text("PRAGMA foreign_keys"))).scalar() == 1
+    assert store.engine is not None
+    with store.engine.connect() as conn:
+        assert conn.execute(sa.text("PRAGMA journal_mode")).scalar() == "wal"
+        assert conn.execute(sa.text("PRAGMA foreign_keys")).scalar() == 1
+        assert conn.execute(sa.text("PRAGMA synchronous")).scalar() == 2  # FULL
         with pytest.raises(sa.exc.IntegrityError):
-            await conn.execute(
+            conn.execute(
                 sa.text(
                     "INSERT INTO moves (table_id, ply, move, player, created_at) "
                     "VALUES ('nowhere', 0, 'a1-b1', 'red', '2026-01-01')"
                 )
             )
+
+
+async def test_an_aiosqlite_url_means_the_same_file(tmp_path: Path) -> None:
+    first = Store(f"sqlite:///{tmp_path / 'same.sqlite3'}")
+    await first.open()
+    await first.create_table(new_table())
+    await first.close()
+    second = Store(f"sqlite+aiosqlite:///{tmp_path / 'same.sqlite3'}")
+    await second.open()
+    assert await second.table("t1") is not None
+    await second.close()
+
+
+async def test_changes_arriving_together_share_one_commit(store: Store) -> None:
+    for k in range(20):
+        await store.create_table(new_table(f"t{k}"))
+    results = await asyncio.gather(
+        *(store.update(f"t{k}", 0, Change(append=MoveRow(0, "a1-b1", "red"))) for k in range(20)),
+        # A stale change in the same group fails alone; the others still commit.
+        store.update("t0", 0, Change(append=MoveRow(0, "b1-c1", "red"))),
+    )
+    assert results == [True] * 20 + [False]
+    for k in range(20):
+        assert [m.move for m in await store.moves(f"t{k}")] == ["a1-b1"]
+
+
+async def test_a_contradiction_in_a_group_does_not_sink_the_others(store: Store) -> None:
+    for k in range(3):
+        await store.create_table(new_table(f"t{k}"))
+    results = await asyncio.gather(
+        store.update("t0", 0, Change(append=MoveRow(0, "a1-b1", "red"))),
+        store.update("t1", 0, Change(drop_ply=3)),  # passes the version check, then fails
+        store.update("t2", 0, Change(append=MoveRow(0, "a1-b1", "red"))),
+    )
+    assert results == [True, False, True]
+    row = await store.table("t1")
+    assert row is not None and row.version == 0
 
 
 async def test_create_and_read_a_table(store: Store) -> None:
@@ -139,3 +179,14 @@ async def test_the_folder_of_a_sqlite_file_is_created(tmp_path: Path) -> None:
     assert await store.create_table(new_table())
     await store.close()
     assert (tmp_path / "var" / "deep" / "db.sqlite3").exists()
+
+
+async def test_the_url_may_relax_fsync(tmp_path: Path) -> None:
+    store = Store(f"sqlite:///{tmp_path / 'relaxed.sqlite3'}?synchronous=normal")
+    await store.open()
+    assert store.engine is not None
+    with store.engine.connect() as conn:
+        assert conn.execute(sa.text("PRAGMA synchronous")).scalar() == 1  # NORMAL
+    await store.close()
+    with pytest.raises(ValueError, match="synchronous"):
+        Store(f"sqlite:///{tmp_path / 'x.sqlite3'}?synchronous=off")

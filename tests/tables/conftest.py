@@ -19,7 +19,7 @@ def anyio_backend() -> str:
 
 @pytest.fixture
 def db_url(tmp_path: Path) -> str:
-    return f"sqlite+aiosqlite:///{tmp_path / 'tables.sqlite3'}"
+    return f"sqlite:///{tmp_path / 'tables.sqlite3'}"
 
 
 @pytest.fixture

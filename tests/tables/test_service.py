@@ -256,3 +256,46 @@ async def test_every_change_is_published_with_its_version(service: TableService)
     ]
     assert red not in json.dumps(message)
     await subscription.close()
+
+
+async def test_a_swaptimum_move_event_names_any_skipped_player(service: TableService) -> None:
+    created = await service.create_table("swaptimum", {"size": 4}, "red")
+    subscription = await service.bus.subscribe(created.id)
+    table = await service.snapshot(created.id, "red")
+    first = table["view"]["placements"]
+    move = next(iter(first.values()))[0]
+    await service.play_move(created.id, created.seat_token, 0, move)
+    event = (await subscription.get())["events"][0]
+    assert event["kind"] == "move" and event["move"] == move
+    assert "skipped" in event and "claimed" not in event
+    await subscription.close()
+
+
+async def test_a_stale_cache_never_refuses_a_good_request(db_url: str) -> None:
+    """Node B decides first on what it cached, but re-reads before it refuses anything."""
+    store_a, store_b = Store(db_url), Store(db_url)
+    await store_a.open()
+    await store_b.open()
+    node_a = TableService(store_a, InProcessBus(), SECRET)
+    node_b = TableService(store_b, InProcessBus(), SECRET)
+    try:
+        created = await node_a.create_table("dots", DOTS, "red")
+        await node_b.snapshot(created.id, None)  # cached: blue's seat free, ply 0
+        claimed = await node_a.claim_invite(created.id, created.invite_token)
+        assert claimed is not None
+        await node_a.play_move(created.id, created.seat_token, 0, "a2-b2")
+        await node_b.play_move(created.id, claimed[1], 1, "b1-b2")
+        table = await node_a.snapshot(created.id, None)
+        assert table["moves"] == ["a2-b2", "b1-b2"] and table["version"] == 3
+    finally:
+        await store_a.close()
+        await store_b.close()
+
+
+async def test_after_a_resignation_no_board_offers_a_move(service: TableService) -> None:
+    for game, options in (("dots", DOTS), ("swaptimum", {"size": 5})):
+        created = await service.create_table(game, options, "red")
+        await service.resign(created.id, created.seat_token)
+        view = (await service.snapshot(created.id, "red"))["view"]
+        assert view.get("legal_moves", []) == [] and view.get("placements", {}) == {}
+        assert view["to_move"] is None

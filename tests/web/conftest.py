@@ -21,7 +21,7 @@ BLUE_WINS = [("red", "a2-b2"), ("blue", "b1-b2"), ("blue", "b2-b3"), ("blue", "b
 
 @pytest.fixture
 def db_url(tmp_path: Path) -> str:
-    return f"sqlite+aiosqlite:///{tmp_path / 'web.sqlite3'}"
+    return f"sqlite:///{tmp_path / 'web.sqlite3'}"
 
 
 @pytest.fixture

@@ -258,21 +258,27 @@ def test_an_invitation_opens_the_table_in_the_receivers_language(client: TestCli
     data = json.loads(re.search(r'id="table-data">(.*?)</script>', page, re.S).group(1))  # type: ignore[union-attr]
     invite = data["table"]["invite_url"]
     assert invite.startswith("/t/")
-    with TestClient(client.app) as guest:
-        joined = guest.get(invite, headers={"accept-language": "ko"}, follow_redirects=False)
-        assert joined.status_code == 303
-        assert joined.headers["location"] == "/ko" + location.removeprefix("/cs")
+    client.cookies.clear()  # the guest: another browser
+    joined = client.get(invite, headers={"accept-language": "ko"}, follow_redirects=False)
+    assert joined.status_code == 303
+    assert joined.headers["location"] == "/ko" + location.removeprefix("/cs")
 
 
 def test_a_wrong_invitation_is_explained_in_the_receivers_language(client: TestClient) -> None:
     form = {"csrf": csrf(client, "/"), "game": "swaptimum", "swaptimum_size": "5", "seat": "red"}
     location = client.post("/tables", data=form, follow_redirects=False).headers["location"]
     table_id = location.rsplit("/", 1)[1]
-    with TestClient(client.app) as guest:
-        page = guest.get(f"/t/{table_id}/join/wrong", headers={"accept-language": "cs"})
-        assert page.status_code == 403
-        assert '<html lang="cs">' in page.text
-        assert "Pozvánka není platná" in page.text
-        assert f"http://testserver/cs/t/{table_id}/watch" in page.text
-        missing = guest.get("/t/nosuchtable/join/x", headers={"accept-language": "ko"})
-        assert missing.status_code == 404 and "그런 테이블은 없습니다" in missing.text
+    client.cookies.clear()  # the guest: another browser
+    page = client.get(f"/t/{table_id}/join/wrong", headers={"accept-language": "cs"})
+    assert page.status_code == 403
+    assert '<html lang="cs">' in page.text
+    assert "Pozvánka není platná" in page.text
+    assert f"http://testserver/cs/t/{table_id}/watch" in page.text
+    missing = client.get("/t/nosuchtable/join/x", headers={"accept-language": "ko"})
+    assert missing.status_code == 404 and "그런 테이블은 없습니다" in missing.text
+
+
+def test_an_unknown_address_is_a_404_page_in_the_language(client: TestClient) -> None:
+    page = client.get("/ko/no/such/page")
+    assert page.status_code == 404
+    assert '<html lang="ko">' in page.text and "페이지를 찾을 수 없습니다" in page.text

@@ -17,6 +17,8 @@ def test_a_seat_link_sets_the_cookie_and_leaves_the_address_bar(client: TestClie
     for attribute in ("HttpOnly", "Path=/", "SameSite=lax", "Max-Age=2592000"):
         assert attribute in cookie
     assert "Secure" not in cookie  # plain http here; https gets Secure
+    assert response.headers["referrer-policy"] == "no-referrer"
+    assert response.headers["cache-control"] == "no-store"
 
 
 def test_the_cookie_is_secure_over_https(db_url: str) -> None:

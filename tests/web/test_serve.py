@@ -91,3 +91,21 @@ def test_serve_plays_over_a_real_websocket(server: str) -> None:
         ):
             pass
         assert message["table"]["moves"] == ["a2-b2"]
+
+
+def test_the_access_log_never_shows_a_seat_token() -> None:
+    import logging
+
+    from playtable.cli import RedactLinks
+
+    record = logging.LogRecord(
+        "uvicorn.access",
+        logging.INFO,
+        __file__,
+        0,
+        '%s - "%s %s HTTP/%s" %d',
+        ("127.0.0.1:5000", "GET", "/t/k3j9x2mq/seat/s3cr3t-T0ken_", "1.1", 303),
+        None,
+    )
+    assert RedactLinks().filter(record)
+    assert record.getMessage() == '127.0.0.1:5000 - "GET /t/k3j9x2mq/seat/… HTTP/1.1" 303'

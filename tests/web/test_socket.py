@@ -74,6 +74,8 @@ def test_a_move_reaches_every_socket(client: TestClient) -> None:
                 "claimed": 0,
             } in events
             assert state["moves"] == ["a2-b2"] and state["to_move"] == "blue"
+            assert state["you"] == {red: "red", blue: "blue", watcher: None}[socket]
+            assert state["invite_url"] is None and set(state) == TABLE_KEYS
         blue.send("move", ply=1, move="b1-b2")
         events, state = red.at_version(3)
         assert events[-1]["claimed"] == 1 and state["view"]["score"] == {"red": 0, "blue": 1}

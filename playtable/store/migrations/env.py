@@ -1,6 +1,6 @@
 """Alembic environment for the Playtable store.
 
-Two ways in: the app passes an open (synchronous facade of an async) connection through
+Two ways in: the app passes an open connection (or the synchronous facade of an async one) through
 ``config.attributes["connection"]`` so the upgrade runs inside its own event loop; the
 ``alembic`` command line (``alembic -c playtable/store/alembic.ini ...``) gets none and opens
 an async engine from ``sqlalchemy.url`` or ``PLAYTABLE_DATABASE_URL``.
@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import os
 
+import sqlalchemy as sa
 from alembic import context
 from sqlalchemy.engine import Connection
 from sqlalchemy.ext.asyncio import create_async_engine
@@ -54,5 +55,11 @@ else:
         raise SystemExit("set PLAYTABLE_DATABASE_URL or sqlalchemy.url")
     if context.is_offline_mode():
         run_offline(url)
+    elif sa.make_url(url).get_backend_name() == "sqlite":
+        # The app runs SQLite on the standard driver whatever the URL names.
+        engine = sa.create_engine(sa.make_url(url).set(drivername="sqlite"))
+        with engine.begin() as connection:
+            run_with(connection)
+        engine.dispose()
     else:
         asyncio.run(run_async(url))

@@ -108,10 +108,26 @@ export class SwaptimumBoard {
     const sides = svgEl("g", { class: "sides", "aria-hidden": "true" }, svg);
     const bar = 0.22 * U;
     const gap = 0.07 * U;
-    svgEl("rect", { x: 0, y: -gap - bar, width: N * U, height: bar, class: "board-side board-side--red" }, sides);
-    svgEl("rect", { x: 0, y: N * U + gap, width: N * U, height: bar, class: "board-side board-side--red" }, sides);
-    svgEl("rect", { x: -gap - bar, y: 0, width: bar, height: N * U, class: "board-side board-side--blue" }, sides);
-    svgEl("rect", { x: N * U + gap, y: 0, width: bar, height: N * U, class: "board-side board-side--blue" }, sides);
+    svgEl(
+      "rect",
+      { x: 0, y: -gap - bar, width: N * U, height: bar, class: "board-side board-side--red" },
+      sides,
+    );
+    svgEl(
+      "rect",
+      { x: 0, y: N * U + gap, width: N * U, height: bar, class: "board-side board-side--red" },
+      sides,
+    );
+    svgEl(
+      "rect",
+      { x: -gap - bar, y: 0, width: bar, height: N * U, class: "board-side board-side--blue" },
+      sides,
+    );
+    svgEl(
+      "rect",
+      { x: N * U + gap, y: 0, width: bar, height: N * U, class: "board-side board-side--blue" },
+      sides,
+    );
 
     // big boards have small squares: their coordinates take a larger share of a square
     const labels = svgEl(
@@ -122,7 +138,12 @@ export class SwaptimumBoard {
     for (let i = 0; i < N; i++) {
       const file = svgEl(
         "text",
-        { x: X(i) + U / 2, y: N * U + 0.58 * U, "text-anchor": "middle", "dominant-baseline": "central" },
+        {
+          x: X(i) + U / 2,
+          y: N * U + 0.58 * U,
+          "text-anchor": "middle",
+          "dominant-baseline": "central",
+        },
         labels,
       );
       file.textContent = String.fromCharCode(97 + i);
@@ -154,12 +175,33 @@ export class SwaptimumBoard {
     const marks = svgEl("g", { class: "last-move", "aria-hidden": "true" }, svg);
     if (lastPlacement) {
       const c = centre(lastPlacement);
-      svgEl("rect", { x: c.x - U / 2 + 5, y: c.y - U / 2 + 5, width: U - 10, height: U - 10, class: "last-square" }, marks);
+      svgEl(
+        "rect",
+        {
+          x: c.x - U / 2 + 5,
+          y: c.y - U / 2 + 5,
+          width: U - 10,
+          height: U - 10,
+          rx: 6,
+          class: "last-square",
+        },
+        marks,
+      );
     }
     if (lastSwap) {
       for (const name of lastSwap) {
         const c = centre(name);
-        svgEl("rect", { x: c.x - U / 2 + 12, y: c.y - U / 2 + 12, width: U - 24, height: U - 24, class: "last-swap" }, marks);
+        svgEl(
+          "rect",
+          {
+            x: c.x - U / 2 + 12,
+            y: c.y - U / 2 + 12,
+            width: U - 24,
+            height: U - 24,
+            class: "last-swap",
+          },
+          marks,
+        );
       }
       const a = centre(lastSwap[0]);
       const b = centre(lastSwap[1]);
@@ -183,7 +225,11 @@ export class SwaptimumBoard {
           },
           targets,
         );
-        svgEl("rect", { x: c.x - U / 2, y: c.y - U / 2, width: U, height: U, class: "hit" }, target);
+        svgEl(
+          "rect",
+          { x: c.x - U / 2, y: c.y - U / 2, width: U, height: U, class: "hit" },
+          target,
+        );
         drawChecker(target, c.x, c.y, view.to_move, " checker--ghost");
       }
     }
@@ -196,7 +242,14 @@ export class SwaptimumBoard {
       for (const [col, row] of blocks) {
         svgEl(
           "rect",
-          { x: X(col) + 3, y: Y(row + 1) + 3, width: 2 * U - 6, height: 2 * U - 6, class: "crosscut" },
+          {
+            x: X(col) + 3,
+            y: Y(row + 1) + 3,
+            width: 2 * U - 6,
+            height: 2 * U - 6,
+            rx: 10,
+            class: "crosscut",
+          },
           outline,
         );
       }
@@ -247,11 +300,24 @@ export class SwaptimumBoard {
         layer,
       );
       for (const p of [a, b]) {
-        svgEl("rect", { x: p.x - U / 2 + 4, y: p.y - U / 2 + 4, width: U - 8, height: U - 8, class: "swap-square" }, group);
+        svgEl(
+          "rect",
+          {
+            x: p.x - U / 2 + 4,
+            y: p.y - U / 2 + 4,
+            width: U - 8,
+            height: U - 8,
+            class: "swap-square",
+          },
+          group,
+        );
       }
       svgEl("line", { x1: a.x, y1: a.y, x2: b.x, y2: b.y, class: "swap-hit" }, group);
       svgEl("line", { x1: a.x, y1: a.y, x2: b.x, y2: b.y, class: "swap-line" }, group);
-      for (const [p, q] of [[a, b], [b, a]]) {
+      for (const [p, q] of [
+        [a, b],
+        [b, a],
+      ]) {
         // an arrow head at each end, pointing outwards
         const dx = p.x - q.x;
         const dy = p.y - q.y;

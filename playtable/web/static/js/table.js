@@ -180,7 +180,8 @@ function handleEvent(event) {
     case "move":
       lastMover = event.player;
       if (event.claimed === 1) text = t("ann_move_claim_one", { player: who, move: event.move });
-      else if (event.claimed >= 2) text = t("ann_move_claim_two", { player: who, move: event.move });
+      else if (event.claimed >= 2)
+        text = t("ann_move_claim_two", { player: who, move: event.move });
       else if (table.game === "dots") text = t("ann_line", { player: who, move: event.move });
       else text = t("ann_move", { player: who, move: event.move });
       if (event.skipped) text += ` ${t("skipped", { player: playerName(event.skipped) })}`;
@@ -317,7 +318,8 @@ function renderPlayers() {
     const row = $(`player-${player}`);
     const seat = table.seats[player];
     const name = row.querySelector(".player__name");
-    name.textContent = player === you ? t("you_suffix", { player: playerName(player) }) : playerName(player);
+    name.textContent =
+      player === you ? t("you_suffix", { player: playerName(player) }) : playerName(player);
     const presence = row.querySelector(".player__presence");
     const status = !seat.taken ? "free" : seat.online ? "online" : "offline";
     presence.dataset.presence = status;
@@ -373,7 +375,12 @@ function renderActions(over) {
   const offers = table.offers || { draw: null, undo: null, rematch: [] };
   const opponentSeated = table.seats[other(you)].taken;
   const running = !over && opponentSeated;
-  $("action-undo").hidden = !(running && table.ply > 0 && !offers.undo && lastMoverOf(table) !== other(you));
+  $("action-undo").hidden = !(
+    running &&
+    table.ply > 0 &&
+    !offers.undo &&
+    lastMoverOf(table) !== other(you)
+  );
   $("action-draw").hidden = !(running && !offers.draw);
   $("action-resign").hidden = over || !opponentSeated;
   const rematch = $("action-rematch");
@@ -412,9 +419,12 @@ function renderMoves() {
       item.dataset.player = mover;
       const mark = document.createElement("span");
       mark.className = `move-mark mark--${mover}`;
-      mark.setAttribute("aria-label", playerName(mover));
+      mark.setAttribute("aria-hidden", "true");
       mark.textContent = t(`${mover}_initial`);
-      item.append(mark, " ");
+      const name = document.createElement("span");
+      name.className = "visually-hidden";
+      name.textContent = playerName(mover);
+      item.append(mark, name, " ");
     }
     const text = document.createElement("span");
     text.className = "move-text";
