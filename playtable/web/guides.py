@@ -236,6 +236,8 @@ async def variants_index(request: Request) -> Response:
             "variants": VARIANTS,
             "names": {v.slug: variant_name(v.slug, gettext_for(request)) for v in VARIANTS},
             "facts": {v.slug: board_facts(v.options) for v in VARIANTS},
+            "diagrams": {v.slug: dots_diagram(v.options) for v in VARIANTS},
+            "strings": client_strings(gettext_for(request)),
         },
     )
 

@@ -23,7 +23,7 @@ GUIDES = (
     "/variants/triangle-grid",
     "/variants/hexagon-grid",
 )
-DIAGRAMS = {"/": 0, "/rules/dots-and-boxes": 1, "/rules/swaptimum": 5, "/variants": 0}
+DIAGRAMS = {"/": 0, "/rules/dots-and-boxes": 1, "/rules/swaptimum": 5, "/variants": 5}
 
 
 def watch_console(page: Page) -> list[str]:
