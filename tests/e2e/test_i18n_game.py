@@ -69,3 +69,14 @@ def test_a_full_game_in_korean(browser: Browser, server_url: str) -> None:
         expect(page.locator("html")).to_have_attribute("lang", "ko")
         assert not english_on_page("ko", page.locator("body").inner_text())
     expect(red.locator(".cell-mark").first).to_have_text(re.compile("빨|파"))
+
+    # a rematch keeps both players in Korean, at the new table, colours swapped
+    red.locator("#action-rematch").click()
+    expect(blue.locator("#action-rematch")).to_have_text("재대국 수락")
+    blue.locator("#action-rematch").click()
+    old = red.url
+    for page in (red, blue):
+        page.wait_for_url(lambda url: "/ko/t/" in url and url != old)
+        wait_ready(page)
+        expect(page.locator("html")).to_have_attribute("lang", "ko")
+    assert (seat(red), seat(blue)) == ("blue", "red")

@@ -152,17 +152,28 @@ function receive(message) {
     case "rematch":
       if (rematchAtLoad) {
         const link = $("rematch-seat-link");
-        link.href = message.url;
+        link.href = inPageLanguage(message.url);
         link.hidden = false;
         break;
       }
       leaving = true;
       setConnection("rematch");
-      window.location.assign(message.url);
+      window.location.assign(inPageLanguage(message.url));
       break;
     default:
       break; // "pong" and anything newer than this page
   }
+}
+
+// A link the server gives (a seat link, a table) in the language of this page: the prefix of
+// docs/browser.md, or for English an explicit choice, since a bare seat link follows the
+// browser's language.
+function inPageLanguage(path) {
+  const lang = document.documentElement.lang;
+  if (!path.startsWith("/") || path.startsWith("//")) return path;
+  if (lang && lang !== "en") return `/${lang}${path}`;
+  if (!/\/(seat|join)\//.test(path)) return path;
+  return `${path}${path.includes("?") ? "&" : "?"}lang=en`;
 }
 
 // The server's message is English; a known code has a sentence in the page's language.
@@ -483,7 +494,9 @@ function renderResult(over) {
   $("result-text").textContent = resultText(table.outcome);
   const rematchLink = $("rematch-watch-link");
   rematchLink.hidden = !table.rematch_id || Boolean(you);
-  if (table.rematch_id) rematchLink.href = `/t/${encodeURIComponent(table.rematch_id)}/watch`;
+  if (table.rematch_id) {
+    rematchLink.href = inPageLanguage(`/t/${encodeURIComponent(table.rematch_id)}/watch`);
+  }
   box.hidden = false;
   box.dataset.winner = table.outcome.winner || "draw";
 }
