@@ -16,6 +16,7 @@ from starlette.routing import BaseRoute, WebSocketRoute
 from playtable.bus import Bus, InProcessBus
 from playtable.store import DEFAULT_URL, Store
 from playtable.tables import TableService
+from playtable.tables.bots import BotSettings
 from playtable.web import api, guides, links, pages
 from playtable.web.language import LanguageMiddleware
 from playtable.web.socket import table_socket
@@ -50,6 +51,7 @@ def create_app(
     *,
     secret: str | bytes | None = None,
     bus: Bus | None = None,
+    bots: BotSettings | None = None,
 ) -> Starlette:
     """The site. ``database_url`` defaults to ``PLAYTABLE_DATABASE_URL``, then SQLite in ./var/.
 
@@ -59,11 +61,13 @@ def create_app(
     url = database_url or os.environ.get("PLAYTABLE_DATABASE_URL") or DEFAULT_URL
     store = Store(url)
     the_bus = bus if bus is not None else InProcessBus()
-    service = TableService(store, the_bus, load_secret(secret))
+    bot_settings = bots if bots is not None else BotSettings.from_env()
+    service = TableService(store, the_bus, load_secret(secret), bot_settings)
 
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         await store.open()
+        await service.resume_bots()
         try:
             yield
         finally:

@@ -33,7 +33,7 @@ async def test_migrations_build_the_schema_the_queries_expect(db_url: str, tmp_p
     await upgrade(db_url)  # a second run at head changes nothing
     with sqlite3.connect(tmp_path / "store.sqlite3") as conn:
         version = conn.execute("SELECT version_num FROM alembic_version").fetchall()
-        assert version == [("0001",)]
+        assert version == [("0002",)]
         for table in metadata.sorted_tables:
             columns = {row[1] for row in conn.execute(f"PRAGMA table_info({table.name})")}
             assert columns == {c.name for c in table.columns}, table.name
