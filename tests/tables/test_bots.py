@@ -71,7 +71,9 @@ async def test_the_bot_answers_a_move_through_the_table_service(bots: TableServi
     created = await bots.create_table("dots", DOTS, "red", bot="easy")
     subscription = await bots.bus.subscribe(created.id)
     await bots.play_move(created.id, created.seat_token, 0, "a2-b2")
-    table = await until(bots, created.id, lambda t: t["outcome"] is not None or t["to_move"] == "red")
+    table = await until(
+        bots, created.id, lambda t: t["outcome"] is not None or t["to_move"] == "red"
+    )
     assert table["movers"][0] == "red" and table["movers"][1] == "blue"
     # Stored like any move, and published on the bus to every socket.
     stored = await bots.store.moves(created.id)
@@ -199,5 +201,7 @@ async def test_the_analysis_agrees_with_the_solver(bots: TableService) -> None:
     assert any(m["loss"] > 0 for m in result["moves"])  # the first legal line is no good play
     best = await bots.best_moves(created.id, 0)
     assert best["proved"] and best["value"] == result["values"][0]
-    assert set(best["best_moves"]) == set(solve_record(GameRecord("dots", options, ()))["best_moves"])
+    assert set(best["best_moves"]) == set(
+        solve_record(GameRecord("dots", options, ()))["best_moves"]
+    )
     assert json.loads(json.dumps(result)) == result
