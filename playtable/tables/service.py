@@ -689,7 +689,8 @@ class TableService:
         return mine <= 0
 
     # -- analysis (Dots and Boxes) ----------------------------------------------------------
-    async def _analysable(self, table_id: str) -> _Table:
+    async def check_analysis(self, table_id: str) -> _Table:
+        """The table if its analysis is open; raises AnalysisRefused or TableNotFound."""
         table = await self._load(table_id)
         if table.row.game != "dots":
             raise AnalysisRefused("The analysis is for Dots and Boxes only.")
@@ -702,7 +703,7 @@ class TableService:
 
     async def analysis(self, table_id: str) -> dict[str, Any]:
         """The solver's value after each move and the mistakes; see docs/protocol.md."""
-        table = await self._analysable(table_id)
+        table = await self.check_analysis(table_id)
         played = tuple(m.move for m in table.moves)
         keys = [(table_id, played[:ply]) for ply in range(len(played) + 1)]
         missing = [ply for ply, key in enumerate(keys) if key not in self._analysis]
@@ -742,7 +743,7 @@ class TableService:
 
     async def best_moves(self, table_id: str, ply: int) -> dict[str, Any]:
         """Every optimal move after ``ply`` moves, if the solver proves it within budget."""
-        table = await self._analysable(table_id)
+        table = await self.check_analysis(table_id)
         if not 0 <= ply <= table.ply:
             raise AnalysisRefused(f"There is no position after {ply} moves at this table.")
         found = await self.pool.run(
