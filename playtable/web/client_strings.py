@@ -106,7 +106,7 @@ def client_strings(catalog: gettext.NullTranslations) -> dict[str, str]:
         "value_even": _("Even"),
         "mistake": _("Mistake: gives away %(boxes)s"),
         "best_move": _("Best move"),
-        "best_moves": _("Best: %(moves)s"),
+        "best_moves": _("Best: %(moves)s (%(value)s)"),
         "best_none": _("No move left: the game is over."),
         "best_unproved": _("The solver found no proof in time."),
         "thinking": _("Thinking…"),

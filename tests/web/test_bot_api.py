@@ -68,7 +68,9 @@ def test_a_game_against_the_computer_and_its_analysis(bot_client: TestClient) ->
             if table["to_move"] == "blue":
                 socket.send("move", ply=table["ply"], move=table["view"]["legal_moves"][0])
             ply = table["ply"]
-            _, table = socket.until_state(lambda t: t["ply"] > ply or t["outcome"] is not None)
+            _, table = socket.until_state(
+                lambda t, ply=ply: t["ply"] > ply or t["outcome"] is not None
+            )
     bot_client.cookies.set(f"pt_{table_id}", token)
     page = bot_client.get(f"/t/{table_id}")
     assert "Computer (hard)" in page.text and f"/t/{table_id}/analysis" in page.text

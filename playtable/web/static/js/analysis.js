@@ -32,7 +32,10 @@ async function showBest(button, ply) {
     if (!response.ok) out.textContent = data.error;
     else if (!data.proved) out.textContent = t("best_unproved");
     else if (!data.best_moves.length) out.textContent = t("best_none");
-    else out.textContent = `${t("best_moves", { moves: data.best_moves.join(", ") })} (${valueText(data.value)})`;
+    else {
+      const moves = data.best_moves.join(", ");
+      out.textContent = t("best_moves", { moves, value: valueText(data.value) });
+    }
   } catch {
     out.textContent = t("analysis_failed");
   }
