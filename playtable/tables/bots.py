@@ -9,6 +9,7 @@ the service.
 from __future__ import annotations
 
 import asyncio
+import multiprocessing
 import os
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
@@ -52,7 +53,11 @@ class BotPool:
 
     async def run(self, function: Callable[..., T], *args: Any) -> T:
         if self._executor is None:
-            self._executor = ProcessPoolExecutor(max_workers=self.workers)
+            # Spawned, not forked: the server has threads (the store's), and a fork copies
+            # their locks in whatever state they are.
+            self._executor = ProcessPoolExecutor(
+                max_workers=self.workers, mp_context=multiprocessing.get_context("spawn")
+            )
         return await asyncio.get_running_loop().run_in_executor(self._executor, function, *args)
 
     def shutdown(self) -> None:
