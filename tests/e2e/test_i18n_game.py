@@ -80,3 +80,38 @@ def test_a_full_game_in_korean(browser: Browser, server_url: str) -> None:
         wait_ready(page)
         expect(page.locator("html")).to_have_attribute("lang", "ko")
     assert (seat(red), seat(blue)) == ("blue", "red")
+
+
+def test_a_rematch_stays_in_the_language_of_the_page_not_the_browser(
+    browser: Browser, server_url: str
+) -> None:
+    """Finnish players (browser and cookie) who opened the table's English address: the
+    rematch opens in English too, not in the language a bare seat link would negotiate."""
+    red = browser.new_context(locale="fi-FI").new_page()
+    red.goto(server_url + "/fi/?game=dots&rows=1&cols=1&seat=red")
+    red.locator("#table-form button[type=submit]").click()
+    red.wait_for_url(re.compile(r"/fi/t/[\w-]+$"))
+    english = red.url.replace("/fi/t/", "/t/")
+    red.goto(english)
+    wait_ready(red)
+    blue = browser.new_context(locale="fi-FI").new_page()
+    blue.goto(red.locator("#invite-url").input_value())
+    blue.wait_for_url(re.compile(r"/fi/t/[\w-]+$"))
+    blue.goto(english)
+    wait_ready(blue)
+    assert (seat(red), seat(blue)) == ("red", "blue")
+    pages = {"red": red, "blue": blue}
+    ply = 0
+    while outcome(red) is None:
+        page = pages[to_move(red)]
+        page.locator(f'#board [data-move="{moves_offered(page)[0]}"]').click()
+        ply += 1
+        wait_ply(red, ply)
+        wait_ply(blue, ply)
+    red.locator("#action-rematch").click()
+    blue.locator("#action-rematch").click()
+    for page in (red, blue):
+        page.wait_for_url(lambda url: "/t/" in url and url != english)
+        wait_ready(page)
+        expect(page.locator("html")).to_have_attribute("lang", "en")
+        assert "/fi/" not in page.url

@@ -29,7 +29,8 @@ def template() -> Catalog:
 
 
 def key(message: Message) -> str:
-    return message.id if isinstance(message.id, str) else message.id[0]
+    msgid = message.id if isinstance(message.id, str) else message.id[0]
+    return f"{message.context}\x04{msgid}" if message.context else msgid
 
 
 def forms(message: Message) -> tuple[str, ...]:
