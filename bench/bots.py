@@ -130,7 +130,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--swaptimum-games", type=int, default=100)
     parser.add_argument("--openspiel-games", type=int, default=20)
     parser.add_argument("--simulations", type=int, default=1000)
-    parser.add_argument("--budget", type=float, default=1.5, help="seconds per bot move")
+    parser.add_argument("--budget", type=float, default=1.4, help="seconds per bot move")
     parser.add_argument("--only", choices=["dots", "swaptimum", "openspiel"])
     parser.add_argument(
         "--pairs", default="all", help="comma list such as hard-easy (default: every pair)"

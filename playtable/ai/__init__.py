@@ -15,7 +15,7 @@ from typing import Any
 from playtable.games import GameError, load
 
 LEVELS = ("easy", "medium", "hard")
-DEFAULT_BUDGET_S = 1.5  # leaves room under the 2 seconds a bot may take
+DEFAULT_BUDGET_S = 1.4  # leaves room under the 2 seconds a bot may take
 
 
 def choose_move(

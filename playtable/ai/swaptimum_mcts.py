@@ -11,7 +11,7 @@ Below the tree, games are finished by a fast playout on bare bit masks:
   takes a random legal swap); a swap recolours two squares, which a union-find cannot undo,
   so the forests are rebuilt then.
 
-Levels differ only by the number of playouts (and all stop at the time budget).
+Levels differ only by their budget: a number of playouts and a share of the time budget.
 """
 
 from __future__ import annotations
@@ -26,6 +26,9 @@ from playtable.games.base import Player
 from playtable.games.swaptimum import Swaptimum, SwaptimumMove, SwaptimumState
 
 PLAYOUTS = {"easy": 60, "medium": 600, "hard": 5000}
+# Each level also stops at a share of the budget, so that the levels stay apart on a busy
+# machine, where no level reaches its playout count in time.
+TIME_SHARE = {"easy": 0.08, "medium": 0.25, "hard": 0.85}
 EXPLORATION = 0.4
 RAVE_K = 300  # visits at which a child's own mean and its AMAF mean weigh the same
 MAKER_CHANCE = 0.1  # how often a playout tries a crosscut-forming placement when it need not
@@ -321,5 +324,5 @@ def choose_swaptimum_move(
     if level not in PLAYOUTS:
         raise ValueError(f"level must be one of {', '.join(PLAYOUTS)}")
     # The rest of the budget covers the immediate-win scan and the caller's replay.
-    deadline = time.perf_counter() + 0.85 * budget_s
+    deadline = time.perf_counter() + TIME_SHARE[level] * budget_s
     return MCTS(game, rng).choose(state, PLAYOUTS[level], deadline)
