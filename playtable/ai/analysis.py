@@ -47,7 +47,8 @@ def analyse_positions(
     """The red margin after each of ``plies`` moves, or ``None`` where no proof came in time.
 
     The positions are solved from the last to the first: endgames are quick and fill the
-    solver's table, which then shortens the earlier, harder searches. Stops at ``total_s``.
+    solver's table, which then shortens the earlier, harder searches. Stops at ``total_s``;
+    the positions not tried by then are missing from the result.
     """
     game = _game(options)
     solver = _SOLVERS.get(game)
@@ -62,8 +63,7 @@ def analyse_positions(
         state = states[ply]
         left = deadline - time.perf_counter()
         if left <= 0:
-            values[ply] = None
-            continue
+            break  # not tried: left out, so that a later request may try it
         try:
             solution = solver.solve(
                 state, time_limit=min(per_position_s, left), all_best=False, deepening=False

@@ -167,6 +167,9 @@ class TableService:
         self.pool = BotPool(self.bot_settings.workers)
         # One pending piece of bot work per table: (what it is about, the task doing it).
         self._bot_tasks: dict[str, tuple[tuple[Any, ...], asyncio.Task[None]]] = {}
+        self._analysis_locks: weakref.WeakValueDictionary[str, asyncio.Lock] = (
+            weakref.WeakValueDictionary()
+        )
         self._analysis: OrderedDict[tuple[str, tuple[str, ...]], int | None] = OrderedDict()
 
     # -- links ------------------------------------------------------------------------------
@@ -703,6 +706,18 @@ class TableService:
 
     async def analysis(self, table_id: str) -> dict[str, Any]:
         """The solver's value after each move and the mistakes; see docs/protocol.md."""
+        # One analysis per table at a time: a second request waits and then finds the cache.
+        async with self._analysis_lock(table_id):
+            return await self._analyse(table_id)
+
+    def _analysis_lock(self, table_id: str) -> asyncio.Lock:
+        lock = self._analysis_locks.get(table_id)
+        if lock is None:
+            lock = asyncio.Lock()
+            self._analysis_locks[table_id] = lock
+        return lock
+
+    async def _analyse(self, table_id: str) -> dict[str, Any]:
         table = await self.check_analysis(table_id)
         played = tuple(m.move for m in table.moves)
         keys = [(table_id, played[:ply]) for ply in range(len(played) + 1)]
