@@ -791,9 +791,12 @@ class TableService:
 
     async def close(self) -> None:
         """Finish the announcements still under way; call before closing the store."""
-        for _, task in list(self._bot_tasks.values()):
+        bot_tasks = [task for _, task in self._bot_tasks.values()]
+        for task in bot_tasks:
             task.cancel()
         self._bot_tasks.clear()
+        if bot_tasks:
+            await asyncio.wait(bot_tasks, timeout=5)
         self.pool.shutdown()
         if self._tasks:
             await asyncio.wait(set(self._tasks), timeout=5)
