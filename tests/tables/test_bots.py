@@ -205,3 +205,23 @@ async def test_the_analysis_agrees_with_the_solver(bots: TableService) -> None:
         solve_record(GameRecord("dots", options, ()))["best_moves"]
     )
     assert json.loads(json.dumps(result)) == result
+
+
+async def test_the_bot_accepts_a_draw_the_solver_shows_is_fair(bots: TableService) -> None:
+    # On a 1x2 board the first player gets one box of two with best play on both sides.
+    created = await bots.create_table("dots", {"rows": 1, "cols": 2}, "red", bot="hard")
+    await bots.offer_draw(created.id, created.seat_token)
+    table = await until(bots, created.id, lambda t: t["outcome"] is not None)
+    assert table["outcome"]["reason"] == "draw_agreed" and table["ply"] == 0
+
+
+async def test_the_bot_plays_swaptimum_too(bots: TableService) -> None:
+    created = await bots.create_table("swaptimum", {"size": 4}, "blue", bot="easy")
+    table = await until(bots, created.id, lambda t: t["ply"] >= 1)
+    assert table["movers"] == ["red"] and table["to_move"] == "blue"
+    # A draw offer in Swaptimum is declined: the solver knows only Dots and Boxes.
+    await bots.offer_draw(created.id, created.seat_token)
+    table = await until(bots, created.id, lambda t: t["offers"]["draw"] is None)
+    assert table["outcome"] is None
+    with pytest.raises(AnalysisRefused, match="Dots and Boxes"):
+        await bots.analysis(created.id)
