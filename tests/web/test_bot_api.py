@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Iterator
 from typing import Any
@@ -111,3 +112,29 @@ def test_the_analysis_of_a_game_between_people(bot_client: TestClient) -> None:
     assert "against the computer" in refused.json()["error"]
     assert bot_client.get(f"/t/{table_id}/analysis").status_code == 409
     assert bot_client.get("/api/tables/nosuchtable/analysis").status_code == 404
+
+
+def test_the_home_form_sets_up_a_game_against_the_computer(bot_client: TestClient) -> None:
+    home = bot_client.get("/?opponent=medium")
+    assert 'name="opponent" value="medium" checked' in home.text
+    csrf = re.search(r'name="csrf" value="([^"]+)"', home.text)
+    assert csrf
+    fields = {
+        "csrf": csrf.group(1),
+        "game": "dots",
+        "dots_grid": "square",
+        "dots_rows": "2",
+        "dots_cols": "2",
+        "dots_start": "swedish",
+        "seat": "blue",
+    }
+    bad = bot_client.post("/tables", data={**fields, "opponent": "robot"})
+    assert bad.status_code == 400 and "Choose an opponent" in bad.text
+    response = bot_client.post("/tables", data={**fields, "opponent": "easy"})
+    assert response.status_code == 200
+    assert "Computer (easy)" in response.text
+    table_id = response.url.path.rsplit("/", 1)[1]
+    deadline = time.monotonic() + 20
+    while bot_client.get(f"/api/tables/{table_id}").json()["ply"] == 0:
+        assert time.monotonic() < deadline, "the computer (red) never opened the game"
+        time.sleep(0.05)
