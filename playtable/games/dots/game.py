@@ -54,6 +54,11 @@ class DotsSettings:
     start: Start = "standard"
     misere: bool = False
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        # Pickle and copy through the constructor: the compiled build (see COMPILED) makes
+        # this a native class, whose frozen fields the dataclass's __setstate__ cannot set.
+        return (type(self), (self.grid, self.dimensions, self.start, self.misere))
+
     def options(self) -> dict[str, Any]:
         shape: dict[str, Any]
         if self.grid == "square":
