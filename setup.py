@@ -1,19 +1,40 @@
-"""Build hook: an opt-in compiled build of the Dots and Boxes engine.
+"""Build hooks: translation catalogs in every built package; an opt-in compiled engine.
 
-Everything else about the package is in ``pyproject.toml``. By default (and always for the
-editable install of ``make install``) the package is pure Python. ``PLAYTABLE_COMPILE=1 pip
-install .`` compiles ``playtable/games/dots/game.py`` to a C extension with mypyc; see
-``bench/README.md``.
+Everything else about the package is in ``pyproject.toml``.
+
+- The translation catalogs (``.po`` -> ``.mo``) are compiled into every built package. Compiled
+  catalogs are never committed; a source checkout (and an editable install) compiles them in
+  memory instead, see ``playtable.web.templating.translations``.
+- ``PLAYTABLE_COMPILE=1 pip install .`` also compiles ``playtable/games/dots/game.py`` into a C
+  extension with mypyc (see ``bench/README.md``). Without it, and always for the editable
+  install of ``make install``, the package is pure Python.
 """
 
 from __future__ import annotations
 
 import os
 import sys
+from pathlib import Path
 
 from setuptools import Extension, setup
+from setuptools.command.build_py import build_py
 
 COMPILED_MODULES = ["playtable/games/dots/game.py"]
+
+
+class BuildWithCatalogs(build_py):
+    def run(self) -> None:
+        super().run()
+        from babel.messages.mofile import write_mo
+        from babel.messages.pofile import read_po
+
+        for po_path in Path(self.build_lib, "playtable", "i18n", "locales").glob(
+            "*/LC_MESSAGES/messages.po"
+        ):
+            with po_path.open("rb") as po_file:
+                catalog = read_po(po_file, locale=po_path.parents[1].name)
+            with po_path.with_suffix(".mo").open("wb") as mo_file:
+                write_mo(mo_file, catalog)
 
 
 def _extensions() -> list[Extension]:
@@ -32,4 +53,4 @@ def _extensions() -> list[Extension]:
     return mypycify(COMPILED_MODULES, opt_level="3")
 
 
-setup(ext_modules=_extensions())
+setup(cmdclass={"build_py": BuildWithCatalogs}, ext_modules=_extensions())

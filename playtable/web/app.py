@@ -10,12 +10,14 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 
 from starlette.applications import Starlette
+from starlette.middleware import Middleware
 from starlette.routing import BaseRoute, WebSocketRoute
 
 from playtable.bus import Bus, InProcessBus
 from playtable.store import DEFAULT_URL, Store
 from playtable.tables import TableService
-from playtable.web import api, links, pages
+from playtable.web import api, guides, links, pages
+from playtable.web.language import LanguageMiddleware
 from playtable.web.socket import table_socket
 
 DEFAULT_SECRET_FILE = "var/secret.key"
@@ -73,11 +75,13 @@ def create_app(
         *api.routes,
         *links.routes,
         WebSocketRoute("/t/{table_id}/ws", table_socket, name="table_socket"),
+        *guides.routes,
         *pages.routes,
     ]
     app = Starlette(
         routes=routes,
         lifespan=lifespan,
+        middleware=[Middleware(LanguageMiddleware)],
         exception_handlers={404: pages.not_found_handler},
     )
     app.state.service = service

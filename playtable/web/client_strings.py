@@ -53,9 +53,11 @@ def client_strings(catalog: gettext.NullTranslations) -> dict[str, str]:
         "draw_generic": _("The game is drawn."),
         "skipped": _("%(player)s has no legal move: the turn is skipped."),
         # move announcements (ARIA live region)
-        "ann_move": _("%(player)s plays %(move)s."),
-        "ann_move_claim_one": _("%(player)s draws %(move)s and completes a box."),
-        "ann_move_claim_two": _("%(player)s draws %(move)s and completes two boxes."),
+        "ann_move": _("%(player)s played %(move)s."),
+        "ann_line": _("%(player)s drew %(move)s."),
+        "ann_move_claim_one": _("%(player)s drew %(move)s and claimed a box."),
+        "ann_move_claim_two": _("%(player)s drew %(move)s and claimed two boxes."),
+        "ann_next": _("%(player)s to move."),
         "ann_undo": _("%(player)s took back %(move)s."),
         "ann_draw_offered": _("%(player)s offers a draw."),
         "ann_draw_declined": _("%(player)s declined the draw."),
@@ -93,4 +95,46 @@ def client_strings(catalog: gettext.NullTranslations) -> dict[str, str]:
         "copy_failed": _("Could not copy: select the link and copy it yourself."),
         # errors
         "server_error": _("Refused: %(message)s"),
+        # why the server refused, by the error's code (docs/protocol.md); the server's own
+        # message is English, so the page says it in its language instead
+        **{f"error_{code}": text for code, text in error_texts(catalog).items()},
+    }
+
+
+#: The error codes of docs/protocol.md.
+ERROR_CODES = (
+    "malformed",
+    "too_large",
+    "unknown_type",
+    "protocol",
+    "not_seated",
+    "not_your_turn",
+    "stale",
+    "illegal",
+    "game_over",
+    "no_offer",
+    "rate_limited",
+    "not_found",
+    "internal",
+)
+
+
+def error_texts(catalog: gettext.NullTranslations) -> dict[str, str]:
+    """A sentence for each error code the server may send."""
+    _ = catalog.gettext
+    broken = _("The page sent something the server did not understand. Reload the page.")
+    return {
+        "malformed": broken,
+        "too_large": broken,
+        "unknown_type": broken,
+        "protocol": _("This page is out of date. Reload it."),
+        "not_seated": _("Only the two players can do that."),
+        "not_your_turn": _("It is not your turn."),
+        "stale": _("The board had changed: here it is as it stands now."),
+        "illegal": _("That is not allowed at this point of the game."),
+        "game_over": _("The game is already over."),
+        "no_offer": _("There is no offer to answer."),
+        "rate_limited": _("Too many actions at once. Wait a moment and try again."),
+        "not_found": _("There is no such table."),
+        "internal": _("Something went wrong on the server. Try again."),
     }

@@ -101,8 +101,40 @@ def _home(
     return response
 
 
+#: Query parameters the home page accepts to preselect settings (``/?game=dots&start=swedish``),
+#: as links from the variant pages do; each maps to a form field.
+QUERY_FIELDS = {
+    "game": "game",
+    "grid": "dots_grid",
+    "rows": "dots_rows",
+    "cols": "dots_cols",
+    "start": "dots_start",
+    "seat": "seat",
+}
+CHOICES = {"game": GAMES, "dots_grid": GRIDS, "dots_start": STARTS, "seat": SEATS}
+
+
+def form_from_query(query: Mapping[str, str]) -> dict[str, Any]:
+    """The home form with the settings a link asks for; anything unknown or malformed is
+    ignored (the form still checks every value when it is submitted)."""
+    values: dict[str, Any] = dict(FORM_DEFAULTS)
+    for param, name in QUERY_FIELDS.items():
+        value = query.get(param, "")
+        if name in CHOICES:
+            if value in CHOICES[name]:
+                values[name] = value
+        elif value.isdigit() and len(value) <= 2:
+            values[name] = value
+    size = query.get("size", "")
+    if size.isdigit() and len(size) <= 2:
+        values["swaptimum_size" if values["game"] == "swaptimum" else "dots_size"] = size
+    if "misere" in query:
+        values["dots_misere"] = query["misere"] not in ("", "0", "false")
+    return values
+
+
 async def home(request: Request) -> Response:
-    return _home(request, FORM_DEFAULTS)
+    return _home(request, form_from_query(request.query_params))
 
 
 def _submitted(form: FormData) -> dict[str, Any]:

@@ -36,6 +36,9 @@ LOCALES_DIR = WEB_DIR.parent / "i18n" / "locales"
 
 DEFAULT_LANGUAGE = "en"
 
+#: Each language by its own name, as the language switcher shows it (never translated).
+LANGUAGE_NAMES = {"en": "English", "fi": "Suomi", "cs": "Čeština", "ko": "한국어"}
+
 
 def available_languages() -> list[str]:
     """The languages that have a catalog, the source language first."""
@@ -47,8 +50,18 @@ def available_languages() -> list[str]:
 
 @functools.cache
 def translations(lang: str) -> gettext.NullTranslations:
-    """The catalog of ``lang``, compiled from its ``.po`` file; untranslated text stays English."""
+    """The catalog of ``lang``; untranslated text stays English.
+
+    An installed package holds ``.mo`` files compiled by the build (``setup.py``); a source
+    checkout compiles the ``.po`` file in memory, so it never runs stale compiled text.
+    """
     po_path = LOCALES_DIR / lang / "LC_MESSAGES" / "messages.po"
+    mo_path = po_path.with_suffix(".mo")
+    if mo_path.is_file() and (
+        not po_path.is_file() or mo_path.stat().st_mtime >= po_path.stat().st_mtime
+    ):
+        with mo_path.open("rb") as mo_file:
+            return Translations(fp=mo_file, domain="messages")
     if not po_path.is_file():
         return gettext.NullTranslations()
     with po_path.open("rb") as po_file:
@@ -71,6 +84,7 @@ def environment(lang: str) -> jinja2.Environment:
     )
     env.install_gettext_translations(translations(lang), newstyle=True)  # type: ignore[attr-defined]
     env.globals["static"] = static_url
+    env.policies["ext.i18n.trimmed"] = True
     return env
 
 
@@ -110,6 +124,36 @@ def language_of(request: Request) -> str:
     return DEFAULT_LANGUAGE
 
 
+def page_path(request: Request) -> str:
+    """The address of the page without its language prefix (set by the language middleware)."""
+    path = getattr(request.state, "page_path", None)
+    return path if isinstance(path, str) else request.url.path
+
+
+def language_links(request: Request) -> list[dict[str, str]]:
+    """The same page in every language: for the switcher and the hreflang alternates."""
+    path = page_path(request)
+    query = request.url.query
+    links = []
+    for lang in available_languages():
+        if lang == DEFAULT_LANGUAGE:
+            href = path
+            # the bare home page negotiates: an explicit choice of English must say so
+            switch = path + "?" + "&".join(p for p in (query, "lang=en") if p)
+        else:
+            href = f"/{lang}{path}"
+            switch = href + (f"?{query}" if query else "")
+        links.append(
+            {
+                "lang": lang,
+                "name": LANGUAGE_NAMES.get(lang, lang),
+                "href": str(request.base_url).rstrip("/") + href,
+                "switch": switch,
+            }
+        )
+    return links
+
+
 def page_url(request: Request, path: str) -> str:
     """A link to one of the site's pages, in the request's language.
 
@@ -140,7 +184,10 @@ def render(
         "lang": lang,
         "version": playtable.__version__,
         "commit": commit(),
+        # the release, as the footer shows it: a version number is the same in every language
+        "release": f"v{playtable.__version__} · {commit()}",
         "nav": None,
+        "languages": language_links(request),
         "url": lambda path: page_url(request, path),
     }
     if context:

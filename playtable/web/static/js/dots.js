@@ -10,18 +10,22 @@ const MAX_PX_PER_UNIT = 150; // small boards do not grow past this on big screen
 const OUTSIDE = 0.42; // how far an outline line's hit area reaches outside the board
 
 export class DotsBoard {
-  constructor(root, { onMove }) {
+  // `still: true` draws a picture that nobody plays on (the diagrams of the rules and variant
+  // pages): no keyboard handling, no targets.
+  constructor(root, { onMove = null, still = false } = {}) {
     this.root = root;
     this.onMove = onMove;
-    this.controls = new BoardControls(root, {
-      onActivate: (move) => this.onMove(move),
-      onEscape: () => false,
-    });
+    this.controls = still
+      ? null
+      : new BoardControls(root, {
+          onActivate: (move) => this.onMove(move),
+          onEscape: () => false,
+        });
   }
 
   render(table, { interactive }) {
     const view = table.view;
-    const hadFocus = this.controls.hasFocus();
+    const hadFocus = this.controls ? this.controls.hasFocus() : false;
     const width = view.width;
     const height = view.height;
     const X = (x) => r2(x * U);
@@ -147,7 +151,7 @@ export class DotsBoard {
     }
 
     this.root.replaceChildren(svg);
-    this.controls.refresh({ hadFocus });
+    if (this.controls) this.controls.refresh({ hadFocus });
   }
 
   cancel() {

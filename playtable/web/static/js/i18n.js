@@ -23,6 +23,11 @@ export function t(key, params = {}) {
   );
 }
 
+/** Whether the page has a translation for `key`. */
+export function hasString(key) {
+  return Object.prototype.hasOwnProperty.call(load(), key);
+}
+
 /** The translated name of a player ("red" -> "Red"). */
 export function playerName(player) {
   return t(player);

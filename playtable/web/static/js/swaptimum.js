@@ -30,13 +30,16 @@ export function parseMove(text) {
 }
 
 export class SwaptimumBoard {
-  constructor(root, { onMove, onPending }) {
+  // `still: true` draws a picture that nobody plays on (the diagrams of the rules page).
+  constructor(root, { onMove = null, onPending = null, still = false } = {}) {
     this.root = root;
     this.onMove = onMove;
     this.onPending = onPending; // (square or null, [move texts]) -> the page shows the chooser
     this.pending = null;
     this.table = null;
     this.interactive = false;
+    this.controls = null;
+    if (still) return;
     this.controls = new BoardControls(root, {
       onActivate: (move, target, byKeyboard) => this.activate(move, byKeyboard),
       onEscape: () => this.cancel(),
@@ -78,7 +81,7 @@ export class SwaptimumBoard {
       this.pending = null;
       this.onPending(null, []);
     }
-    this.draw(this.controls.hasFocus());
+    this.draw(this.controls ? this.controls.hasFocus() : false);
   }
 
   draw(keepFocus, prefer = null) {
@@ -256,7 +259,14 @@ export class SwaptimumBoard {
       this.drawSwaps(svg, view.placements[this.pending] || [], centre);
     }
 
+    // Squares a diagram points at (view.marked, only in still pictures).
+    for (const name of view.marked || []) {
+      const c = centre(name);
+      svgEl("rect", { x: c.x - U / 2 + 4, y: c.y - U / 2 + 4, width: U - 8, height: U - 8, class: "marked-square" }, marks);
+    }
+
     this.root.replaceChildren(svg);
+    if (!this.controls) return;
     const first = this.pending ? (view.placements[this.pending] || [])[0] : prefer;
     this.controls.refresh({ hadFocus: keepFocus, prefer: first });
   }

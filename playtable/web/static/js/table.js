@@ -2,7 +2,7 @@
 // everything around the board: turn, players, offers, actions, links, moves, result.
 
 import { DotsBoard } from "./dots.js";
-import { playerName, t } from "./i18n.js";
+import { hasString, playerName, t } from "./i18n.js";
 import { SwaptimumBoard } from "./swaptimum.js";
 
 const PROTOCOL = 1;
@@ -146,36 +146,62 @@ function receive(message) {
       break;
     case "error":
       sending = false;
-      showNotice(t("server_error", { message: message.message || message.code }));
+      showNotice(t("server_error", { message: errorText(message) }));
       render();
       break;
     case "rematch":
       if (rematchAtLoad) {
         const link = $("rematch-seat-link");
-        link.href = message.url;
+        link.href = inPageLanguage(message.url);
         link.hidden = false;
         break;
       }
       leaving = true;
       setConnection("rematch");
-      window.location.assign(message.url);
+      window.location.assign(inPageLanguage(message.url));
       break;
     default:
       break; // "pong" and anything newer than this page
   }
 }
 
+// A link the server gives (a seat link, a table) in the language of this page: the prefix of
+// docs/browser.md, or for English an explicit choice, since a bare seat link follows the
+// browser's language.
+function inPageLanguage(path) {
+  const lang = document.documentElement.lang;
+  if (!path.startsWith("/") || path.startsWith("//")) return path;
+  if (lang && lang !== "en") return `/${lang}${path}`;
+  if (!/\/(seat|join)\//.test(path)) return path;
+  return `${path}${path.includes("?") ? "&" : "?"}lang=en`;
+}
+
+// The server's message is English; a known code has a sentence in the page's language.
+function errorText(message) {
+  const key = `error_${message.code}`;
+  if (message.code && hasString(key)) return t(key);
+  return message.message || message.code || "";
+}
+
 function handleEvent(event) {
   const who = event.player ? playerName(event.player) : "";
   let text = "";
+  let next = "";
   switch (event.kind) {
     case "move":
       lastMover = event.player;
       if (event.claimed === 1) text = t("ann_move_claim_one", { player: who, move: event.move });
       else if (event.claimed >= 2)
         text = t("ann_move_claim_two", { player: who, move: event.move });
+      else if (table.game === "dots") text = t("ann_line", { player: who, move: event.move });
       else text = t("ann_move", { player: who, move: event.move });
       if (event.skipped) text += ` ${t("skipped", { player: playerName(event.skipped) })}`;
+      // Who moves next: the same player after a claimed box or a skipped turn. If the move
+      // ended the game, the "game_over" event right behind it drops this and gives the result.
+      if (event.player) {
+        const again = event.claimed > 0 || Boolean(event.skipped);
+        next = t("ann_next", { player: playerName(again ? event.player : other(event.player)) });
+      }
       break;
     case "undo":
       lastMover = null;
@@ -209,8 +235,10 @@ function handleEvent(event) {
     default:
       break;
   }
-  if (text) announce(text);
+  if (event.kind === "game_over") announceNext = "";
+  if (text) announce(text, next);
 }
+
 
 // -- rendering ------------------------------------------------------------------------------
 function moversOf(current) {
@@ -466,7 +494,9 @@ function renderResult(over) {
   $("result-text").textContent = resultText(table.outcome);
   const rematchLink = $("rematch-watch-link");
   rematchLink.hidden = !table.rematch_id || Boolean(you);
-  if (table.rematch_id) rematchLink.href = `/t/${encodeURIComponent(table.rematch_id)}/watch`;
+  if (table.rematch_id) {
+    rematchLink.href = inPageLanguage(`/t/${encodeURIComponent(table.rematch_id)}/watch`);
+  }
   box.hidden = false;
   box.dataset.winner = table.outcome.winner || "draw";
 }
@@ -486,16 +516,19 @@ function clearNotice() {
 
 let announceTimer = null;
 let announceQueue = [];
-function announce(text) {
+let announceNext = ""; // "Red to move", read last, unless the game ended meanwhile
+function announce(text, next = "") {
   // Events arriving together (a move, then the end of the game) are read as one message;
   // the region is emptied first so the same words twice are still announced.
   announceQueue.push(text);
+  if (next) announceNext = next;
   const region = $("announcer");
   region.textContent = "";
   clearTimeout(announceTimer);
   announceTimer = setTimeout(() => {
-    region.textContent = announceQueue.join(" ");
+    region.textContent = [...announceQueue, announceNext].filter(Boolean).join(" ");
     announceQueue = [];
+    announceNext = "";
   }, 50);
 }
 
