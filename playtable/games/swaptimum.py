@@ -343,7 +343,7 @@ class Swaptimum(Game[SwaptimumSettings, SwaptimumState, SwaptimumMove]):
     def _swaps(self, red: int, blue: int, player: Player, square: int) -> list[tuple[int, int]]:
         """The legal swaps (board order) after ``player`` places on the empty ``square``.
 
-        None when the placement forms no crosscut. A pair qualifies when one of its
+        Empty when the placement forms no crosscut. A pair qualifies when one of its
         squares belongs to a crosscut just formed and the other is an adjacent checker of the
         other colour (the squares of a block are all adjacent to each other, so "another
         square of that crosscut" is included); it is legal when the board then has no
