@@ -574,6 +574,9 @@ def _bits(mask: int, tables: tuple[tuple[tuple[int, ...], ...], ...]) -> list[in
     ``tables`` are ``_byte_bits(k)`` for every byte of the board's masks (``bit_tables``).
     """
     bits: list[int] = []
+    if not mask:  # often: no placement forms a crosscut
+        return bits
+    # As many bytes as tables by construction: zip(strict=True) would only cost time.
     for table, byte in zip(tables, mask.to_bytes(len(tables), "little")):  # noqa: B905
         if byte:
             bits += table[byte]
