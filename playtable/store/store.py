@@ -102,7 +102,16 @@ def migrations_config(connection: Connection | None = None) -> Config:
     return config
 
 
+# Any constant: the key of the advisory lock that lets one process at a time migrate.
+_MIGRATION_LOCK = 0x706C6179  # "play"
+
+
 def _upgrade(connection: Connection) -> None:
+    if connection.dialect.name == "postgresql":
+        # Several processes starting at once would each try to create the tables; the
+        # lock (held to the end of this transaction) makes the others wait, then find the
+        # schema at head and do nothing.
+        connection.execute(sa.text("SELECT pg_advisory_xact_lock(:key)"), {"key": _MIGRATION_LOCK})
     command.upgrade(migrations_config(connection), "head")
 
 

@@ -12,7 +12,7 @@ from pathlib import Path
 from starlette.applications import Starlette
 from starlette.routing import BaseRoute, WebSocketRoute
 
-from playtable.bus import Bus, InProcessBus
+from playtable.bus import Bus, make_bus
 from playtable.store import DEFAULT_URL, Store
 from playtable.tables import TableService
 from playtable.web import api, links, pages
@@ -48,20 +48,30 @@ def create_app(
     *,
     secret: str | bytes | None = None,
     bus: Bus | None = None,
+    redis_url: str | None = None,
 ) -> Starlette:
     """The site. ``database_url`` defaults to ``PLAYTABLE_DATABASE_URL``, then SQLite in ./var/.
+
+    The bus is ``bus``, else Redis at ``redis_url`` or ``PLAYTABLE_REDIS_URL`` (keys and
+    channels under ``PLAYTABLE_REDIS_PREFIX``, default ``playtable:``), else in-process.
 
     The schema is upgraded when the app starts (its lifespan), so run it inside a server or
     ``with TestClient(app)``.
     """
     url = database_url or os.environ.get("PLAYTABLE_DATABASE_URL") or DEFAULT_URL
     store = Store(url)
-    the_bus = bus if bus is not None else InProcessBus()
+    if bus is None:
+        bus = make_bus(
+            redis_url or os.environ.get("PLAYTABLE_REDIS_URL"),
+            prefix=os.environ.get("PLAYTABLE_REDIS_PREFIX"),
+        )
+    the_bus = bus
     service = TableService(store, the_bus, load_secret(secret))
 
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         await store.open()
+        await the_bus.start()
         try:
             yield
         finally:
