@@ -103,6 +103,8 @@ class RedactLinks(logging.Filter):
 
 def cmd_serve(args: argparse.Namespace) -> int:
     """Run the site with uvicorn; the database comes from PLAYTABLE_DATABASE_URL."""
+    import os
+
     import uvicorn
 
     from playtable.web.app import create_app
@@ -116,6 +118,12 @@ def cmd_serve(args: argparse.Namespace) -> int:
         # Above the protocol's 16 KiB so an oversized message gets a readable error instead
         # of a closed connection; far larger frames are still cut off by the server.
         ws_max_size=1024 * 1024,
+        # Compression costs tens of KiB of zlib state per connection (and CPU per message);
+        # states are small. PLAYTABLE_WS_COMPRESSION=1 turns it on.
+        ws_per_message_deflate=os.environ.get("PLAYTABLE_WS_COMPRESSION", "0") == "1",
+        # The app believes X-Forwarded-* only from PLAYTABLE_TRUSTED_PROXIES (create_app);
+        # uvicorn's own default would trust any local peer.
+        proxy_headers=False,
         log_level=args.log_level,
     )
     return 0

@@ -10,12 +10,16 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 
 from starlette.applications import Starlette
+from starlette.middleware import Middleware
 from starlette.routing import BaseRoute, WebSocketRoute
+from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
 from playtable.bus import Bus, make_bus
 from playtable.store import DEFAULT_URL, Store
 from playtable.tables import TableService
 from playtable.web import api, links, pages
+from playtable.web.limits import Limits, PerAddress, trusted_proxies
+from playtable.web.security import SecurityHeaders
 from playtable.web.socket import table_socket
 
 DEFAULT_SECRET_FILE = "var/secret.key"
@@ -49,6 +53,8 @@ def create_app(
     secret: str | bytes | None = None,
     bus: Bus | None = None,
     redis_url: str | None = None,
+    limits: Limits | None = None,
+    proxies: list[str] | None = None,
 ) -> Starlette:
     """The site. ``database_url`` defaults to ``PLAYTABLE_DATABASE_URL``, then SQLite in ./var/.
 
@@ -85,6 +91,15 @@ def create_app(
         WebSocketRoute("/t/{table_id}/ws", table_socket, name="table_socket"),
         *pages.routes,
     ]
-    app = Starlette(routes=routes, lifespan=lifespan)
+    proxies = trusted_proxies() if proxies is None else proxies
+    middleware = [Middleware(SecurityHeaders)]
+    if proxies:
+        # Outermost, so the headers, the limits and the cookies all see the real client
+        # address and scheme (HTTPS at the proxy means HSTS and Secure cookies here).
+        middleware.insert(0, Middleware(ProxyHeadersMiddleware, trusted_hosts=proxies))
+    app = Starlette(routes=routes, lifespan=lifespan, middleware=middleware)
     app.state.service = service
+    app.state.limits = limits = limits if limits is not None else Limits.from_env()
+    app.state.table_creations = PerAddress(limits.tables_per_minute)
+    app.state.sockets_per_table = {}
     return app
