@@ -17,6 +17,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import enum
+import fcntl
 import importlib.resources
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -183,8 +184,24 @@ class Store:
         """Create the SQLite file's folder if needed and upgrade the schema; call once first."""
         parsed = sa.make_url(self.url)
         if self.sqlite and parsed.database not in (None, "", ":memory:"):
-            Path(parsed.database).parent.mkdir(parents=True, exist_ok=True)
-        await self._run(_upgrade)
+            path = Path(parsed.database)
+            path.parent.mkdir(parents=True, exist_ok=True)
+            await asyncio.to_thread(self._upgrade_sqlite_file, path)
+        else:
+            await self._run(_upgrade)
+
+    def _upgrade_sqlite_file(self, path: Path) -> None:
+        """Upgrade under a lock file: processes starting together on one file take turns.
+
+        SQLite runs DDL outside the driver's implicit transactions, so without the lock two
+        processes could both find the schema missing and both try to create it.
+        """
+        with open(path.with_name(path.name + ".migrate-lock"), "a") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)
+            try:
+                self._run_in_thread(_upgrade)
+            finally:
+                fcntl.flock(lock, fcntl.LOCK_UN)
 
     async def close(self) -> None:
         if self._writer is not None:

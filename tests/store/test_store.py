@@ -1,9 +1,10 @@
-"""The store on a real SQLite file: schema, compare-and-set, the unique ply, transactions."""
+"""The store on SQLite and PostgreSQL: schema, compare-and-set, the unique ply, transactions."""
 
 from __future__ import annotations
 
 import asyncio
 from pathlib import Path
+from typing import Any
 
 import pytest
 import sqlalchemy as sa
@@ -228,3 +229,31 @@ async def test_of_many_writers_racing_for_one_ply_exactly_one_wins(db_url: str) 
     finally:
         for store in stores:
             await store.close()
+
+
+def _open_and_close(url: str, barrier: Any = None) -> None:
+    async def run() -> None:
+        store = Store(url)
+        if barrier is not None:
+            barrier.wait(30)  # everything imported: now all at once
+        await store.open()
+        await store.close()
+
+    asyncio.run(run())
+
+
+@SQLITE_ONLY  # PostgreSQL serialises upgrades with an advisory lock (and the cluster tests)
+def test_processes_starting_together_migrate_one_at_a_time(db_url: str) -> None:
+    """Found by bench/load.py: two servers starting at once both tried to create the schema."""
+    import multiprocessing
+
+    # Forked, not spawned: the children start at once instead of each importing everything.
+    context = multiprocessing.get_context("fork")
+    barrier = context.Barrier(3)
+    workers = [context.Process(target=_open_and_close, args=(db_url, barrier)) for _ in range(3)]
+    for worker in workers:
+        worker.start()
+    for worker in workers:
+        worker.join(60)
+    assert [worker.exitcode for worker in workers] == [0] * 3
+    _open_and_close(db_url)
