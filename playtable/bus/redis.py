@@ -84,10 +84,13 @@ class RedisBus(Bus):
     """A :class:`Bus` shared by every process connected to one Redis."""
 
     def __init__(self, url: str, *, prefix: str = DEFAULT_PREFIX, queue_limit: int = 256) -> None:
-        self._client = aioredis.Redis.from_url(url, health_check_interval=30)
+        self.node = secrets.token_hex(6)
+        # Named, so an operator (or a test) can tell this process's connections apart.
+        self._client = aioredis.Redis.from_url(
+            url, health_check_interval=30, client_name=f"playtable-{self.node}"
+        )
         self._prefix = prefix
         self._queue_limit = queue_limit
-        self.node = secrets.token_hex(6)
         self.presence: RedisPresence = RedisPresence(self._client, prefix, self.node)
         self._pubsub = self._client.pubsub()
         self._subscribers: defaultdict[str, set[QueueSubscription]] = defaultdict(set)

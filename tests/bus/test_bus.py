@@ -114,3 +114,36 @@ async def test_a_dead_process_players_go_offline(redis_url: str, redis_prefix: s
     finally:
         await a.close()
         await b.close()
+
+
+async def test_after_a_lost_redis_connection_subscribers_reread_and_hear_again(
+    redis_url: str, redis_prefix: str
+) -> None:
+    """Pub/sub forgets what was said while a connection was down: the bus says so."""
+    import redis.asyncio as aioredis
+
+    bus = RedisBus(redis_url, prefix=redis_prefix)
+    await bus.start()
+    admin = aioredis.Redis.from_url(redis_url)
+    try:
+        subscription = await bus.subscribe("t1")
+        clients = await admin.client_list(_type="pubsub")
+        ours = [c for c in clients if c.get("name") == f"playtable-{bus.node}"]
+        assert len(ours) == 1
+        await admin.client_kill_filter(_id=ours[0]["id"])
+        # Every local subscriber is told to re-read (it may have missed something) ...
+        assert await asyncio.wait_for(subscription.get(), 10) == {"type": "overflow"}
+        # ... and once reconnected and resubscribed, the table's messages flow again.
+        deadline = asyncio.get_running_loop().time() + 10
+        while True:
+            await bus.publish("t1", {"type": "table", "version": 5})
+            try:
+                message = await asyncio.wait_for(subscription.get(), 0.5)
+            except TimeoutError:
+                message = None
+            if message is not None and message.get("version") == 5:
+                break
+            assert asyncio.get_running_loop().time() < deadline, "no message after reconnecting"
+    finally:
+        await admin.aclose()
+        await bus.close()
