@@ -52,6 +52,11 @@ class Node:
         return f"ws://127.0.0.1:{self.port}"
 
     def start(self, timeout: float = 30) -> Node:
+        self.launch()
+        return self.wait_ready(timeout)
+
+    def launch(self) -> None:
+        """Start the process without waiting for it (to start several at once)."""
         env = {k: v for k, v in os.environ.items() if not k.startswith("PLAYTABLE_")}
         env.update({"PLAYTABLE_SECRET": SECRET, **self.env})
         self.workdir.mkdir(parents=True, exist_ok=True)
@@ -65,6 +70,9 @@ class Node:
             stderr=subprocess.STDOUT,
         )
         log.close()
+
+    def wait_ready(self, timeout: float = 30) -> Node:
+        assert self.process is not None
         deadline = time.monotonic() + timeout
         while True:
             try:

@@ -32,9 +32,10 @@ def site_env(postgres_url: str, redis_url: str, redis_prefix: str) -> dict[str, 
 def two_nodes(tmp_path: Path, site_env: dict[str, str]) -> Iterator[tuple[Node, Node]]:
     a, b = Node(tmp_path, site_env, "a"), Node(tmp_path, site_env, "b")
     try:
-        a.start()
-        b.start()
-        yield a, b
+        # Both at once, as after a deploy: they must not trip over each other's migration.
+        a.launch()
+        b.launch()
+        yield a.wait_ready(), b.wait_ready()
     finally:
         a.stop()
         b.stop()
