@@ -35,6 +35,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -68,6 +69,15 @@ def serve(port: int) -> None:
         except WebSocketDisconnect:
             pass
 
+    # Never outlive the bench (a time limit, a ^C): exit once the parent is gone.
+    parent = os.getppid()
+
+    def watch_parent() -> None:
+        while os.getppid() == parent:
+            time.sleep(1)
+        os._exit(0)
+
+    threading.Thread(target=watch_parent, daemon=True).start()
     app = create_app()
     app.router.routes.insert(0, WebSocketRoute("/bench/echo", echo))
     uvicorn.run(
