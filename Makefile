@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run test install lint typecheck unit bench bench-load clean
+.PHONY: run test install lint typecheck unit bench bench-load clean i18n
 
 $(BIN)/activate: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -29,6 +29,15 @@ unit: install
 	$(BIN)/pytest -q
 
 test: lint typecheck unit
+
+# Extract every translatable string into the template catalog and merge it into each language.
+# A new language: $(BIN)/pybabel init -i playtable/i18n/messages.pot -d playtable/i18n/locales -l fi
+i18n: install
+	$(BIN)/pybabel -q extract -F babel.cfg -o playtable/i18n/messages.pot \
+		--project=Playtable --copyright-holder="Playtable contributors" \
+		--add-comments=Translators: --sort-by-file --width=100 .
+	$(BIN)/pybabel -q update -i playtable/i18n/messages.pot -d playtable/i18n/locales \
+		--width=100 --ignore-obsolete
 
 bench: install
 	$(BIN)/pip install --quiet -e '.[bench]'

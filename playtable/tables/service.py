@@ -253,6 +253,7 @@ class TableService:
             "version": row.version,
             "ply": table.ply,
             "moves": [m.move for m in table.moves],
+            "movers": [m.player for m in table.moves],
             "to_move": None if outcome is not None else table.game.to_move(table.state),
             "outcome": outcome,
             "you": None,

@@ -17,7 +17,8 @@ from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 from playtable.bus import Bus, make_bus
 from playtable.store import DEFAULT_URL, Store
 from playtable.tables import TableService
-from playtable.web import api, links, pages
+from playtable.web import api, guides, links, pages
+from playtable.web.language import LanguageMiddleware
 from playtable.web.limits import Limits, PerAddress, trusted_proxies
 from playtable.web.security import SecurityHeaders
 from playtable.web.socket import table_socket
@@ -89,15 +90,21 @@ def create_app(
         *api.routes,
         *links.routes,
         WebSocketRoute("/t/{table_id}/ws", table_socket, name="table_socket"),
+        *guides.routes,
         *pages.routes,
     ]
     proxies = trusted_proxies() if proxies is None else proxies
-    middleware = [Middleware(SecurityHeaders)]
+    middleware = [Middleware(SecurityHeaders), Middleware(LanguageMiddleware)]
     if proxies:
         # Outermost, so the headers, the limits and the cookies all see the real client
         # address and scheme (HTTPS at the proxy means HSTS and Secure cookies here).
         middleware.insert(0, Middleware(ProxyHeadersMiddleware, trusted_hosts=proxies))
-    app = Starlette(routes=routes, lifespan=lifespan, middleware=middleware)
+    app = Starlette(
+        routes=routes,
+        lifespan=lifespan,
+        middleware=middleware,
+        exception_handlers={404: pages.not_found_handler},
+    )
     app.state.service = service
     app.state.limits = limits = limits if limits is not None else Limits.from_env()
     app.state.table_creations = PerAddress(limits.tables_per_minute)

@@ -7,7 +7,7 @@ table, and the browser is redirected so the token leaves the address bar and the
 from __future__ import annotations
 
 from starlette.requests import HTTPConnection, Request
-from starlette.responses import PlainTextResponse, RedirectResponse, Response
+from starlette.responses import RedirectResponse, Response
 from starlette.routing import BaseRoute, Route
 
 from playtable.tables import TableNotFound, TableService
@@ -51,18 +51,44 @@ def _to_table(table_id: str) -> RedirectResponse:
     )
 
 
+def _refused(request: Request, table_id: str, *, invitation: bool) -> Response:
+    """The page for a seat or invitation link that does not fit the table, in the visitor's
+    language, pointing to the spectator's view."""
+    from playtable.web.pages import error_page
+    from playtable.web.templating import DEFAULT_LANGUAGE, gettext_for, language_of
+
+    _ = gettext_for(request).gettext
+    lang = language_of(request)
+    prefix = "" if lang == DEFAULT_LANGUAGE else f"/{lang}"
+    watch = str(request.base_url).rstrip("/") + f"{prefix}/t/{table_id}/watch"
+    if invitation:
+        heading = _("This invitation is not valid")
+        message = _(
+            "This invitation link is not valid for this table. You can watch the game at %(url)s."
+        )
+    else:
+        heading = _("This seat link is not valid")
+        message = _(
+            "This seat link is not valid for this table. Ask the player who sent it for a new "
+            "one, or watch the game at %(url)s."
+        )
+    return error_page(request, 403, heading, message % {"url": watch})
+
+
+def _no_table(request: Request) -> Response:
+    from playtable.web.pages import table_not_found
+
+    return table_not_found(request)
+
+
 async def seat_link(request: Request) -> Response:
     table_id = request.path_params["table_id"]
     token = request.path_params["token"]
     service = _service(request)
     if await service.seat_of(table_id, token) is None:
         if not await service.exists(table_id):
-            return PlainTextResponse(f"There is no table {table_id}.", status_code=404)
-        return PlainTextResponse(
-            "This seat link is not valid for this table. Ask the player who sent it for a "
-            f"new one, or watch the game at /t/{table_id}/watch.",
-            status_code=403,
-        )
+            return _no_table(request)
+        return _refused(request, table_id, invitation=False)
     response = _to_table(table_id)
     set_seat_cookie(response, request, table_id, token)
     return response
@@ -73,13 +99,9 @@ async def join_link(request: Request) -> Response:
     invite = request.path_params["invite"]
     service = _service(request)
     if not await service.exists(table_id):
-        return PlainTextResponse(f"There is no table {table_id}.", status_code=404)
+        return _no_table(request)
     if not service.is_invite(table_id, invite):
-        return PlainTextResponse(
-            "This invitation link is not valid for this table. "
-            f"You can watch the game at /t/{table_id}/watch.",
-            status_code=403,
-        )
+        return _refused(request, table_id, invitation=True)
     # A HEAD request (a link checker, a chat app's preview) must not take the free seat.
     if request.method == "HEAD":
         return _to_table(table_id)

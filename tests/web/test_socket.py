@@ -13,8 +13,8 @@ from starlette.testclient import TestClient
 from tests.web.conftest import BLUE_WINS, DOTS, Socket, Table, claim, connect, create_table
 
 TABLE_KEYS = {
-    "id", "game", "options", "version", "ply", "moves", "to_move", "outcome", "you", "seats",
-    "offers", "rematch_id", "invite_url", "watch_url", "view",
+    "id", "game", "options", "version", "ply", "moves", "movers", "to_move", "outcome", "you",
+    "seats", "offers", "rematch_id", "invite_url", "watch_url", "view",
 }  # fmt: skip
 
 

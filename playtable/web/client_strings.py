@@ -1,0 +1,140 @@
+"""The translated strings the browser scripts show, rendered into the page as JSON.
+
+Scripts never hold English text of their own: they look every string up by key in this
+object (``t("your_turn")`` in ``static/js/i18n.js``). Placeholders use the same
+``%(name)s`` form as the Python catalogs, so translators see one convention.
+"""
+
+from __future__ import annotations
+
+import gettext
+
+
+def client_strings(catalog: gettext.NullTranslations) -> dict[str, str]:
+    """Every string a script may show, translated with ``catalog``."""
+    _ = catalog.gettext
+    return {
+        # players and seats
+        "red": _("Red"),
+        "blue": _("Blue"),
+        # Translators: one letter marking a red box or checker, the initial of "Red".
+        "red_initial": _("R"),
+        # Translators: one letter marking a blue box or checker, the initial of "Blue".
+        "blue_initial": _("B"),
+        "you_suffix": _("%(player)s (you)"),
+        "online": _("online"),
+        "offline": _("offline"),
+        "seat_free": _("seat free"),
+        # turn and status
+        "your_turn": _("Your turn"),
+        "waiting_for": _("Waiting for %(player)s"),
+        "waiting_for_opponent": _("Waiting for an opponent to join"),
+        "invite_hint": _("Nobody sits opposite you yet: send them the invitation link."),
+        "to_move": _("%(player)s to move"),
+        "watching": _("You are watching this table."),
+        "connecting": _("Connecting…"),
+        "reconnecting": _("Connection lost. Reconnecting…"),
+        "connected": _("Connected"),
+        "not_connected": _("Not connected: your action was not sent. Reconnecting…"),
+        "sending": _("Sending…"),
+        "opening_rematch": _("Opening the new table…"),
+        # results
+        "wins_score": _("%(winner)s wins %(winner_score)s–%(loser_score)s."),
+        "draw_score": _("Draw, %(score)s–%(score)s."),
+        "misere_rule": _("Misère: fewer boxes wins."),
+        "wins_connection": _("%(winner)s wins: a chain of %(winner)s checkers joins both sides."),
+        "wins_connection_swap": _(
+            "%(winner)s wins on %(mover)s's turn: the swap completed the %(winner)s chain."
+        ),
+        "draw_no_moves": _("Draw: neither player can move."),
+        "wins_resign": _("%(loser)s resigned. %(winner)s wins."),
+        "draw_agreed": _("Draw agreed."),
+        "wins_generic": _("%(winner)s wins."),
+        "draw_generic": _("The game is drawn."),
+        "skipped": _("%(player)s has no legal move: the turn is skipped."),
+        # move announcements (ARIA live region)
+        "ann_move": _("%(player)s played %(move)s."),
+        "ann_line": _("%(player)s drew %(move)s."),
+        "ann_move_claim_one": _("%(player)s drew %(move)s and claimed a box."),
+        "ann_move_claim_two": _("%(player)s drew %(move)s and claimed two boxes."),
+        "ann_next": _("%(player)s to move."),
+        "ann_undo": _("%(player)s took back %(move)s."),
+        "ann_draw_offered": _("%(player)s offers a draw."),
+        "ann_draw_declined": _("%(player)s declined the draw."),
+        "ann_undo_requested": _("%(player)s asks to take back their last move."),
+        "ann_undo_declined": _("%(player)s declined the take-back."),
+        "ann_rematch_offered": _("%(player)s proposes a rematch."),
+        "ann_rematch_accepted": _("%(player)s accepted the rematch."),
+        "ann_seated": _("%(player)s took the free seat."),
+        "ann_online": _("%(player)s is online."),
+        "ann_offline": _("%(player)s went offline."),
+        # offers
+        "your_draw_offer": _("You offered a draw. Waiting for an answer."),
+        "your_undo_request": _("You asked to take back your last move. Waiting for an answer."),
+        "your_rematch": _("You proposed a rematch. Waiting for an answer."),
+        "opponent_rematch": _("%(player)s wants a rematch."),
+        "accept": _("Accept"),
+        "decline": _("Decline"),
+        "rematch": _("Rematch"),
+        "accept_rematch": _("Accept rematch"),
+        # board labels
+        "dots_line": _("Line %(line)s"),
+        "dots_draw_line": _("Draw line %(line)s"),
+        "dots_box": _("Box claimed by %(player)s"),
+        "square_empty": _("%(square)s, empty"),
+        "square_checker": _("%(square)s, %(player)s checker"),
+        "square_place": _("Place a checker on %(square)s"),
+        "square_place_swap": _("Place a checker on %(square)s, then choose a swap"),
+        "choose_swap": _(
+            "Your checker on %(square)s forms a crosscut: choose a swap, or cancel the placement."
+        ),
+        "swap": _("Swap %(a)s and %(b)s"),
+        "last_move": _("Last move: %(move)s"),
+        # copy buttons
+        "copied": _("Copied"),
+        "copy_failed": _("Could not copy: select the link and copy it yourself."),
+        # errors
+        "server_error": _("Refused: %(message)s"),
+        # why the server refused, by the error's code (docs/protocol.md); the server's own
+        # message is English, so the page says it in its language instead
+        **{f"error_{code}": text for code, text in error_texts(catalog).items()},
+    }
+
+
+#: The error codes of docs/protocol.md.
+ERROR_CODES = (
+    "malformed",
+    "too_large",
+    "unknown_type",
+    "protocol",
+    "not_seated",
+    "not_your_turn",
+    "stale",
+    "illegal",
+    "game_over",
+    "no_offer",
+    "rate_limited",
+    "not_found",
+    "internal",
+)
+
+
+def error_texts(catalog: gettext.NullTranslations) -> dict[str, str]:
+    """A sentence for each error code the server may send."""
+    _ = catalog.gettext
+    broken = _("The page sent something the server did not understand. Reload the page.")
+    return {
+        "malformed": broken,
+        "too_large": broken,
+        "unknown_type": broken,
+        "protocol": _("This page is out of date. Reload it."),
+        "not_seated": _("Only the two players can do that."),
+        "not_your_turn": _("It is not your turn."),
+        "stale": _("The board had changed: here it is as it stands now."),
+        "illegal": _("That is not allowed at this point of the game."),
+        "game_over": _("The game is already over."),
+        "no_offer": _("There is no offer to answer."),
+        "rate_limited": _("Too many actions at once. Wait a moment and try again."),
+        "not_found": _("There is no such table."),
+        "internal": _("Something went wrong on the server. Try again."),
+    }

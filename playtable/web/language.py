@@ -1,0 +1,192 @@
+"""The page language: a URL prefix (``/fi/...``, ``/cs/...``, ``/ko/...``; English at ``/``).
+
+An ASGI middleware strips the prefix before routing, so every route is written once, and
+puts the language on ``request.state.lang`` (read by :func:`templating.language_of`).
+Redirects answered under a prefix keep it, so a form posted at ``/fi/tables`` lands on
+``/fi/t/<id>``.
+
+Only the bare home page ``/`` negotiates: an explicit choice remembered in a cookie wins,
+then the browser's ``Accept-Language``; a visitor who prefers Finnish is sent to ``/fi/``.
+Choosing English in the language switcher adds ``?lang=en``, which sets that cookie and
+redirects to the plain address, so the English home page stays English for someone whose
+browser prefers another language.
+"""
+
+from __future__ import annotations
+
+import re
+from http.cookies import SimpleCookie
+from urllib.parse import parse_qsl, urlencode
+
+from starlette.datastructures import Headers, MutableHeaders
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from playtable.web.templating import DEFAULT_LANGUAGE, available_languages
+
+LANG_COOKIE = "pt_lang"
+SEAT_LINK = re.compile(r"^/t/[^/]+/(join|seat)/")
+LANG_PARAM = "lang"
+COOKIE_LIFETIME = 365 * 24 * 3600
+
+
+def prefix_of(lang: str) -> str:
+    """The path prefix of ``lang``: ``""`` for English, ``"/fi"`` for Finnish."""
+    return "" if lang == DEFAULT_LANGUAGE else f"/{lang}"
+
+
+def split_prefix(path: str) -> tuple[str, str]:
+    """``"/fi/rules/x"`` -> ``("fi", "/rules/x")``; a path without a prefix is English."""
+    for lang in available_languages():
+        if lang == DEFAULT_LANGUAGE:
+            continue
+        prefix = f"/{lang}"
+        if path == prefix or path.startswith(prefix + "/"):
+            return lang, path[len(prefix) :] or "/"
+    return DEFAULT_LANGUAGE, path
+
+
+def negotiate(accept_language: str) -> str:
+    """The best of our languages for an ``Accept-Language`` header (English if none fits)."""
+    offered = available_languages()
+    choices: list[tuple[float, int, str]] = []
+    for position, part in enumerate(accept_language.split(",")):
+        fields = part.strip().split(";")
+        tag = fields[0].strip().lower()
+        quality = 1.0
+        for field in fields[1:]:
+            name, _, value = field.strip().partition("=")
+            if name.strip() == "q":
+                try:
+                    quality = float(value)
+                except ValueError:
+                    quality = 0.0
+        if not tag or quality <= 0:
+            continue
+        choices.append((-quality, position, tag))
+    for _, _, tag in sorted(choices):
+        primary = tag.split("-")[0]
+        if primary in offered:
+            return primary
+    return DEFAULT_LANGUAGE
+
+
+def _cookie_language(headers: Headers) -> str | None:
+    cookie = SimpleCookie()
+    try:
+        cookie.load(headers.get("cookie", ""))
+    except Exception:  # a malformed cookie header is the browser's problem, not ours
+        return None
+    morsel = cookie.get(LANG_COOKIE)
+    if morsel and morsel.value in available_languages():
+        return morsel.value
+    return None
+
+
+def _cookie_header(lang: str, secure: bool) -> str:
+    parts = [f"{LANG_COOKIE}={lang}", "Path=/", f"Max-Age={COOKIE_LIFETIME}", "SameSite=Lax"]
+    if secure:
+        parts.append("Secure")
+    return "; ".join(parts)
+
+
+class LanguageMiddleware:
+    """Read the language from the path prefix; negotiate it on the bare home page."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] not in ("http", "websocket"):
+            await self.app(scope, receive, send)
+            return
+        path: str = scope["path"]
+        lang, rest = split_prefix(path)
+        headers = Headers(scope=scope)
+        query = scope.get("query_string", b"").decode("latin-1")
+        params = parse_qsl(query, keep_blank_values=True)
+        chosen = next((v for k, v in params if k == LANG_PARAM), None)
+        remember: str | None = None
+
+        if scope["type"] == "http":
+            if lang != DEFAULT_LANGUAGE and rest == "/" and path != f"/{lang}/":
+                # /fi -> /fi/ : one address per page
+                await _redirect(scope, send, f"/{lang}/" + (f"?{query}" if query else ""))
+                return
+            if chosen in available_languages() and scope["method"] in ("GET", "HEAD"):
+                # an explicit choice: remember it, and show the page at its plain address
+                kept = urlencode([(k, v) for k, v in params if k != LANG_PARAM])
+                target = prefix_of(chosen) + rest + (f"?{kept}" if kept else "")
+                await _redirect(
+                    scope,
+                    send,
+                    target,
+                    cookie=_cookie_header(chosen, scope.get("scheme") == "https"),
+                )
+                return
+            if chosen in available_languages():
+                remember = chosen
+            elif lang != DEFAULT_LANGUAGE:
+                remember = lang
+            if path == "/" and chosen not in available_languages():
+                preferred = _cookie_language(headers) or negotiate(
+                    headers.get("accept-language", "")
+                )
+                if preferred != DEFAULT_LANGUAGE:
+                    await _redirect(
+                        scope, send, f"/{preferred}/" + (f"?{query}" if query else ""), vary=True
+                    )
+                    return
+            if remember == _cookie_language(headers):
+                remember = None
+
+        if lang == DEFAULT_LANGUAGE and SEAT_LINK.match(path):
+            # Invitation and seat links carry no language (the sender's is not the
+            # receiver's): they answer, and lead to the table, in the receiver's language.
+            lang = _cookie_language(headers) or negotiate(headers.get("accept-language", ""))
+
+        scope = dict(scope)
+        scope["path"] = rest
+        scope["raw_path"] = rest.encode()
+        if params and chosen is not None:
+            others = [(k, v) for k, v in params if k != LANG_PARAM]
+            scope["query_string"] = urlencode(others).encode()
+        state = scope.setdefault("state", {})
+        state["lang"] = lang
+        state["page_path"] = rest
+        prefix = prefix_of(lang)
+        state["url_prefix"] = prefix  # read by templating.page_url
+        secure = scope.get("scheme") == "https"
+
+        async def send_with_language(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                response_headers = MutableHeaders(scope=message)
+                location = response_headers.get("location")
+                if (
+                    prefix
+                    and location
+                    and location.startswith("/")
+                    and not location.startswith("//")
+                    and split_prefix(location)[0] == DEFAULT_LANGUAGE
+                ):
+                    response_headers["location"] = prefix + location
+                if remember:
+                    response_headers.append("set-cookie", _cookie_header(remember, secure))
+                response_headers.setdefault("content-language", lang)
+                if path == "/":
+                    response_headers.append("vary", "Accept-Language, Cookie")
+            await send(message)
+
+        await self.app(scope, receive, send_with_language)
+
+
+async def _redirect(
+    scope: Scope, send: Send, location: str, *, vary: bool = False, cookie: str | None = None
+) -> None:
+    headers = [(b"location", location.encode("latin-1")), (b"content-length", b"0")]
+    if cookie:
+        headers.append((b"set-cookie", cookie.encode("latin-1")))
+    if vary:
+        headers.append((b"vary", b"Accept-Language, Cookie"))
+    headers.append((b"cache-control", b"no-store"))
+    await send({"type": "http.response.start", "status": 302, "headers": headers})
+    await send({"type": "http.response.body", "body": b""})

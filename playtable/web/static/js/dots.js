@@ -1,0 +1,160 @@
+// The Dots and Boxes board: any grid (square, triangle, hexagon) drawn from the view's
+// dots, lines and cells. Board units have y pointing up; the SVG flips them.
+
+import { BoardControls, r2, svgEl } from "./board.js";
+import { playerInitial, playerName, t } from "./i18n.js";
+
+const U = 100; // SVG units per board unit
+const PAD = 0.45; // margin around the board, in board units
+const MAX_PX_PER_UNIT = 150; // small boards do not grow past this on big screens
+const OUTSIDE = 0.42; // how far an outline line's hit area reaches outside the board
+
+export class DotsBoard {
+  // `still: true` draws a picture that nobody plays on (the diagrams of the rules and variant
+  // pages): no keyboard handling, no targets.
+  constructor(root, { onMove = null, still = false } = {}) {
+    this.root = root;
+    this.onMove = onMove;
+    this.controls = still
+      ? null
+      : new BoardControls(root, {
+          onActivate: (move) => this.onMove(move),
+          onEscape: () => false,
+        });
+  }
+
+  render(table, { interactive }) {
+    const view = table.view;
+    const hadFocus = this.controls ? this.controls.hasFocus() : false;
+    const width = view.width;
+    const height = view.height;
+    const X = (x) => r2(x * U);
+    const Y = (y) => r2((height - y) * U);
+
+    const svg = svgEl("svg", {
+      class: "board-svg dots-board",
+      viewBox: `${r2(-PAD * U)} ${r2(-PAD * U)} ${r2((width + 2 * PAD) * U)} ${r2(
+        (height + 2 * PAD) * U,
+      )}`,
+      role: "presentation",
+      focusable: "false",
+    });
+    svg.style.maxWidth = `${Math.round((width + 2 * PAD) * MAX_PX_PER_UNIT)}px`;
+
+    const lastMove = table.moves.length ? table.moves[table.moves.length - 1] : null;
+    const lineCells = view.lines.map(() => []);
+    view.cells.forEach((cell, index) => {
+      for (const line of cell.lines) lineCells[line].push(index);
+    });
+
+    // Claimed cells: a tint of the owner's colour and the owner's initial, so the two
+    // players never differ by colour alone.
+    const cellLayer = svgEl("g", { class: "cells", "aria-hidden": "true" }, svg);
+    for (const cell of view.cells) {
+      const points = cell.dots.map((i) => `${X(view.dots[i].x)},${Y(view.dots[i].y)}`).join(" ");
+      if (!cell.owner) {
+        svgEl("polygon", { points, class: "cell" }, cellLayer);
+        continue;
+      }
+      const group = svgEl("g", { class: `cell-claimed owner-${cell.owner}` }, cellLayer);
+      svgEl("polygon", { points, class: `cell cell--${cell.owner}` }, group);
+      svgEl("polygon", { points, class: `cell-pattern pattern--${cell.owner}` }, group);
+      const circumradius = Math.min(
+        ...cell.dots.map((i) => Math.hypot(view.dots[i].x - cell.x, view.dots[i].y - cell.y)),
+      );
+      const inradius = circumradius * Math.cos(Math.PI / cell.dots.length);
+      const size = Math.min(inradius * 1.15, 0.6) * U;
+      const mark = svgEl(
+        "text",
+        {
+          x: X(cell.x),
+          y: Y(cell.y),
+          class: `cell-mark mark-${cell.owner}`,
+          "font-size": r2(size),
+          "text-anchor": "middle",
+          "dominant-baseline": "central",
+        },
+        group,
+      );
+      mark.textContent = playerInitial(cell.owner);
+      const title = svgEl("title", {}, group);
+      title.textContent = t("dots_box", { player: playerName(cell.owner) });
+    }
+
+    // Lines: faint guides where nothing is drawn yet, dashed grey for pre-drawn lines,
+    // solid for lines the players drew, the last move highlighted.
+    const lineLayer = svgEl("g", { class: "lines", "aria-hidden": "true" }, svg);
+    view.lines.forEach((line) => {
+      const a = view.dots[line.a];
+      const b = view.dots[line.b];
+      let cls = "line line--open";
+      if (line.drawn) cls = line.predrawn ? "line line--predrawn" : "line line--drawn";
+      if (line.drawn && line.name === lastMove) cls += " line--last";
+      svgEl(
+        "line",
+        { x1: X(a.x), y1: Y(a.y), x2: X(b.x), y2: Y(b.y), class: cls, "data-line": line.name },
+        lineLayer,
+      );
+    });
+
+    // Targets: each legal line gets a kite-shaped hit area reaching to the centres of the
+    // cells on both sides (or outside the board for an outline line), so a finger anywhere
+    // near a line hits it.
+    if (interactive) {
+      const legal = new Set(view.legal_moves);
+      const targetLayer = svgEl("g", { class: "targets" }, svg);
+      view.lines.forEach((line, index) => {
+        if (line.drawn || !legal.has(line.name)) return;
+        const a = view.dots[line.a];
+        const b = view.dots[line.b];
+        const mid = { x: (a.x + b.x) / 2, y: (a.y + b.y) / 2 };
+        const sides = lineCells[index].map((c) => ({ x: view.cells[c].x, y: view.cells[c].y }));
+        if (sides.length === 1) {
+          const dx = mid.x - sides[0].x;
+          const dy = mid.y - sides[0].y;
+          const length = Math.hypot(dx, dy) || 1;
+          sides.push({ x: mid.x + (dx / length) * OUTSIDE, y: mid.y + (dy / length) * OUTSIDE });
+        }
+        const kite = [a, sides[0], b, sides[1] || sides[0]]
+          .map((p) => `${X(p.x)},${Y(p.y)}`)
+          .join(" ");
+        const target = svgEl(
+          "g",
+          {
+            class: "target",
+            "data-move": line.name,
+            "data-key": line.name,
+            role: "button",
+            tabindex: "-1",
+            "aria-label": t("dots_draw_line", { line: line.name }),
+          },
+          targetLayer,
+        );
+        svgEl("polygon", { points: kite, class: "hit" }, target);
+        svgEl(
+          "line",
+          {
+            x1: X(a.x),
+            y1: Y(a.y),
+            x2: X(b.x),
+            y2: Y(b.y),
+            class: `line-preview preview--${view.to_move}`,
+          },
+          target,
+        );
+      });
+    }
+
+    const dotLayer = svgEl("g", { class: "dots", "aria-hidden": "true" }, svg);
+    for (const dot of view.dots) {
+      svgEl("circle", { cx: X(dot.x), cy: Y(dot.y), r: 9, class: "dot" }, dotLayer);
+    }
+
+    this.root.replaceChildren(svg);
+    if (this.controls) this.controls.refresh({ hadFocus });
+  }
+
+  cancel() {
+    return false;
+  }
+}

@@ -1,0 +1,39 @@
+// Translated strings for scripts. The page renders them as JSON in <script id="i18n">;
+// scripts hold no text of their own. Placeholders are "%(name)s", as in the Python catalogs.
+
+let strings = null;
+
+function load() {
+  if (strings === null) {
+    const block = document.getElementById("i18n");
+    strings = block ? JSON.parse(block.textContent) : {};
+  }
+  return strings;
+}
+
+/** The translation of `key`, with `%(name)s` placeholders filled from `params`. */
+export function t(key, params = {}) {
+  const template = load()[key];
+  if (template === undefined) {
+    console.warn(`missing translation key: ${key}`);
+    return key;
+  }
+  return template.replace(/%\((\w+)\)s/g, (whole, name) =>
+    Object.prototype.hasOwnProperty.call(params, name) ? String(params[name]) : whole,
+  );
+}
+
+/** Whether the page has a translation for `key`. */
+export function hasString(key) {
+  return Object.prototype.hasOwnProperty.call(load(), key);
+}
+
+/** The translated name of a player ("red" -> "Red"). */
+export function playerName(player) {
+  return t(player);
+}
+
+/** The translated one-letter mark of a player ("red" -> "R"). */
+export function playerInitial(player) {
+  return t(`${player}_initial`);
+}

@@ -1,0 +1,601 @@
+// The table page: the live client of the WebSocket protocol (docs/protocol.md) and
+// everything around the board: turn, players, offers, actions, links, moves, result.
+
+import { DotsBoard } from "./dots.js";
+import { hasString, playerName, t } from "./i18n.js";
+import { SwaptimumBoard } from "./swaptimum.js";
+
+const PROTOCOL = 1;
+const PING_EVERY_MS = 25000;
+const RETRY_DELAYS_MS = [500, 1000, 2000, 4000, 8000, 15000];
+
+const page = JSON.parse(document.getElementById("table-data").textContent);
+const you = page.you; // "red", "blue" or null (watching)
+const baseTitle = document.title;
+
+let table = page.table;
+let version = table.version;
+let socket = null;
+let connected = false;
+let retries = 0;
+let pingTimer = null;
+let sending = false; // a move is on its way: the board waits for the next state
+let leaving = false;
+let lastMover = null; // from the event stream, when the state does not say
+// A rematch agreed before this page was opened: the server repeats its link on every join,
+// but someone who came back to look at the old game is not sent away from it.
+const rematchAtLoad = Boolean(page.table.rematch_id);
+
+const $ = (id) => document.getElementById(id);
+const boardRoot = $("board");
+
+const other = (player) => (player === "red" ? "blue" : "red");
+
+// -- the board ------------------------------------------------------------------------------
+const board =
+  table.game === "dots"
+    ? new DotsBoard(boardRoot, { onMove: playMove })
+    : new SwaptimumBoard(boardRoot, { onMove: playMove, onPending: showSwapChooser });
+
+function playMove(move) {
+  if (!send({ type: "move", ply: table.ply, move })) return;
+  sending = true;
+  render();
+}
+
+function showSwapChooser(square, options) {
+  const chooser = $("swap-chooser");
+  if (!square) {
+    chooser.hidden = true;
+    return;
+  }
+  $("swap-prompt").textContent = t("choose_swap", { square });
+  const list = $("swap-options");
+  list.replaceChildren(
+    ...options.map((move) => {
+      const [, pair] = move.split(":");
+      const [a, b] = pair.split("-");
+      const button = document.createElement("button");
+      button.type = "button";
+      button.className = "button";
+      button.dataset.choice = move;
+      button.textContent = t("swap", { a, b });
+      return button;
+    }),
+  );
+  chooser.hidden = false;
+  announce(t("choose_swap", { square }));
+}
+
+$("swap-options")?.addEventListener("click", (event) => {
+  const button = event.target.closest("[data-choice]");
+  if (button) board.activate(button.dataset.choice, false);
+});
+$("swap-cancel")?.addEventListener("click", () => board.cancel({ focus: true }));
+document.addEventListener("keydown", (event) => {
+  if (event.key === "Escape" && board.cancel()) event.preventDefault();
+});
+
+// -- the socket -----------------------------------------------------------------------------
+function socketUrl() {
+  const url = new URL(page.ws_url, window.location.href);
+  url.protocol = url.protocol === "https:" ? "wss:" : "ws:";
+  return url.toString();
+}
+
+function connect() {
+  setConnection(retries === 0 ? "connecting" : "reconnecting");
+  const ws = new WebSocket(socketUrl());
+  socket = ws;
+  ws.addEventListener("open", () => {
+    connected = true;
+    retries = 0;
+    ws.send(JSON.stringify({ type: "join", protocol: PROTOCOL, since: version }));
+    setConnection("connected");
+    clearInterval(pingTimer);
+    pingTimer = setInterval(() => send({ type: "ping" }, { quiet: true }), PING_EVERY_MS);
+  });
+  ws.addEventListener("message", (event) => {
+    let message;
+    try {
+      message = JSON.parse(event.data);
+    } catch {
+      return;
+    }
+    receive(message);
+  });
+  ws.addEventListener("close", () => {
+    if (socket !== ws) return;
+    connected = false;
+    clearInterval(pingTimer);
+    if (sending) {
+      sending = false;
+      render();
+    }
+    if (leaving) return;
+    setConnection("reconnecting");
+    const delay = RETRY_DELAYS_MS[Math.min(retries, RETRY_DELAYS_MS.length - 1)];
+    retries += 1;
+    setTimeout(connect, delay);
+  });
+}
+
+function send(message, { quiet = false } = {}) {
+  if (!connected || !socket || socket.readyState !== WebSocket.OPEN) {
+    if (!quiet) showNotice(t("not_connected"));
+    return false;
+  }
+  if (!quiet) clearNotice();
+  socket.send(JSON.stringify(message));
+  return true;
+}
+
+function receive(message) {
+  switch (message.type) {
+    case "state":
+      // an older state than one already seen (from a reconnect race) changes nothing
+      if (typeof message.version === "number" && message.version < version) break;
+      table = message.table;
+      version = message.version ?? table.version;
+      sending = false;
+      render();
+      break;
+    case "event":
+      if (typeof message.version === "number") version = Math.max(version, message.version);
+      handleEvent(message.event);
+      break;
+    case "error":
+      sending = false;
+      showNotice(t("server_error", { message: errorText(message) }));
+      render();
+      break;
+    case "rematch":
+      if (rematchAtLoad) {
+        const link = $("rematch-seat-link");
+        link.href = inPageLanguage(message.url);
+        link.hidden = false;
+        break;
+      }
+      leaving = true;
+      setConnection("rematch");
+      window.location.assign(inPageLanguage(message.url));
+      break;
+    default:
+      break; // "pong" and anything newer than this page
+  }
+}
+
+// A link the server gives (a seat link, a table) in the language of this page: the prefix of
+// docs/browser.md, or for English an explicit choice, since a bare seat link follows the
+// browser's language.
+function inPageLanguage(path) {
+  const lang = document.documentElement.lang;
+  if (!path.startsWith("/") || path.startsWith("//")) return path;
+  if (lang && lang !== "en") return `/${lang}${path}`;
+  if (!/\/(seat|join)\//.test(path)) return path;
+  return `${path}${path.includes("?") ? "&" : "?"}lang=en`;
+}
+
+// The server's message is English; a known code has a sentence in the page's language.
+function errorText(message) {
+  const key = `error_${message.code}`;
+  if (message.code && hasString(key)) return t(key);
+  return message.message || message.code || "";
+}
+
+function handleEvent(event) {
+  const who = event.player ? playerName(event.player) : "";
+  let text = "";
+  let next = "";
+  switch (event.kind) {
+    case "move":
+      lastMover = event.player;
+      if (event.claimed === 1) text = t("ann_move_claim_one", { player: who, move: event.move });
+      else if (event.claimed >= 2)
+        text = t("ann_move_claim_two", { player: who, move: event.move });
+      else if (table.game === "dots") text = t("ann_line", { player: who, move: event.move });
+      else text = t("ann_move", { player: who, move: event.move });
+      if (event.skipped) text += ` ${t("skipped", { player: playerName(event.skipped) })}`;
+      // Who moves next: the same player after a claimed box or a skipped turn. If the move
+      // ended the game, the "game_over" event right behind it drops this and gives the result.
+      if (event.player) {
+        const again = event.claimed > 0 || Boolean(event.skipped);
+        next = t("ann_next", { player: playerName(again ? event.player : other(event.player)) });
+      }
+      break;
+    case "undo":
+      lastMover = null;
+      text = t("ann_undo", { player: who, move: event.move });
+      break;
+    case "resign":
+      text = t("wins_resign", { loser: who, winner: playerName(other(event.player)) });
+      break;
+    case "draw_offered":
+    case "draw_declined":
+    case "undo_requested":
+    case "undo_declined":
+    case "rematch_offered":
+      text = t(`ann_${event.kind}`, { player: who });
+      break;
+    case "draw_agreed":
+      text = t("draw_agreed");
+      break;
+    case "rematch_accepted":
+      text = t("ann_rematch_accepted", { player: who });
+      break;
+    case "seated":
+      text = t("ann_seated", { player: who });
+      break;
+    case "presence":
+      text = t(event.online ? "ann_online" : "ann_offline", { player: who });
+      break;
+    case "game_over":
+      text = resultText(event.outcome);
+      break;
+    default:
+      break;
+  }
+  if (event.kind === "game_over") announceNext = "";
+  if (text) announce(text, next);
+}
+
+
+// -- rendering ------------------------------------------------------------------------------
+function moversOf(current) {
+  return Array.isArray(current.movers) ? current.movers : null;
+}
+
+function lastMoverOf(current) {
+  const movers = moversOf(current);
+  if (movers) return movers.length ? movers[movers.length - 1] : null;
+  return lastMover;
+}
+
+function isOver() {
+  return table.outcome !== null && table.outcome !== undefined;
+}
+
+function myTurn() {
+  return Boolean(you) && !isOver() && table.to_move === you;
+}
+
+function render() {
+  const over = isOver();
+  boardRoot.dataset.ply = String(table.ply);
+  if (over) boardRoot.dataset.outcome = table.outcome.winner || "draw";
+  else delete boardRoot.dataset.outcome;
+  boardRoot.dataset.toMove = table.to_move || "";
+  boardRoot.setAttribute("aria-busy", sending ? "true" : "false");
+
+  board.render(table, { interactive: myTurn() && !sending && connected });
+
+  $("board-help").hidden = !you || over;
+  renderTurn(over);
+  renderPlayers();
+  renderOffers(over);
+  renderActions(over);
+  renderLinks();
+  renderMoves();
+  renderResult(over);
+}
+
+function renderTurn(over) {
+  const turn = $("turn");
+  let text;
+  let state;
+  const opponent = you ? other(you) : null;
+  if (over) {
+    text = table.outcome.winner
+      ? t("wins_generic", { winner: playerName(table.outcome.winner) })
+      : t("draw_generic");
+    state = "over";
+  } else if (you && !myTurn() && !table.seats[opponent].taken) {
+    text = t("waiting_for_opponent");
+    state = "waiting";
+  } else if (myTurn()) {
+    text = sending ? t("sending") : t("your_turn");
+    state = "yours";
+  } else if (you) {
+    text = t("waiting_for", { player: playerName(table.to_move) });
+    state = "theirs";
+  } else {
+    text = t("to_move", { player: playerName(table.to_move) });
+    state = "watching";
+  }
+  turn.textContent = text;
+  turn.dataset.state = state;
+  turn.dataset.player = over ? "" : table.to_move || "";
+
+  const note = $("turn-note");
+  const skipped = table.view && table.view.skipped;
+  if (skipped && !over) {
+    note.textContent = t("skipped", { player: playerName(skipped) });
+    note.hidden = false;
+  } else if (!you) {
+    note.textContent = t("watching");
+    note.hidden = false;
+  } else if (!over && !table.seats[other(you)].taken) {
+    note.textContent = t("invite_hint");
+    note.hidden = false;
+  } else {
+    note.hidden = true;
+  }
+  document.title = myTurn() ? `${t("your_turn")} · ${baseTitle}` : baseTitle;
+}
+
+function renderPlayers() {
+  const score = table.view && table.view.score;
+  for (const player of ["red", "blue"]) {
+    const row = $(`player-${player}`);
+    const seat = table.seats[player];
+    const name = row.querySelector(".player__name");
+    name.textContent =
+      player === you ? t("you_suffix", { player: playerName(player) }) : playerName(player);
+    const presence = row.querySelector(".player__presence");
+    const status = !seat.taken ? "free" : seat.online ? "online" : "offline";
+    presence.dataset.presence = status;
+    presence.textContent = t(status === "free" ? "seat_free" : status);
+    row.classList.toggle("is-to-move", !isOver() && table.to_move === player);
+    row.classList.toggle("is-winner", isOver() && table.outcome.winner === player);
+    const scoreEl = row.querySelector(".player__score");
+    if (scoreEl && score) scoreEl.textContent = String(score[player]);
+  }
+}
+
+function renderOffers(over) {
+  const offers = table.offers || { draw: null, undo: null, rematch: [] };
+  let any = false;
+  const show = (id, by, yourText, theirText) => {
+    const box = $(id);
+    if (!by) {
+      box.hidden = true;
+      return;
+    }
+    any = true;
+    box.hidden = false;
+    const mine = by === you;
+    box.querySelector(".offer__text").textContent = mine ? yourText : theirText;
+    const buttons = box.querySelector(".offer__buttons");
+    if (buttons) buttons.hidden = mine || !you;
+  };
+  show(
+    "offer-draw",
+    over ? null : offers.draw,
+    t("your_draw_offer"),
+    t("ann_draw_offered", { player: playerName(offers.draw || "red") }),
+  );
+  show(
+    "offer-undo",
+    over ? null : offers.undo,
+    t("your_undo_request"),
+    t("ann_undo_requested", { player: playerName(offers.undo || "red") }),
+  );
+  const rematch = offers.rematch || [];
+  const rematchBy = rematch.includes(you) ? you : rematch[0] || null;
+  show(
+    "offer-rematch",
+    over ? rematchBy : null,
+    t("your_rematch"),
+    t("opponent_rematch", { player: playerName(rematchBy || "red") }),
+  );
+  $("offers").hidden = !any;
+}
+
+function renderActions(over) {
+  if (!you) return;
+  const offers = table.offers || { draw: null, undo: null, rematch: [] };
+  const opponentSeated = table.seats[other(you)].taken;
+  const running = !over && opponentSeated;
+  $("action-undo").hidden = !(
+    running &&
+    table.ply > 0 &&
+    !offers.undo &&
+    lastMoverOf(table) !== other(you)
+  );
+  $("action-draw").hidden = !(running && !offers.draw);
+  $("action-resign").hidden = over || !opponentSeated;
+  const rematch = $("action-rematch");
+  const asked = (offers.rematch || []).includes(you);
+  rematch.hidden = !over || asked || Boolean(table.rematch_id);
+  rematch.textContent = (offers.rematch || []).length ? t("accept_rematch") : t("rematch");
+  const buttons = Array.from(document.querySelectorAll("#actions button"));
+  for (const button of buttons) button.disabled = !connected;
+  $("actions").hidden = buttons.every((button) => button.hidden);
+}
+
+function absolute(path) {
+  return path ? new URL(path, window.location.href).toString() : "";
+}
+
+function renderLinks() {
+  const invite = $("invite");
+  if (table.invite_url) {
+    $("invite-url").value = absolute(table.invite_url);
+    invite.hidden = false;
+  } else {
+    invite.hidden = true;
+  }
+  // while nobody sits opposite, the invitation is the first thing to do (phones show it first)
+  $("links").classList.toggle("has-invite", Boolean(table.invite_url));
+  $("watch-url").value = absolute(table.watch_url || `/t/${table.id}/watch`);
+}
+
+function renderMoves() {
+  const list = $("move-list");
+  const movers = moversOf(table);
+  const items = table.moves.map((move, index) => {
+    const item = document.createElement("li");
+    const mover = movers ? movers[index] : null;
+    if (mover) {
+      item.dataset.player = mover;
+      const mark = document.createElement("span");
+      mark.className = `move-mark mark--${mover}`;
+      mark.setAttribute("aria-hidden", "true");
+      mark.textContent = t(`${mover}_initial`);
+      const name = document.createElement("span");
+      name.className = "visually-hidden";
+      name.textContent = playerName(mover);
+      item.append(mark, name, " ");
+    }
+    const text = document.createElement("span");
+    text.className = "move-text";
+    text.textContent = move;
+    item.append(text);
+    if (index === table.moves.length - 1) item.classList.add("is-last");
+    return item;
+  });
+  list.replaceChildren(...items);
+  $("moves-empty").hidden = table.moves.length > 0;
+  const last = list.lastElementChild;
+  if (last) list.scrollTop = list.scrollHeight;
+}
+
+function resultText(outcome) {
+  if (!outcome) return "";
+  const winner = outcome.winner ? playerName(outcome.winner) : "";
+  switch (outcome.reason) {
+    case "score": {
+      const score = outcome.score || { red: 0, blue: 0 };
+      const params = outcome.winner
+        ? {
+            winner,
+            winner_score: score[outcome.winner],
+            loser_score: score[other(outcome.winner)],
+          }
+        : { score: score.red };
+      let text = outcome.winner ? t("wins_score", params) : t("draw_score", params);
+      if (table.view && table.view.misere) text += ` ${t("misere_rule")}`;
+      return text;
+    }
+    case "connection": {
+      const mover = lastMoverOf(table);
+      if (mover && outcome.winner && mover !== outcome.winner) {
+        return t("wins_connection_swap", { winner, mover: playerName(mover) });
+      }
+      return t("wins_connection", { winner });
+    }
+    case "no_moves":
+      return t("draw_no_moves");
+    case "resign":
+      return t("wins_resign", { winner, loser: playerName(other(outcome.winner)) });
+    case "draw_agreed":
+      return t("draw_agreed");
+    default:
+      return winner ? t("wins_generic", { winner }) : t("draw_generic");
+  }
+}
+
+function renderResult(over) {
+  const box = $("result");
+  if (!over) {
+    box.hidden = true;
+    return;
+  }
+  $("result-text").textContent = resultText(table.outcome);
+  const rematchLink = $("rematch-watch-link");
+  rematchLink.hidden = !table.rematch_id || Boolean(you);
+  if (table.rematch_id) {
+    rematchLink.href = inPageLanguage(`/t/${encodeURIComponent(table.rematch_id)}/watch`);
+  }
+  box.hidden = false;
+  box.dataset.winner = table.outcome.winner || "draw";
+}
+
+// -- notices, announcements, connection -------------------------------------------------------
+function showNotice(text) {
+  const notice = $("notice");
+  notice.textContent = text;
+  notice.hidden = false;
+}
+
+function clearNotice() {
+  const notice = $("notice");
+  notice.hidden = true;
+  notice.textContent = "";
+}
+
+let announceTimer = null;
+let announceQueue = [];
+let announceNext = ""; // "Red to move", read last, unless the game ended meanwhile
+function announce(text, next = "") {
+  // Events arriving together (a move, then the end of the game) are read as one message;
+  // the region is emptied first so the same words twice are still announced.
+  announceQueue.push(text);
+  if (next) announceNext = next;
+  const region = $("announcer");
+  region.textContent = "";
+  clearTimeout(announceTimer);
+  announceTimer = setTimeout(() => {
+    region.textContent = [...announceQueue, announceNext].filter(Boolean).join(" ");
+    announceQueue = [];
+    announceNext = "";
+  }, 50);
+}
+
+function setConnection(state) {
+  const line = $("connection");
+  line.dataset.state = state;
+  line.textContent = t(
+    {
+      connecting: "connecting",
+      reconnecting: "reconnecting",
+      connected: "connected",
+      rematch: "opening_rematch",
+    }[state],
+  );
+  render();
+}
+
+// -- buttons ----------------------------------------------------------------------------------
+document.addEventListener("click", (event) => {
+  const button = event.target.closest("button[data-action]");
+  if (!button) return;
+  const action = button.dataset.action;
+  if (action === "resign") {
+    const dialog = $("resign-dialog");
+    if (dialog && typeof dialog.showModal === "function") dialog.showModal();
+    return;
+  }
+  if (action === "answer_draw" || action === "answer_undo") {
+    send({ type: action, accept: button.dataset.accept === "true" });
+    return;
+  }
+  send({ type: action });
+});
+
+$("resign-dialog")?.addEventListener("close", () => {
+  if ($("resign-dialog").returnValue === "resign") send({ type: "resign" });
+});
+
+document.addEventListener("click", async (event) => {
+  const button = event.target.closest("button[data-copy]");
+  if (!button) return;
+  const input = $(button.dataset.copy);
+  const label = button.dataset.label || button.textContent;
+  button.dataset.label = label;
+  try {
+    await navigator.clipboard.writeText(input.value);
+    button.textContent = t("copied");
+    setTimeout(() => {
+      button.textContent = label;
+    }, 2000);
+  } catch {
+    input.focus();
+    input.select();
+    showNotice(t("copy_failed"));
+  }
+});
+
+window.addEventListener("pagehide", () => {
+  leaving = true;
+});
+window.addEventListener("pageshow", (event) => {
+  // back/forward cache: the old socket is gone
+  if (event.persisted) {
+    leaving = false;
+    connect();
+  }
+});
+
+render();
+connect();

@@ -1,0 +1,120 @@
+"""Browser tests: the real server on a free loopback port, driven by Debian's Chromium.
+
+Follows shared/notes/browser-tests.md: Playwright's Python package with its own driver, but
+the system browser (never ``playwright install``, which downloads one).
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+CHROMIUM = os.environ.get("PLAYTABLE_CHROMIUM", "/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+SERVER_START_TIMEOUT = 20.0
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    # Playwright's sync API keeps an event loop running in the main thread from the first
+    # browser test to the end of the session, where async tests can no longer run theirs:
+    # the browser tests go last.
+    items.sort(key=lambda item: "e2e" in item.keywords)
+    if Path(CHROMIUM).exists() or shutil.which(CHROMIUM):
+        return
+    reason = f"browser tests need Chromium at {CHROMIUM} (apt-get install chromium)"
+    if os.environ.get("CI") == "true":
+        return  # let them fail loudly in CI: .ci/run installs Chromium
+    for item in items:
+        if "e2e" in item.keywords:
+            item.add_marker(pytest.mark.skip(reason=reason))
+
+
+@pytest.fixture(scope="session")
+def browser_type_launch_args(browser_type_launch_args: dict[str, Any]) -> dict[str, Any]:
+    return {**browser_type_launch_args, "executable_path": CHROMIUM, "args": CHROMIUM_ARGS}
+
+
+def _free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+@pytest.fixture(scope="session")
+def server_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """``playtable serve`` on a free port with a fresh SQLite database; stopped afterwards."""
+    workdir = tmp_path_factory.mktemp("server")
+    port = _free_port()
+    url = f"http://127.0.0.1:{port}"
+    env = {
+        **os.environ,
+        "PLAYTABLE_SECRET": "e2e-" + "0123456789abcdef" * 3,
+        "PLAYTABLE_COMMIT": "e2e",
+    }
+    log = (workdir / "server.log").open("wb")
+    process = subprocess.Popen(
+        [
+            sys.executable,
+            "-c",
+            "import sys; from playtable.cli import main; sys.exit(main(sys.argv[1:]))",
+            "serve",
+            "--host",
+            "127.0.0.1",
+            "--port",
+            str(port),
+            "--database-url",
+            f"sqlite+aiosqlite:///{workdir / 'e2e.sqlite3'}",
+            "--log-level",
+            "warning",
+        ],
+        cwd=workdir,
+        env=env,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+    )
+    try:
+        deadline = time.monotonic() + SERVER_START_TIMEOUT
+        while True:
+            if process.poll() is not None:
+                raise RuntimeError(
+                    f"the server exited with {process.returncode}:\n"
+                    + (workdir / "server.log").read_text(errors="replace")
+                )
+            try:
+                with urllib.request.urlopen(url + "/", timeout=1) as response:
+                    if response.status == 200:
+                        break
+            except (urllib.error.URLError, ConnectionError, TimeoutError):
+                pass
+            if time.monotonic() > deadline:
+                raise RuntimeError("the server did not answer within 20 s")
+            time.sleep(0.1)
+        yield url
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+        log.close()
