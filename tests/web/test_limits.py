@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import time
 
 import pytest
@@ -149,3 +150,26 @@ def test_limits_come_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> No
     monkeypatch.setenv("PLAYTABLE_SOCKETS_PER_TABLE", "lots")
     with pytest.raises(ValueError, match="PLAYTABLE_SOCKETS_PER_TABLE"):
         Limits.from_env()
+
+
+def test_the_home_page_form_shares_the_tables_per_minute_limit(db_url: str) -> None:
+    with app_with(db_url, Limits(tables_per_minute=2)) as client:
+        match = re.search(r'name="csrf" value="([^"]+)"', client.get("/").text)
+        assert match
+        form = {
+            "csrf": match.group(1),
+            "game": "dots",
+            "dots_grid": "square",
+            "dots_rows": "2",
+            "dots_cols": "2",
+            "dots_start": "standard",
+            "seat": "red",
+        }
+        statuses = [
+            client.post("/tables", data=form, follow_redirects=False).status_code for _ in range(3)
+        ]
+        assert statuses == [303, 303, 429]
+        refused = client.post("/tables", data=form, follow_redirects=False)
+        assert refused.status_code == 429 and "Wait a moment" in refused.text
+        # The API counts against the same allowance.
+        assert client.post("/api/tables", json=NEW_TABLE).status_code == 429
