@@ -19,7 +19,7 @@ from tests.nodes import Node, Player, claim, create_table, request
 
 pytestmark = pytest.mark.anyio
 
-TABLES = 12
+TABLES = 10
 BOARD = {"grid": "square", "rows": 6, "cols": 6, "start": "standard"}  # 84 moves a game
 PLAY_SECONDS = 1.5
 
@@ -90,26 +90,31 @@ async def test_a_killed_server_loses_no_acknowledged_move(
 
     restarted = Node(tmp_path, site_env, "restarted").start()
     try:
-        for table_id, red, blue in tables:
-            status, stored = request(restarted, "GET", f"/api/tables/{table_id}")
-            assert status == 200
-            moves = acknowledged[table_id]
-            # At most the one move in flight may have been committed without being announced.
-            assert stored["moves"][: len(moves)] == moves
-            assert len(stored["moves"]) <= len(moves) + 1
-            # And the table plays on, with the same players' seats.
-            for player in (red, blue):
-                await player.close()
-                state = await player.connect(restarted)
-                assert state["moves"] == stored["moves"]
-            ply = red.state["ply"] if red.state else 0
-            mover = red if (red.state and red.state["to_move"] == "red") else blue
-            assert mover.state is not None
-            move = mover.state["view"]["legal_moves"][0]
-            await mover.send({"type": "move", "ply": ply, "move": move})
-            await red.until(lambda t, ply=ply: t["ply"] > ply)
-            await blue.until(lambda t, ply=ply: t["ply"] > ply)
-            await red.close()
-            await blue.close()
+        await asyncio.gather(
+            *(resume(restarted, t, red, blue, acknowledged[t]) for t, red, blue in tables)
+        )
     finally:
         restarted.stop()
+
+
+async def resume(node: Node, table_id: str, red: Player, blue: Player, moves: list[str]) -> None:
+    """The table holds every acknowledged move, and plays on with the same seats."""
+    status, stored = await asyncio.to_thread(request, node, "GET", f"/api/tables/{table_id}")
+    assert status == 200
+    # At most the one move in flight may have been committed without being announced.
+    assert stored["moves"][: len(moves)] == moves
+    assert len(stored["moves"]) <= len(moves) + 1
+    for player in (red, blue):
+        await player.close()
+        state = await player.connect(node)
+        assert state["moves"] == stored["moves"]
+    assert red.state is not None
+    ply = red.state["ply"]
+    mover = red if red.state["to_move"] == "red" else blue
+    assert mover.state is not None
+    move = mover.state["view"]["legal_moves"][0]
+    await mover.send({"type": "move", "ply": ply, "move": move})
+    await red.until(lambda t: t["ply"] > ply)
+    await blue.until(lambda t: t["ply"] > ply)
+    await red.close()
+    await blue.close()
