@@ -21,6 +21,7 @@ import contextlib
 import json
 import logging
 import secrets
+import time
 from collections import defaultdict
 from typing import Any
 
@@ -38,11 +39,25 @@ HEARTBEAT = 5.0  # seconds between heartbeats
 PRESENCE_TTL = 24 * 3600  # a table's presence hash outlives its last report by this much
 
 
+PRESENCE_CACHE = 1.0  # seconds an answer of online() is reused
+PRESENCE_CACHE_SIZE = 10_000
+
+
 class RedisPresence(Presence):
-    def __init__(self, client: aioredis.Redis, prefix: str, node: str) -> None:
+    def __init__(
+        self, client: aioredis.Redis, prefix: str, node: str, cache: float = PRESENCE_CACHE
+    ) -> None:
         self._client = client
+        self.cache_seconds = cache
         self._prefix = prefix
         self.node = node
+        # Every move's public table says who is online: reusing a fresh answer for a second
+        # saves the move one or two Redis round trips. Any change reported here, or announced
+        # by another process (a presence event on the bus), drops the table's answer at once.
+        self._cache: dict[str, tuple[float, set[str]]] = {}
+
+    def forget(self, table_id: str) -> None:
+        self._cache.pop(table_id, None)
 
     def _key(self, table_id: str) -> str:
         return f"{self._prefix}presence:{table_id}"
@@ -54,6 +69,7 @@ class RedisPresence(Presence):
         await self._client.set(self.node_key(self.node), b"1", ex=NODE_TTL)
 
     async def report(self, table_id: str, player: str, sockets: int) -> None:
+        self.forget(table_id)
         key, field = self._key(table_id), f"{player}|{self.node}"
         async with self._client.pipeline(transaction=True) as pipe:
             if sockets > 0:
@@ -64,6 +80,17 @@ class RedisPresence(Presence):
             await pipe.execute()
 
     async def online(self, table_id: str) -> set[str]:
+        now = time.monotonic()
+        cached = self._cache.get(table_id)
+        if cached is not None and now - cached[0] < self.cache_seconds:
+            return set(cached[1])
+        found = await self._online(table_id)
+        if len(self._cache) >= PRESENCE_CACHE_SIZE:
+            self._cache.clear()
+        self._cache[table_id] = (now, found)
+        return set(found)
+
+    async def _online(self, table_id: str) -> set[str]:
         counts = await self._client.hgetall(self._key(table_id))
         holders: list[tuple[str, str]] = []
         for field, count in counts.items():
@@ -193,6 +220,11 @@ class RedisBus(Bus):
         except ValueError:
             log.warning("Redis bus: dropped a message that is not JSON on %s", channel)
             return
+        events = decoded.get("events") if isinstance(decoded, dict) else None
+        if isinstance(events, list) and any(
+            isinstance(e, dict) and e.get("kind") == "presence" for e in events
+        ):
+            self.presence.forget(table_id)
         # One decoded object for all local subscribers, so the socket layer can encode each
         # state once per process (it caches the encoding in the message).
         for subscription in list(subscribers):

@@ -90,6 +90,9 @@ async def test_a_subscriber_that_falls_behind_is_told_to_reread(make: BusFactory
 
 async def test_presence_is_shared_by_every_process(make: BusFactory) -> None:
     a, b = await started(make), await started(make)
+    for bus in (a, b):
+        if isinstance(bus, RedisBus):
+            bus.presence.cache_seconds = 0  # the raw answers (the cache has its own test)
     assert await a.presence.online("t1") == set()
     await a.presence.report("t1", "red", 1)
     await b.presence.report("t1", "blue", 2)
@@ -104,6 +107,7 @@ async def test_a_dead_process_players_go_offline(redis_url: str, redis_prefix: s
     a, b = RedisBus(redis_url, prefix=redis_prefix), RedisBus(redis_url, prefix=redis_prefix)
     await a.start()
     await b.start()
+    a.presence.cache_seconds = 0
     try:
         await b.presence.report("t1", "blue", 1)
         assert await a.presence.online("t1") == {"blue"}
@@ -147,3 +151,24 @@ async def test_after_a_lost_redis_connection_subscribers_reread_and_hear_again(
     finally:
         await admin.aclose()
         await bus.close()
+
+
+async def test_a_presence_event_on_the_bus_refreshes_the_cached_answer(
+    redis_url: str, redis_prefix: str
+) -> None:
+    """Moves reuse a second-old answer; a change announced by another process is seen at once."""
+    a, b = RedisBus(redis_url, prefix=redis_prefix), RedisBus(redis_url, prefix=redis_prefix)
+    await a.start()
+    await b.start()
+    try:
+        on_a = await a.subscribe("t1")
+        assert await a.presence.online("t1") == set()  # now cached for a second
+        await b.presence.report("t1", "blue", 1)
+        assert await a.presence.online("t1") == set()  # not announced yet: the cache answers
+        event = {"kind": "presence", "player": "blue", "online": True}
+        await b.publish("t1", {"type": "table", "version": 0, "events": [event]})
+        await asyncio.wait_for(on_a.get(), 5)
+        assert await a.presence.online("t1") == {"blue"}
+    finally:
+        await a.close()
+        await b.close()
