@@ -573,6 +573,17 @@ class TableService:
             event = {"kind": "presence", "player": player, "online": player in online}
             await self._publish(table, [event], online)
 
+    def observed(self, table_id: str, version: int) -> None:
+        """The bus told of ``version`` of the table: a cached older position is now stale.
+
+        Dropping it costs nothing, and spares the next request here a commit doomed to fail
+        its compare-and-set (with several processes, players of one table alternate between
+        them, so without this nearly every move would first try on a stale cache).
+        """
+        cached = self._cache.get(table_id)
+        if cached is not None and cached.row.version < version:
+            del self._cache[table_id]
+
     # -- the machinery ----------------------------------------------------------------------
     def _lock(self, table_id: str) -> asyncio.Lock:
         lock = self._locks.get(table_id)

@@ -295,6 +295,7 @@ class TableSocket:
             await self.send_state()
             return
         version: int = message["version"]
+        self.service.observed(self.table_id, version)
         events: list[dict[str, Any]] = message["events"]
         presence_only = all(e.get("kind") == "presence" for e in events)
         if version < self.sent_version or (version == self.sent_version and not presence_only):
