@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run test install lint typecheck unit bench bench-load clean i18n
+.PHONY: run test install lint typecheck unit bench bench-load bench-compiled test-compiled clean i18n
 
 $(BIN)/activate: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -42,6 +42,16 @@ i18n: install
 bench: install
 	$(BIN)/pip install --quiet -e '.[bench]'
 	$(BIN)/python bench/engines.py
+
+# The mypyc-compiled Dots and Boxes engine (PLAYTABLE_COMPILE=1 pip install .), built into a
+# temporary directory that is deleted afterwards; the work tree stays pure Python.
+bench-compiled: install
+	$(BIN)/pip install --quiet -e '.[bench]'
+	$(BIN)/python bench/engines.py --compiled
+
+test-compiled: install
+	$(BIN)/python bench/compiled.py -- $(BIN)/pytest -q -p no:cacheprovider \
+		--import-mode=importlib tests/games
 
 # Loopback only, bounded; uses the local PostgreSQL and Redis (see bench/load.py).
 bench-load: install

@@ -1,16 +1,25 @@
-"""Build hook: compile the translation catalogs (``.po`` -> ``.mo``) into every built package.
+"""Build hooks: translation catalogs in every built package; an opt-in compiled engine.
 
-Everything else about the package is in ``pyproject.toml``. Compiled catalogs are never
-committed; a source checkout (and an editable install) compiles them in memory instead, see
-``playtable.web.templating.translations``.
+Everything else about the package is in ``pyproject.toml``.
+
+- The translation catalogs (``.po`` -> ``.mo``) are compiled into every built package. Compiled
+  catalogs are never committed; a source checkout (and an editable install) compiles them in
+  memory instead, see ``playtable.web.templating.translations``.
+- ``PLAYTABLE_COMPILE=1 pip install .`` also compiles ``playtable/games/dots/game.py`` into a C
+  extension with mypyc (see ``bench/README.md``). Without it, and always for the editable
+  install of ``make install``, the package is pure Python.
 """
 
 from __future__ import annotations
 
+import os
+import sys
 from pathlib import Path
 
-from setuptools import setup
+from setuptools import Extension, setup
 from setuptools.command.build_py import build_py
+
+COMPILED_MODULES = ["playtable/games/dots/game.py"]
 
 
 class BuildWithCatalogs(build_py):
@@ -28,4 +37,20 @@ class BuildWithCatalogs(build_py):
                 write_mo(mo_file, catalog)
 
 
-setup(cmdclass={"build_py": BuildWithCatalogs})
+def _extensions() -> list[Extension]:
+    """The mypyc extensions when ``PLAYTABLE_COMPILE=1``, else none."""
+    if os.environ.get("PLAYTABLE_COMPILE", "") in ("", "0"):
+        return []
+    if "editable_wheel" in sys.argv:
+        # An editable install would build the extension next to game.py, where Python
+        # imports it instead of the source: every later edit of game.py would be ignored.
+        raise SystemExit(
+            "PLAYTABLE_COMPILE=1 is for a regular install (pip install .), "
+            "not an editable one (pip install -e .)"
+        )
+    from mypyc.build import mypycify
+
+    return mypycify(COMPILED_MODULES, opt_level="3")
+
+
+setup(cmdclass={"build_py": BuildWithCatalogs}, ext_modules=_extensions())

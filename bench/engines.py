@@ -1,6 +1,6 @@
 """Random playouts per second of our rules engines, and of OpenSpiel's C++ Dots and Boxes.
 
-    python bench/engines.py [--seconds S] [--seed N] [--rounds K]
+    python bench/engines.py [--seconds S] [--seed N] [--rounds K] [--compiled]
 
 Each engine plays uniformly random games from the initial position to the end, through the
 same loop a bot or the server would use: list the legal moves, pick one with
@@ -16,12 +16,19 @@ both sides alike. Before timing anything, the script checks that both engines pl
 game: the same 60 lines on the 5x5-box board, and random games replayed move by move in
 both engines agree on the legal moves, the player to move and the final margin.
 
+With ``--compiled`` it first builds the mypyc-compiled Dots and Boxes engine into a temporary
+directory (``bench/compiled.py``, as ``PLAYTABLE_COMPILE=1 pip install .`` does), then runs
+there with one more engine: the pure-Python one, loaded from this work tree's source. The
+compiled, the pure-Python and OpenSpiel's engines then share the same alternating slices, and
+the agreement checks run on both of ours.
+
 Output is plain text, one figure per line, so any line can be quoted as it stands.
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import os
 import platform
 import random
@@ -39,8 +46,11 @@ except ImportError:  # run from a checkout without `pip install -e .`
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
     import playtable
 
-from playtable.games import load
+from playtable.games import Game, load
+from playtable.games.dots import game as dots_module
 from playtable.games.dots.game import DotsAndBoxes
+
+ROOT = Path(__file__).resolve().parents[1]
 
 ROWS = COLS = 5  # boxes, as in our rules file and in OpenSpiel's num_rows/num_cols
 SWAPTIMUM_SIZE = 9
@@ -74,9 +84,8 @@ class Tally:
 # -- the loops -----------------------------------------------------------------------------------
 
 
-def ours(name: str, options: dict[str, Any]) -> Playouts:
+def ours(game: Game[Any, Any, Any]) -> Playouts:
     """Random playouts of one of our games through the public Game API."""
-    game = load(name, options)
 
     def run(rng: random.Random, seconds: float) -> tuple[int, int]:
         initial, legal_moves, apply, outcome = (
@@ -187,6 +196,33 @@ def check_same_game(game: DotsAndBoxes, pyspiel: Any, seed: int) -> list[str]:
     ]
 
 
+def pure_dots_class() -> type[DotsAndBoxes]:
+    """DotsAndBoxes run by the interpreter from this work tree's source, beside the compiled one.
+
+    Loaded under another module name, so it does not replace the compiled module; what it
+    imports (``base``, ``geometry``) is the same pure-Python code either way.
+    """
+    name = "playtable.games.dots._bench_pure_game"
+    spec = importlib.util.spec_from_file_location(name, ROOT / "playtable/games/dots/game.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module  # dataclasses look their module up while building the class
+    spec.loader.exec_module(module)
+    if module.COMPILED:
+        raise AssertionError("the source module claims to be compiled")
+    cls: type[DotsAndBoxes] = module.DotsAndBoxes
+    return cls
+
+
+def run_compiled(argv: list[str]) -> int:
+    """Build the compiled engine in a temporary directory and run this script there."""
+    import compiled  # bench/compiled.py, beside this file
+
+    with compiled.compiled_site() as site:
+        command = [sys.executable, str(Path(__file__).resolve()), *argv]
+        return subprocess.run(command, env=compiled.compiled_env(site), check=False).returncode
+
+
 # -- the run ---------------------------------------------------------------------------------------
 
 
@@ -205,8 +241,9 @@ def measure(engines: list[tuple[Tally, Playouts]], seconds: float, rounds: int, 
 
 
 def _revision() -> str:
-    """The git commit of the code measured, marked when the work tree has changes."""
-    root = Path(playtable.__file__).resolve().parents[1]
+    """The git commit of the code measured (the compiled build is made from this work tree
+    too), marked when the work tree has changes."""
+    root = ROOT
     try:
         head = subprocess.run(
             ["git", "-C", str(root), "rev-parse", "--short", "HEAD"],
@@ -230,7 +267,18 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seconds", type=float, default=3.0, help="budget per engine")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--rounds", type=int, default=3, help="alternating slices")
+    parser.add_argument(
+        "--compiled",
+        action="store_true",
+        help="also measure the mypyc-compiled Dots and Boxes engine (builds it first)",
+    )
     args = parser.parse_args(argv)
+    if args.compiled:
+        rest = [a for a in (sys.argv[1:] if argv is None else argv) if a != "--compiled"]
+        return run_compiled(rest)
+    compiled = dots_module.COMPILED
+    if os.environ.get("PLAYTABLE_EXPECT_COMPILED") == "1" and not compiled:
+        raise SystemExit(f"expected the compiled engine, imported {dots_module.__file__}")
     seconds = min(max(args.seconds, MIN_SECONDS), MAX_SECONDS)
     rounds = min(max(args.rounds, 1), 100)
 
@@ -243,6 +291,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"python: {platform.python_implementation()} {platform.python_version()}")
     print(f"machine: {platform.machine()} {platform.system()}")
     print(f"playtable: {playtable.__file__} at {_revision()}")
+    print(f"dots engine: {dots_module.__file__}")
     if hasattr(os, "getloadavg"):  # others' work on a shared machine skews every figure
         print(f"load average: {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs")
     if pyspiel is not None:
@@ -259,18 +308,26 @@ def main(argv: list[str] | None = None) -> int:
     dots_options = {"rows": ROWS, "cols": COLS}
     dots = load("dots", dots_options)
     assert isinstance(dots, DotsAndBoxes)
-    engines: list[tuple[Tally, Playouts]] = []
-    ours_dots = Tally(f"dots {ROWS}x{COLS} ours")
-    engines.append((ours_dots, ours("dots", dots_options)))
+    # Ours: the engine imported; with the compiled one, the pure-Python one beside it.
+    ours_dots: list[tuple[Tally, DotsAndBoxes]] = []
+    if compiled:
+        ours_dots.append((Tally(f"dots {ROWS}x{COLS} ours compiled"), dots))
+        pure_class = pure_dots_class()  # not a subclass of the compiled DotsAndBoxes
+        pure = pure_class(pure_class.parse_settings(dots_options))
+        ours_dots.append((Tally(f"dots {ROWS}x{COLS} ours pure"), pure))
+    else:
+        ours_dots.append((Tally(f"dots {ROWS}x{COLS} ours"), dots))
+    engines: list[tuple[Tally, Playouts]] = [(tally, ours(game)) for tally, game in ours_dots]
     spiel_dots = None
     if pyspiel is not None:
-        for line in check_same_game(dots, pyspiel, args.seed):
-            print(line)
+        for tally, game in ours_dots:
+            for line in check_same_game(game, pyspiel, args.seed):
+                print(f"{line} ({tally.label})" if compiled else line)
         spiel_game = pyspiel.load_game(f"dots_and_boxes(num_rows={ROWS},num_cols={COLS})")
         spiel_dots = Tally(f"dots {ROWS}x{COLS} openspiel")
         engines.append((spiel_dots, openspiel(spiel_game)))
     swap = Tally(f"swaptimum {SWAPTIMUM_SIZE}x{SWAPTIMUM_SIZE} ours")
-    engines.append((swap, ours("swaptimum", {"size": SWAPTIMUM_SIZE})))
+    engines.append((swap, ours(load("swaptimum", {"size": SWAPTIMUM_SIZE}))))
 
     measure(engines, seconds, rounds, args.seed)
 
@@ -291,8 +348,9 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{tally.label} playouts/s: {tally.playouts_per_second:.0f}")
         print(f"{tally.label} moves/s: {tally.moves_per_second:.0f}")
     if spiel_dots is not None:
-        ratio = ours_dots.playouts_per_second / spiel_dots.playouts_per_second
-        print(f"ratio dots {ROWS}x{COLS} ours/openspiel playouts/s: {ratio:.2f}")
+        for tally, _ in ours_dots:
+            ratio = tally.playouts_per_second / spiel_dots.playouts_per_second
+            print(f"ratio {tally.label}/openspiel playouts/s: {ratio:.2f}")
     else:
         print(f"ratio dots {ROWS}x{COLS} ours/openspiel: not measured (open_spiel missing)")
     return 0

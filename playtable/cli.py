@@ -87,6 +87,16 @@ def cmd_replay(args: argparse.Namespace) -> int:
     return 0 if ok else 1
 
 
+def cmd_solve(args: argparse.Namespace) -> int:
+    from playtable.ai.solve import solve_lines  # the solver is only loaded when asked for
+
+    if args.time_limit <= 0:
+        print("playtable solve: --time-limit must be positive", file=sys.stderr)
+        return 2
+    solve_lines(sys.stdin, sys.stdout, args.time_limit)
+    return 0
+
+
 class RedactLinks(logging.Filter):
     """Keep seat tokens and invitations out of the access log: they are keys to seats."""
 
@@ -161,6 +171,24 @@ def build_parser() -> argparse.ArgumentParser:
     )
     replay.add_argument("records", nargs="*", help="text record files (docs/notation.md)")
     replay.set_defaults(func=cmd_replay)
+
+    solve = sub.add_parser(
+        "solve",
+        help="solve Dots and Boxes positions exactly",
+        description="Read JSON Lines records (as for replay) on standard input; for each, "
+        'write {"ok": true, "value": v, "best_moves": [...], "nodes": n, "seconds": s}, where '
+        "v is the net number of cells the side to move gets from that position on under "
+        "perfect play (in misère, where each side wants fewer cells, v is still that side's "
+        'net cells), or {"ok": false, "error": ...} when no proof is found in time.',
+    )
+    solve.add_argument(
+        "--time-limit",
+        type=float,
+        default=60.0,
+        metavar="SECONDS",
+        help="give up on a record after this many seconds (default 60)",
+    )
+    solve.set_defaults(func=cmd_solve)
 
     serve = sub.add_parser(
         "serve",

@@ -29,8 +29,9 @@ red to move
 
 from __future__ import annotations
 
+import functools
 from collections import deque
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
@@ -138,6 +139,8 @@ class Swaptimum(Game[SwaptimumSettings, SwaptimumState, SwaptimumMove]):
         self.sides = [self._around(i, diagonal=False) for i in range(self.area)]
         self.blocks = [self._blocks_of(i) for i in range(self.area)]
         self.placements = [SwaptimumMove(i) for i in range(self.area)]
+        # _bits() lists the set bits of a board mask a byte at a time from these tables.
+        self.bit_tables = tuple(_byte_bits(k) for k in range(-(-self.area // 8)))
 
     def _around(self, square: int, *, diagonal: bool) -> tuple[int, ...]:
         """The squares sharing a side (and a corner, with ``diagonal``) with ``square``."""
@@ -198,12 +201,13 @@ class Swaptimum(Game[SwaptimumSettings, SwaptimumState, SwaptimumMove]):
         red, blue = state.red, state.blue
         empty = self.full & ~(red | blue)
         makers = self._crosscut_makers(red, blue, player)
-        placements = self.placements
-        moves = [placements[square] for square in _bits(empty & ~makers)]
-        for square in _bits(makers):
-            moves.extend(
-                SwaptimumMove(square, pair) for pair in self._swaps(red, blue, player, square)
-            )
+        placements, tables, swaps = self.placements, self.bit_tables, self._swaps
+        moves = [placements[square] for square in _bits(empty & ~makers, tables)]
+        for square in _bits(makers, tables):
+            moves += [
+                _tuple_new(SwaptimumMove, (square, pair))
+                for pair in swaps(red, blue, player, square)
+            ]
         return moves
 
     def apply(self, state: SwaptimumState, move: SwaptimumMove) -> SwaptimumState:
@@ -227,13 +231,18 @@ class Swaptimum(Game[SwaptimumSettings, SwaptimumState, SwaptimumMove]):
             if swap is not None:
                 raise IllegalMove(f"{name} forms no crosscut: no swap is allowed")
         else:
-            if not any(True for _ in self._swaps(state.red, state.blue, player, square)):
-                raise IllegalMove(
-                    f"placement at {name} is restricted: every swap leaves a crosscut"
-                )
-            if swap is None:
-                raise IllegalMove(f"{name} forms a crosscut: choose a swap")
-            flip = self._check_swap(red, blue, formed, swap)
+            # A legal swap shows at once that the placement is not restricted; the swaps are
+            # listed only to tell a restricted placement from a wrong or missing swap.
+            try:
+                if swap is None:
+                    raise IllegalMove(f"{name} forms a crosscut: choose a swap")
+                flip = self._check_swap(red, blue, formed, swap)
+            except IllegalMove:
+                if not self._swaps(state.red, state.blue, player, square):
+                    raise IllegalMove(
+                        f"placement at {name} is restricted: every swap leaves a crosscut"
+                    ) from None
+                raise
             red ^= flip
             blue ^= flip
         return self._after(state, player, red, blue)
@@ -331,10 +340,10 @@ class Swaptimum(Game[SwaptimumSettings, SwaptimumState, SwaptimumMove]):
                 squares |= diagonal | antidiagonal
         return squares
 
-    def _swaps(self, red: int, blue: int, player: Player, square: int) -> Iterator[tuple[int, int]]:
+    def _swaps(self, red: int, blue: int, player: Player, square: int) -> list[tuple[int, int]]:
         """The legal swaps (board order) after ``player`` places on the empty ``square``.
 
-        Yields nothing when the placement forms no crosscut. A pair qualifies when one of its
+        Empty when the placement forms no crosscut. A pair qualifies when one of its
         squares belongs to a crosscut just formed and the other is an adjacent checker of the
         other colour (the squares of a block are all adjacent to each other, so "another
         square of that crosscut" is included); it is legal when the board then has no
@@ -346,14 +355,15 @@ class Swaptimum(Game[SwaptimumSettings, SwaptimumState, SwaptimumMove]):
             blue |= 1 << square
         formed = self._formed(red, blue, square)
         if not formed:
-            return
+            return []
         n = self.size
-        corners, order = self.corners, self.order
-        for first in _bits(formed):
+        corners, order, around_masks = self.corners, self.order, self.around_masks
+        swaps = []
+        for first in _bits(formed, self.bit_tables):
             # Adjacent checkers of the other colour, less the crosscut squares already paired
             # with this one as ``first`` (each unordered pair is examined once).
             opposite = blue if red >> first & 1 else red
-            partners = self.around_masks[first] & opposite & ~(formed & ((1 << first) - 1))
+            partners = around_masks[first] & opposite & ~(formed & ((1 << first) - 1))
             while partners:
                 low = partners & -partners
                 partners ^= low
@@ -365,7 +375,10 @@ class Swaptimum(Game[SwaptimumSettings, SwaptimumState, SwaptimumMove]):
                     | (b & (b >> (n + 1)) & (r >> 1) & (r >> n))
                 ):
                     second = low.bit_length() - 1
-                    yield (first, second) if order[first] < order[second] else (second, first)
+                    swaps.append(
+                        (first, second) if order[first] < order[second] else (second, first)
+                    )
+        return swaps
 
     def _has_legal_move(self, red: int, blue: int, player: Player) -> bool:
         """Whether ``player`` can move: any empty square forming no crosscut settles it at once."""
@@ -374,7 +387,7 @@ class Swaptimum(Game[SwaptimumSettings, SwaptimumState, SwaptimumMove]):
         if empty & ~makers:
             return True
         return any(
-            any(True for _ in self._swaps(red, blue, player, square)) for square in _bits(makers)
+            self._swaps(red, blue, player, square) for square in _bits(makers, self.bit_tables)
         )
 
     # -- connection -------------------------------------------------------------------------
@@ -419,7 +432,9 @@ class Swaptimum(Game[SwaptimumSettings, SwaptimumState, SwaptimumMove]):
             mine, starts, goal = state.red, self.row_first, self.row_last
         else:
             mine, starts, goal = state.blue, self.col_first, self.col_last
-        came_from: dict[int, int | None] = {square: None for square in _bits(mine & starts)}
+        came_from: dict[int, int | None] = {
+            square: None for square in _bits(mine & starts, self.bit_tables)
+        }
         queue = deque(came_from)
         while queue:
             square = queue.popleft()
@@ -553,17 +568,32 @@ def _on_board(square: Any, area: int) -> bool:
     return isinstance(square, int) and not isinstance(square, bool) and 0 <= square < area
 
 
-def _bits(mask: int) -> list[int]:
-    """The indices of the set bits of ``mask``, lowest first (a byte at a time, by table)."""
-    return [
-        base + offset
-        for base, byte in zip(
-            range(0, mask.bit_length(), 8),
-            mask.to_bytes((mask.bit_length() + 7) // 8, "little"),
-            strict=True,
-        )
-        for offset in _BYTE_BITS[byte]
-    ]
+def _bits(mask: int, tables: tuple[tuple[tuple[int, ...], ...], ...]) -> list[int]:
+    """The indices of the set bits of ``mask``, lowest first, a byte at a time.
+
+    ``tables`` are ``_byte_bits(k)`` for every byte of the board's masks (``bit_tables``).
+    """
+    bits: list[int] = []
+    if not mask:  # often: no placement forms a crosscut
+        return bits
+    # As many bytes as tables by construction: zip(strict=True) would only cost time.
+    for table, byte in zip(tables, mask.to_bytes(len(tables), "little")):  # noqa: B905
+        if byte:
+            bits += table[byte]
+    return bits
 
 
-_BYTE_BITS = [tuple(bit for bit in range(8) if byte >> bit & 1) for byte in range(256)]
+@functools.cache
+def _byte_bits(index: int) -> tuple[tuple[int, ...], ...]:
+    """For every value of byte ``index`` of a mask, the indices of its set bits.
+
+    >>> _byte_bits(1)[0b101]
+    (8, 10)
+    """
+    offset = 8 * index
+    return tuple(
+        tuple(offset + bit for bit in range(8) if value >> bit & 1) for value in range(256)
+    )
+
+
+_tuple_new = tuple.__new__  # builds a SwaptimumMove without its Python-level __new__

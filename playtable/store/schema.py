@@ -37,6 +37,8 @@ seats = sa.Table(
     sa.Column("player", sa.String(8), primary_key=True),
     sa.Column("token_hash", sa.String(64), nullable=False),
     sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+    # The level of the computer playing this seat; its token hash is of a token nobody has.
+    sa.Column("bot_level", sa.String(16), nullable=True),
     sa.CheckConstraint("player IN ('red', 'blue')", name="seats_player"),
 )
 

@@ -57,6 +57,7 @@ class NewTable:
     invite_hash: str
     seats: Mapping[str, str]  # player -> token hash
     offers: Mapping[str, Any] = field(default_factory=dict)
+    bots: Mapping[str, str] = field(default_factory=dict)  # player -> bot level
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,6 +72,7 @@ class TableRow:
     rematch_id: str | None
     created_at: datetime
     seats: dict[str, str]  # player -> token hash
+    bots: dict[str, str] = field(default_factory=dict)  # player -> level of a computer seat
 
 
 @dataclass(frozen=True, slots=True)
@@ -248,6 +250,10 @@ class Store:
     async def moves(self, table_id: str) -> list[MoveRow]:
         return await self._read(_read_moves, table_id)
 
+    async def tables_with_bots(self) -> list[str]:
+        """Ids of the running tables where the computer holds a seat."""
+        return await self._run(_read_bot_tables)
+
     # -- writing ----------------------------------------------------------------------------
     async def create_table(self, new: NewTable) -> bool:
         """Insert a table and its seats; ``False`` if the id is already taken."""
@@ -321,8 +327,10 @@ def _read_table(conn: Connection, table_id: str) -> TableRow | None:
     if row is None:
         return None
     seat_rows = conn.execute(
-        sa.select(seats.c.player, seats.c.token_hash).where(seats.c.table_id == table_id)
-    )
+        sa.select(seats.c.player, seats.c.token_hash, seats.c.bot_level).where(
+            seats.c.table_id == table_id
+        )
+    ).all()
     return TableRow(
         id=row.id,
         game=row.game,
@@ -334,6 +342,7 @@ def _read_table(conn: Connection, table_id: str) -> TableRow | None:
         rematch_id=row.rematch_id,
         created_at=row.created_at,
         seats={s.player: s.token_hash for s in seat_rows},
+        bots={s.player: s.bot_level for s in seat_rows if s.bot_level is not None},
     )
 
 
@@ -344,6 +353,18 @@ def _read_moves(conn: Connection, table_id: str) -> list[MoveRow]:
         .order_by(moves.c.ply)
     )
     return [MoveRow(r.ply, r.move, r.player) for r in rows]
+
+
+def _read_bot_tables(conn: Connection) -> list[str]:
+    # The JSON column keeps a missing outcome as JSON null on some databases and SQL NULL on
+    # others, so the running tables are picked out here rather than in SQL.
+    rows = conn.execute(
+        sa.select(tables.c.id, tables.c.outcome)
+        .join(seats, seats.c.table_id == tables.c.id)
+        .where(seats.c.bot_level.is_not(None))
+        .distinct()
+    )
+    return [r.id for r in rows if r.outcome is None]
 
 
 def _insert_table(conn: Connection, new: NewTable) -> None:
@@ -365,7 +386,11 @@ def _insert_table(conn: Connection, new: NewTable) -> None:
     for player, token_hash in new.seats.items():
         conn.execute(
             sa.insert(seats).values(
-                table_id=new.id, player=player, token_hash=token_hash, created_at=now
+                table_id=new.id,
+                player=player,
+                token_hash=token_hash,
+                created_at=now,
+                bot_level=new.bots.get(player),
             )
         )
 

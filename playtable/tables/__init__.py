@@ -1,6 +1,7 @@
 """The table service: create a table, seats and tokens, play a move, offers, rematch."""
 
 from playtable.tables.errors import (
+    AnalysisRefused,
     GameOver,
     Illegal,
     NoOffer,
@@ -10,9 +11,11 @@ from playtable.tables.errors import (
     TableError,
     TableNotFound,
 )
-from playtable.tables.service import CreatedTable, GameRecord, TableService
+from playtable.tables.service import Bot, CreatedTable, GameRecord, TableService
 
 __all__ = [
+    "AnalysisRefused",
+    "Bot",
     "CreatedTable",
     "GameOver",
     "GameRecord",

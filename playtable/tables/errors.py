@@ -46,3 +46,9 @@ class Busy(TableError):
     """Too many writers raced for one table; the client may simply try again."""
 
     code = "stale"
+
+
+class AnalysisRefused(TableError):
+    """The analysis is not offered for this table (yet): see docs/protocol.md."""
+
+    code = "not_available"

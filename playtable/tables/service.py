@@ -16,6 +16,7 @@ Bus messages are ``{"type": "table", "version", "events": [...], "table": public
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import dataclasses
 import hmac
 import logging
@@ -27,12 +28,16 @@ from dataclasses import dataclass
 from typing import Any, cast
 
 from playtable import games
+from playtable.ai import LEVELS, choose_move
+from playtable.ai import analysis as solver_work
 from playtable.bus import Bus
 from playtable.games import PLAYERS, Game, GameError, Player, SettingsError, other
 from playtable.games.records import GameRecord
 from playtable.store import KEEP, Change, MoveRow, NewTable, Store, TableRow
 from playtable.tables import tokens
+from playtable.tables.bots import BotPool, BotSettings
 from playtable.tables.errors import (
+    AnalysisRefused,
     Busy,
     GameOver,
     Illegal,
@@ -51,6 +56,9 @@ _FROM_VIEW = object()  # marks an event field to be filled in from the new posit
 # How often one request re-reads the table after losing a race to another writer.
 ATTEMPTS = 5
 CACHE_SIZE = 2048
+ANALYSIS_CACHE_SIZE = 20000  # solved positions kept, keyed by (table, moves so far)
+
+logger = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -59,6 +67,19 @@ class CreatedTable:
     seat: Player
     seat_token: str
     invite_token: str
+
+
+@dataclass(frozen=True)
+class Bot:
+    """The computer acting for its seat ``player``: passed where a person passes a seat token.
+
+    It has no token at all: the service checks that the table really has a bot in that seat.
+    """
+
+    player: Player
+
+
+Actor = str | Bot | None  # a seat token, the computer, or nobody (a spectator)
 
 
 @dataclass(frozen=True)
@@ -80,7 +101,9 @@ class _Table:
         result = self.game.outcome(self.state)
         return result.to_json() if result is not None else None
 
-    def seat_of(self, token: str | None) -> Player | None:
+    def seat_of(self, token: Actor) -> Player | None:
+        if isinstance(token, Bot):
+            return token.player if token.player in self.row.bots else None
         found: Player | None = None
         # Compare against every seat so the time taken does not tell which one matched.
         for player in PLAYERS:
@@ -133,7 +156,9 @@ class Presence:
 class TableService:
     """Everything a table page, a script or a bot can do at a table."""
 
-    def __init__(self, store: Store, bus: Bus, secret: bytes) -> None:
+    def __init__(
+        self, store: Store, bus: Bus, secret: bytes, bots: BotSettings | None = None
+    ) -> None:
         if len(secret) < 16:
             raise ValueError("the server secret needs at least 128 bits")
         self.store = store
@@ -143,6 +168,14 @@ class TableService:
         self._locks: weakref.WeakValueDictionary[str, asyncio.Lock] = weakref.WeakValueDictionary()
         self._cache: OrderedDict[str, _Table] = OrderedDict()
         self._tasks: set[asyncio.Task[None]] = set()
+        self.bot_settings = bots if bots is not None else BotSettings()
+        self.pool = BotPool(self.bot_settings.workers)
+        # One pending piece of bot work per table: (what it is about, the task doing it).
+        self._bot_tasks: dict[str, tuple[tuple[Any, ...], asyncio.Task[None]]] = {}
+        self._analysis_locks: weakref.WeakValueDictionary[str, asyncio.Lock] = (
+            weakref.WeakValueDictionary()
+        )
+        self._analysis: OrderedDict[tuple[str, tuple[str, ...]], int | None] = OrderedDict()
 
     # -- links ------------------------------------------------------------------------------
     def invite_token(self, table_id: str) -> str:
@@ -162,13 +195,27 @@ class TableService:
         return f"/t/{table_id}/watch"
 
     # -- creating and seating ---------------------------------------------------------------
-    async def create_table(self, game: str, options: Mapping[str, Any], seat: str) -> CreatedTable:
-        """A new table with its creator in ``seat``; raises :class:`SettingsError`."""
+    async def create_table(
+        self, game: str, options: Mapping[str, Any], seat: str, bot: str | None = None
+    ) -> CreatedTable:
+        """A new table with its creator in ``seat``; raises :class:`SettingsError`.
+
+        With ``bot`` (a level of :data:`playtable.ai.LEVELS`) the computer takes the other
+        seat at once, and plays first if that seat is red.
+        """
         loaded = games.load(game, options)
         if seat not in SEAT_CHOICES:
             raise SettingsError(f"seat must be one of red, blue, random (not {seat!r})")
+        if bot is not None and bot not in LEVELS:
+            raise SettingsError(f"the computer's level must be one of {', '.join(LEVELS)}")
         player: Player = secrets.choice(PLAYERS) if seat == "random" else cast(Player, seat)
         token = tokens.new_token()
+        seats: dict[str, str] = {player: tokens.hash_token(token)}
+        bots: dict[str, str] = {}
+        if bot is not None:
+            # The hash of a token thrown away at once: nobody can ever sit in the bot's seat.
+            seats[other(player)] = tokens.hash_token(tokens.new_token())
+            bots[other(player)] = bot
         for _ in range(ATTEMPTS):
             table_id = tokens.new_table_id()
             invite = self.invite_token(table_id)
@@ -178,10 +225,13 @@ class TableService:
                     game=loaded.name,
                     options=loaded.options(),
                     invite_hash=tokens.hash_token(invite),
-                    seats={player: tokens.hash_token(token)},
+                    seats=seats,
+                    bots=bots,
                 )
             )
             if created:
+                if bots:
+                    self._bot_check(await self._load(table_id))
                 return CreatedTable(table_id, player, token, invite)
         raise RuntimeError("could not find a free table id")
 
@@ -224,6 +274,7 @@ class TableService:
     async def snapshot(self, table_id: str, you: Player | None) -> dict[str, Any]:
         """The ``table`` object of docs/protocol.md as ``you`` see it; raises TableNotFound."""
         table = await self._load(table_id)
+        self._bot_check(table)  # after a restart, a bot to move resumes when its table is seen
         return self.personalize(self.public(table, await self._online(table_id)), you)
 
     async def _online(self, table_id: str) -> set[str]:
@@ -257,7 +308,7 @@ class TableService:
             "to_move": None if outcome is not None else table.game.to_move(table.state),
             "outcome": outcome,
             "you": None,
-            "seats": {p: {"taken": p in row.seats, "online": p in online} for p in PLAYERS},
+            "seats": {p: self._seat_view(row, p, online) for p in PLAYERS},
             "offers": {
                 "draw": row.offers.get("draw"),
                 "undo": row.offers.get("undo"),
@@ -268,6 +319,12 @@ class TableService:
             "watch_url": self.watch_url(row.id),
             "view": view,
         }
+
+    @staticmethod
+    def _seat_view(row: TableRow, player: Player, online: set[str]) -> dict[str, Any]:
+        if player in row.bots:
+            return {"taken": True, "online": True, "bot": row.bots[player]}
+        return {"taken": player in row.seats, "online": player in online}
 
     def personalize(self, public: Mapping[str, Any], you: Player | None) -> dict[str, Any]:
         """Add the viewer's own fields; the invitation only for a player facing a free seat."""
@@ -315,13 +372,13 @@ class TableService:
         """The seat link at the rematch table for the holder of ``token``, once there is one."""
         table = await self._load(table_id)
         player = table.seat_of(token)
-        if player is None or table.row.rematch_id is None or token is None:
+        if player is None or table.row.rematch_id is None or not isinstance(token, str):
             return None
         new_id = table.row.rematch_id
         return self.seat_url(new_id, self._rematch_token(token, new_id))
 
     # -- playing ----------------------------------------------------------------------------
-    async def play_move(self, table_id: str, token: str | None, ply: int, move: str) -> int:
+    async def play_move(self, table_id: str, token: Actor, ply: int, move: str) -> int:
         """Play ``move`` from the position after ``ply`` moves; returns the new version."""
 
         def decide(table: _Table) -> _Decision:
@@ -366,7 +423,7 @@ class TableService:
 
         return await self._change(table_id, decide)
 
-    async def resign(self, table_id: str, token: str | None) -> int:
+    async def resign(self, table_id: str, token: Actor) -> int:
         def decide(table: _Table) -> _Decision:
             player = self._require_seat(table, token)
             self._require_running(table)
@@ -382,7 +439,7 @@ class TableService:
 
         return await self._change(table_id, decide)
 
-    async def offer_draw(self, table_id: str, token: str | None) -> int:
+    async def offer_draw(self, table_id: str, token: Actor) -> int:
         def decide(table: _Table) -> _Decision:
             player = self._require_seat(table, token)
             self._require_running(table)
@@ -402,7 +459,7 @@ class TableService:
 
         return await self._change(table_id, decide)
 
-    async def answer_draw(self, table_id: str, token: str | None, accept: bool) -> int:
+    async def answer_draw(self, table_id: str, token: Actor, accept: bool) -> int:
         def decide(table: _Table) -> _Decision:
             player = self._require_seat(table, token)
             self._require_running(table)
@@ -420,7 +477,7 @@ class TableService:
 
         return await self._change(table_id, decide)
 
-    async def request_undo(self, table_id: str, token: str | None) -> int:
+    async def request_undo(self, table_id: str, token: Actor) -> int:
         def decide(table: _Table) -> _Decision:
             player = self._require_seat(table, token)
             self._require_running(table)
@@ -442,7 +499,7 @@ class TableService:
 
         return await self._change(table_id, decide)
 
-    async def answer_undo(self, table_id: str, token: str | None, accept: bool) -> int:
+    async def answer_undo(self, table_id: str, token: Actor, accept: bool) -> int:
         def decide(table: _Table) -> _Decision:
             player = self._require_seat(table, token)
             self._require_running(table)
@@ -470,7 +527,7 @@ class TableService:
 
         return await self._change(table_id, decide)
 
-    async def rematch(self, table_id: str, token: str | None) -> int:
+    async def rematch(self, table_id: str, token: Actor) -> int:
         """Propose a rematch with colours swapped, or accept the opponent's proposal.
 
         The new table's seat tokens are derived from each player's current seat token, so
@@ -494,8 +551,13 @@ class TableService:
                 )
             new_id = table.row.offers.get("rematch_table") or tokens.new_table_id()
             new_seats = dict(table.row.offers.get("rematch_seats", {}))
+            new_bots = dict(table.row.offers.get("rematch_bots", {}))
             # Colours swap: whoever was red sits as blue at the new table.
-            new_seats[other(player)] = tokens.hash_token(self._rematch_token(token, new_id))
+            if isinstance(token, Bot):
+                new_seats[other(player)] = tokens.hash_token(tokens.new_token())
+                new_bots[other(player)] = table.row.bots[player]
+            else:
+                new_seats[other(player)] = tokens.hash_token(self._rematch_token(token, new_id))
             asked.append(player)
             if other(player) not in asked:
                 offers = {
@@ -503,6 +565,7 @@ class TableService:
                     "rematch": asked,
                     "rematch_table": new_id,
                     "rematch_seats": new_seats,
+                    "rematch_bots": new_bots,
                 }
                 return self._same_position(
                     table,
@@ -517,6 +580,7 @@ class TableService:
                 options=table.row.options,
                 invite_hash=tokens.hash_token(self.invite_token(new_id)),
                 seats=new_seats,
+                bots=new_bots,
             )
             return self._same_position(
                 table,
@@ -527,6 +591,200 @@ class TableService:
             )
 
         return await self._change(table_id, decide)
+
+    # -- the computer -----------------------------------------------------------------------
+    async def resume_bots(self) -> int:
+        """Restart the bots of running tables (at startup); returns how many tables."""
+        ids = await self.store.tables_with_bots()
+        for table_id in ids:
+            with contextlib.suppress(TableNotFound):
+                self._bot_check(await self._load(table_id))
+        return len(ids)
+
+    def bot_pending(self, table_id: str) -> bool:
+        """Whether bot work for the table is scheduled or under way in this process."""
+        entry = self._bot_tasks.get(table_id)
+        return entry is not None and not entry[1].done()
+
+    def _bot_job(self, table: _Table) -> tuple[Any, ...] | None:
+        """What the computer at ``table`` has to do now, as a key naming the position."""
+        row = table.row
+        if not row.bots:
+            return None
+        if table.outcome() is not None:
+            asked = row.offers.get("rematch", [])
+            wanted = [p for p in PLAYERS if p in row.bots and p not in asked]
+            if asked and wanted and row.rematch_id is None:
+                return ("rematch", wanted[0])
+            return None
+        played = tuple(m.move for m in table.moves)
+        for offer in ("undo", "draw"):
+            by = row.offers.get(offer)
+            if by is not None and other(by) in row.bots:
+                return (offer, other(by), played)
+        to_move = table.game.to_move(table.state)
+        if to_move in row.bots:
+            return ("move", to_move, played)
+        return None
+
+    def _bot_check(self, table: _Table) -> None:
+        """Schedule what the computer must do at ``table``, cancelling work made stale.
+
+        Called after every committed change: a new position (a move, a take-back), a new
+        offer or the end of the game replaces the bot's pending work, the same position
+        keeps it, so scheduling twice is harmless.
+        """
+        table_id = table.row.id
+        job = self._bot_job(table)
+        current = self._bot_tasks.get(table_id)
+        if current is not None:
+            key, task = current
+            if key == job and not task.done():
+                return
+            if task is not asyncio.current_task():
+                task.cancel()
+            del self._bot_tasks[table_id]
+        if job is None:
+            return
+        task = asyncio.create_task(self._run_bot(table_id, job))
+        self._bot_tasks[table_id] = (job, task)
+        task.add_done_callback(lambda done: self._bot_done(table_id, done))
+
+    def _bot_done(self, table_id: str, task: asyncio.Task[None]) -> None:
+        current = self._bot_tasks.get(table_id)
+        if current is not None and current[1] is task:
+            del self._bot_tasks[table_id]
+        if not task.cancelled() and task.exception() is not None:
+            logger.error("bot at table %s failed", table_id, exc_info=task.exception())
+
+    async def _run_bot(self, table_id: str, job: tuple[Any, ...]) -> None:
+        kind, player = job[0], cast(Player, job[1])
+        bot = Bot(player)
+        try:
+            if kind == "rematch":
+                await self.rematch(table_id, bot)
+                table = await self._load(table_id)
+                if table.row.rematch_id is not None:
+                    self._bot_check(await self._load(table.row.rematch_id))
+                return
+            table = await self._load(table_id)
+            if self._bot_job(table) != job:
+                return  # the position changed while the task waited to start
+            row, played = table.row, list(job[2])
+            if kind == "undo":
+                # Take-backs are always allowed: the computer does not mind a second try.
+                await self.answer_undo(table_id, bot, True)
+            elif kind == "draw":
+                await self.answer_draw(table_id, bot, await self._bot_accepts_draw(table, player))
+            else:
+                move = await self.pool.run(
+                    choose_move,
+                    row.game,
+                    row.options,
+                    played,
+                    row.bots[player],
+                    None,
+                    self.bot_settings.move_budget_s,
+                )
+                await self.play_move(table_id, bot, len(played), move)
+        except (Stale, NotYourTurn, GameOver, NoOffer, TableNotFound):
+            pass  # another process (or the player) got there first: nothing left to do
+
+    async def _bot_accepts_draw(self, table: _Table, player: Player) -> bool:
+        """Accept only a draw the solver shows is no worse than playing on."""
+        if table.row.game != "dots":
+            return False
+        played = [m.move for m in table.moves]
+        value = await self.pool.run(
+            solver_work.mover_value,
+            table.row.options,
+            played,
+            self.bot_settings.position_budget_s,
+        )
+        if value is None:
+            return False
+        mine = value if table.game.to_move(table.state) == player else -value
+        return mine <= 0
+
+    # -- analysis (Dots and Boxes) ----------------------------------------------------------
+    async def check_analysis(self, table_id: str) -> _Table:
+        """The table if its analysis is open; raises AnalysisRefused or TableNotFound."""
+        table = await self._load(table_id)
+        if table.row.game != "dots":
+            raise AnalysisRefused("The analysis is for Dots and Boxes only.")
+        if table.outcome() is None and not table.row.bots:
+            raise AnalysisRefused(
+                "The analysis opens when the game is over; during a game only at a table "
+                "against the computer."
+            )
+        return table
+
+    async def analysis(self, table_id: str) -> dict[str, Any]:
+        """The solver's value after each move and the mistakes; see docs/protocol.md."""
+        # One analysis per table at a time: a second request waits and then finds the cache.
+        async with self._analysis_lock(table_id):
+            return await self._analyse(table_id)
+
+    def _analysis_lock(self, table_id: str) -> asyncio.Lock:
+        lock = self._analysis_locks.get(table_id)
+        if lock is None:
+            lock = asyncio.Lock()
+            self._analysis_locks[table_id] = lock
+        return lock
+
+    async def _analyse(self, table_id: str) -> dict[str, Any]:
+        table = await self.check_analysis(table_id)
+        played = tuple(m.move for m in table.moves)
+        keys = [(table_id, played[:ply]) for ply in range(len(played) + 1)]
+        missing = [ply for ply, key in enumerate(keys) if key not in self._analysis]
+        if missing:
+            found = await self.pool.run(
+                solver_work.analyse_positions,
+                table.row.options,
+                list(played),
+                missing,
+                self.bot_settings.position_budget_s,
+                self.bot_settings.analysis_total_s,
+            )
+            for ply, value in found.items():
+                self._analysis[keys[ply]] = value
+                self._analysis.move_to_end(keys[ply])
+            while len(self._analysis) > ANALYSIS_CACHE_SIZE:
+                self._analysis.popitem(last=False)
+        values = [self._analysis.get(key) for key in keys]
+        misere = bool(table.row.options.get("misere"))
+        moves = []
+        for ply, row in enumerate(table.moves):
+            before, after = values[ply], values[ply + 1]
+            loss = None
+            if before is not None and after is not None:
+                # The red margin moves against red by what red threw away, and for blue the
+                # other way round; in misère every box counts against its owner.
+                lost = before - after if row.player == "red" else after - before
+                loss = -lost if misere else lost
+            moves.append({"ply": ply, "move": row.move, "player": row.player, "loss": loss})
+        return {
+            "id": table_id,
+            "options": table.row.options,
+            "finished": table.outcome() is not None,
+            "values": values,
+            "moves": moves,
+        }
+
+    async def best_moves(self, table_id: str, ply: int) -> dict[str, Any]:
+        """Every optimal move after ``ply`` moves, if the solver proves it within budget."""
+        table = await self.check_analysis(table_id)
+        if not 0 <= ply <= table.ply:
+            raise AnalysisRefused(f"There is no position after {ply} moves at this table.")
+        found = await self.pool.run(
+            solver_work.best_moves,
+            table.row.options,
+            [m.move for m in table.moves[:ply]],
+            self.bot_settings.position_budget_s * 2,
+        )
+        if found is None:
+            return {"ply": ply, "proved": False, "value": None, "best_moves": []}
+        return {"ply": ply, "proved": True, **found}
 
     # -- presence ---------------------------------------------------------------------------
     def connected(self, table_id: str, player: Player) -> None:
@@ -548,6 +806,13 @@ class TableService:
 
     async def close(self) -> None:
         """Finish the announcements still under way; call before closing the store."""
+        bot_tasks = [task for _, task in self._bot_tasks.values()]
+        for task in bot_tasks:
+            task.cancel()
+        self._bot_tasks.clear()
+        if bot_tasks:
+            await asyncio.wait(bot_tasks, timeout=5)
+        self.pool.shutdown()
         if self._tasks:
             await asyncio.wait(set(self._tasks), timeout=5)
         for task in set(self._tasks):
@@ -644,6 +909,7 @@ class TableService:
                     updated = _Table(row, decision.moves, table.game, decision.state)
                     self._remember(updated)
                     await self._publish(updated, decision.events)
+                    self._bot_check(updated)
                     return row.version
                 table, fresh = await self._load(table_id), True
             raise Busy("The table changed several times at once; please try again.")
@@ -669,7 +935,7 @@ class TableService:
         return tokens.derive(token, f"rematch:{new_id}")
 
     @staticmethod
-    def _require_seat(table: _Table, token: str | None) -> Player:
+    def _require_seat(table: _Table, token: Actor) -> Player:
         player = table.seat_of(token)
         if player is None:
             reason = (
@@ -717,6 +983,7 @@ class TableService:
 
 
 __all__ = [
+    "Bot",
     "CreatedTable",
     "GameRecord",
     "TableError",

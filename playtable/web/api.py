@@ -11,8 +11,9 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, PlainTextResponse, Response
 from starlette.routing import BaseRoute, Route
 
+from playtable.ai import LEVELS
 from playtable.games import GameError
-from playtable.tables import TableNotFound, TableService
+from playtable.tables import AnalysisRefused, TableNotFound, TableService
 
 MAX_BODY = 16 * 1024
 
@@ -65,7 +66,7 @@ async def create_table(request: Request) -> Response:
         return _error(400, "the request body is not valid JSON")
     if not isinstance(data, Mapping):
         return _error(400, 'expected a JSON object {"game", "options", "seat"}')
-    unknown = sorted(set(data) - {"game", "options", "seat"})
+    unknown = sorted(set(data) - {"game", "options", "seat", "opponent"})
     if unknown:
         return _error(400, f"unknown field {unknown[0]!r}")
     game = data.get("game")
@@ -77,19 +78,27 @@ async def create_table(request: Request) -> Response:
         return _error(400, '"options" must be a JSON object')
     if not isinstance(seat, str):
         return _error(400, '"seat" must be "red", "blue" or "random"')
+    opponent = data.get("opponent")
+    bot: str | None = None
+    if opponent is not None:
+        if not isinstance(opponent, Mapping) or set(opponent) != {"bot"}:
+            return _error(400, '"opponent" must be {"bot": "easy"}, "medium" or "hard", or null')
+        bot = opponent["bot"]
+        if bot not in LEVELS:
+            return _error(400, '"opponent" must be {"bot": "easy"}, "medium" or "hard", or null')
     refusal = too_many_tables(request)
     if refusal is not None:
         return refusal
     service = _service(request)
     try:
-        created = await service.create_table(game, options, seat)
+        created = await service.create_table(game, options, seat, bot=bot)
     except GameError as error:
         return _error(400, str(error))
     body_out: dict[str, Any] = {
         "id": created.id,
         "seat": created.seat,
         "seat_url": _absolute(request, service.seat_url(created.id, created.seat_token)),
-        "invite_url": _absolute(request, service.invite_url(created.id)),
+        "invite_url": None if bot else _absolute(request, service.invite_url(created.id)),
         "watch_url": _absolute(request, service.watch_url(created.id)),
     }
     return JSONResponse(body_out, status_code=201)
@@ -100,6 +109,28 @@ async def get_table(request: Request) -> Response:
         return JSONResponse(await _service(request).api_view(request.path_params["table_id"]))
     except TableNotFound as error:
         return _error(404, error.message)
+
+
+async def analysis(request: Request) -> Response:
+    try:
+        return JSONResponse(await _service(request).analysis(request.path_params["table_id"]))
+    except TableNotFound as error:
+        return _error(404, error.message)
+    except AnalysisRefused as error:
+        return _error(409, error.message)
+
+
+async def best_moves(request: Request) -> Response:
+    ply = request.query_params.get("ply", "")
+    if not ply.isdigit() or len(ply) > 4:
+        return _error(400, '"ply" must be the number of moves before the position, such as 0')
+    try:
+        found = await _service(request).best_moves(request.path_params["table_id"], int(ply))
+    except TableNotFound as error:
+        return _error(404, error.message)
+    except AnalysisRefused as error:
+        return _error(409, error.message)
+    return JSONResponse(found)
 
 
 async def record_text(request: Request) -> Response:
@@ -125,6 +156,8 @@ async def record_json(request: Request) -> Response:
 routes: list[BaseRoute] = [
     Route("/api/tables", create_table, methods=["POST"], name="api_create_table"),
     Route("/api/tables/{table_id}", get_table, methods=["GET"], name="api_table"),
+    Route("/api/tables/{table_id}/analysis", analysis, methods=["GET"], name="api_analysis"),
+    Route("/api/tables/{table_id}/analysis/best", best_moves, methods=["GET"], name="api_best"),
     Route("/t/{table_id}/record.json", record_json, methods=["GET"], name="record_json"),
     Route("/t/{table_id}/record", record_text, methods=["GET"], name="record_text"),
 ]

@@ -17,6 +17,7 @@ from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 from playtable.bus import Bus, make_bus
 from playtable.store import DEFAULT_URL, Store
 from playtable.tables import TableService
+from playtable.tables.bots import BotSettings
 from playtable.web import api, guides, links, pages
 from playtable.web.language import LanguageMiddleware
 from playtable.web.limits import Limits, PerAddress, trusted_proxies
@@ -56,6 +57,7 @@ def create_app(
     redis_url: str | None = None,
     limits: Limits | None = None,
     proxies: list[str] | None = None,
+    bots: BotSettings | None = None,
 ) -> Starlette:
     """The site. ``database_url`` defaults to ``PLAYTABLE_DATABASE_URL``, then SQLite in ./var/.
 
@@ -73,12 +75,14 @@ def create_app(
             prefix=os.environ.get("PLAYTABLE_REDIS_PREFIX"),
         )
     the_bus = bus
-    service = TableService(store, the_bus, load_secret(secret))
+    bot_settings = bots if bots is not None else BotSettings.from_env()
+    service = TableService(store, the_bus, load_secret(secret), bot_settings)
 
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         await store.open()
         await the_bus.start()
+        await service.resume_bots()
         try:
             yield
         finally:

@@ -25,6 +25,9 @@ def client_strings(catalog: gettext.NullTranslations) -> dict[str, str]:
         "online": _("online"),
         "offline": _("offline"),
         "seat_free": _("seat free"),
+        "bot_easy": _("Computer (easy)"),
+        "bot_medium": _("Computer (medium)"),
+        "bot_hard": _("Computer (hard)"),
         # turn and status
         "your_turn": _("Your turn"),
         "waiting_for": _("Waiting for %(player)s"),
@@ -90,6 +93,23 @@ def client_strings(catalog: gettext.NullTranslations) -> dict[str, str]:
         ),
         "swap": _("Swap %(a)s and %(b)s"),
         "last_move": _("Last move: %(move)s"),
+        # the analysis page
+        "analysis_loading": _("The solver is working through the positions…"),
+        "analysis_failed": _("The analysis could not be loaded. Reload the page to try again."),
+        "analysis_partial": _(
+            "Some positions were not proved within the time limit; their values are left blank."
+        ),
+        "analysis_start": _("Start"),
+        "not_proved": _("not proved"),
+        "value_red": _("Red by %(boxes)s"),
+        "value_blue": _("Blue by %(boxes)s"),
+        "value_even": _("Even"),
+        "mistake": _("Mistake: gives away %(boxes)s"),
+        "best_move": _("Best move"),
+        "best_moves": _("Best: %(moves)s (%(value)s)"),
+        "best_none": _("No move left: the game is over."),
+        "best_unproved": _("The solver found no proof in time."),
+        "thinking": _("Thinking…"),
         # copy buttons
         "copied": _("Copied"),
         "copy_failed": _("Could not copy: select the link and copy it yourself."),

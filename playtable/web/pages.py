@@ -20,7 +20,7 @@ from starlette.routing import BaseRoute, Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from playtable.games import GameError
-from playtable.tables import TableNotFound
+from playtable.tables import AnalysisRefused, TableNotFound
 from playtable.web.api import too_many_tables
 from playtable.web.client_strings import client_strings
 from playtable.web.links import seat_token_from, set_seat_cookie
@@ -33,6 +33,7 @@ GAMES = ("dots", "swaptimum")
 GRIDS = ("square", "triangle", "hexagon")
 STARTS = ("standard", "swedish", "icelandic")
 SEATS = ("red", "blue", "random")
+OPPONENTS = ("friend", "easy", "medium", "hard")  # a person by link, or the computer's level
 
 #: The home form as a first-time visitor sees it: a 5x5 square Dots and Boxes board.
 FORM_DEFAULTS: dict[str, Any] = {
@@ -45,6 +46,7 @@ FORM_DEFAULTS: dict[str, Any] = {
     "dots_misere": False,
     "swaptimum_size": "9",
     "seat": "random",
+    "opponent": "friend",
 }
 
 
@@ -111,8 +113,15 @@ QUERY_FIELDS = {
     "cols": "dots_cols",
     "start": "dots_start",
     "seat": "seat",
+    "opponent": "opponent",
 }
-CHOICES = {"game": GAMES, "dots_grid": GRIDS, "dots_start": STARTS, "seat": SEATS}
+CHOICES = {
+    "game": GAMES,
+    "dots_grid": GRIDS,
+    "dots_start": STARTS,
+    "seat": SEATS,
+    "opponent": OPPONENTS,
+}
 
 
 def form_from_query(query: Mapping[str, str]) -> dict[str, Any]:
@@ -227,7 +236,11 @@ async def create_table(request: Request) -> Response:
         catalog = gettext_for(request)
         try:
             game, options, seat = table_request(values, catalog)
-            created = await request.app.state.service.create_table(game, options, seat)
+            opponent = _choice(
+                values.get("opponent"), OPPONENTS, catalog.gettext("Choose an opponent.")
+            )
+            bot = None if opponent == "friend" else opponent
+            created = await request.app.state.service.create_table(game, options, seat, bot=bot)
         except (FormError, GameError) as exc:
             reason = str(exc)
             return _home(request, values, error=reason[:1].upper() + reason[1:], status_code=400)
@@ -302,6 +315,54 @@ async def _table(request: Request, *, watch: bool) -> Response:
             "board_label": board_label,
             "page_data": page_data,
             "strings": client_strings(catalog),
+            "bot_names": bot_names(catalog),
+            "nav": "table",
+        },
+        headers={"Cache-Control": "no-store"},
+    )
+
+
+def bot_names(catalog: gettext.NullTranslations) -> dict[str, str]:
+    """How the page names a computer player of each level."""
+    _ = catalog.gettext
+    return {
+        "easy": _("Computer (easy)"),
+        "medium": _("Computer (medium)"),
+        "hard": _("Computer (hard)"),
+    }
+
+
+async def analysis_page(request: Request) -> Response:
+    """The solver's view of a Dots and Boxes game; the numbers come from the JSON API."""
+    table_id = request.path_params["table_id"]
+    service = request.app.state.service
+    catalog = gettext_for(request)
+    _ = catalog.gettext
+    try:
+        await service.check_analysis(table_id)
+        table = await service.snapshot(table_id, None)
+    except TableNotFound:
+        return table_not_found(request)
+    except AnalysisRefused:
+        if (await service.snapshot(table_id, None))["game"] != "dots":
+            message = _("The analysis is for Dots and Boxes games only.")
+        else:
+            message = _(
+                "The analysis opens when the game is over; during a game only at a table "
+                "against the computer."
+            )
+        return error_page(request, 409, _("No analysis yet"), message)
+    you = await service.seat_of(table_id, seat_token_from(request, table_id))
+    return render(
+        request,
+        "analysis.html",
+        {
+            "table": table,
+            "back_url": f"/t/{table_id}" if you else f"/t/{table_id}/watch",
+            "game_title": game_title(table["game"], catalog),
+            "settings_summary": settings_summary(table["game"], table["options"], catalog),
+            "page_data": {"table": table, "api": f"/api/tables/{table_id}/analysis"},
+            "strings": client_strings(catalog),
             "nav": "table",
         },
         headers={"Cache-Control": "no-store"},
@@ -356,5 +417,6 @@ routes: list[BaseRoute] = [
     Route("/tables", create_table, methods=["POST"], name="create_table"),
     Route("/t/{table_id}", table_page, methods=["GET", "HEAD"], name="table"),
     Route("/t/{table_id}/watch", watch_page, methods=["GET", "HEAD"], name="watch"),
+    Route("/t/{table_id}/analysis", analysis_page, methods=["GET", "HEAD"], name="analysis"),
     Mount("/static", StaticFiles(directory=STATIC_DIR), name="static"),
 ]

@@ -70,6 +70,10 @@ def server_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         **os.environ,
         "PLAYTABLE_SECRET": "e2e-" + "0123456789abcdef" * 3,
         "PLAYTABLE_COMMIT": "e2e",
+        # The computer thinks briefly, in one worker process, so the tests stay fast.
+        "PLAYTABLE_BOT_WORKERS": "1",
+        "PLAYTABLE_BOT_BUDGET": "0.3",
+        "PLAYTABLE_ANALYSIS_BUDGET": "1.0",
     }
     log = (workdir / "server.log").open("wb")
     process = subprocess.Popen(

@@ -11,7 +11,14 @@ from playwright.sync_api import Page, expect
 TIMEOUT = 10_000  # ms; every wait in these tests is for the server's answer
 
 
-def create_table(page: Page, server_url: str, game: str, seat: str = "red", **fields: str) -> str:
+def create_table(
+    page: Page,
+    server_url: str,
+    game: str,
+    seat: str = "red",
+    opponent: str | None = None,
+    **fields: str,
+) -> str:
     """Fill in the home form as a visitor would and create the table; returns its address."""
     page.goto(server_url + "/")
     page.locator("label.tile", has=page.locator(f'input[value="{game}"]')).click()
@@ -29,6 +36,10 @@ def create_table(page: Page, server_url: str, game: str, seat: str = "red", **fi
     page.locator(
         ".segmented label", has=page.locator(f'input[name="seat"][value="{seat}"]')
     ).click()
+    if opponent is not None:
+        page.locator(
+            ".segmented label", has=page.locator(f'input[name="opponent"][value="{opponent}"]')
+        ).click()
     page.get_by_role("button", name="Create table").click()
     page.wait_for_url(re.compile(r"/t/[\w-]+$"))
     wait_ready(page)

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import copy
+import os
 import pickle
 import random
 
 import pytest
 
 from playtable.games.base import IllegalMove, NotationError, Player, SettingsError
+from playtable.games.dots import game as dots_module
 from playtable.games.dots.game import DotsAndBoxes, DotsState
 from playtable.games.dots.geometry import hexagon, square, triangle
 
@@ -377,3 +379,15 @@ def test_games_pickle_and_copy() -> None:
         assert clone.options() == g.options()
         assert clone.legal_moves(state) == g.legal_moves(state)
     assert pickle.loads(pickle.dumps(state)) == state
+
+
+def test_the_engine_is_the_expected_build() -> None:
+    """Pure Python unless ``PLAYTABLE_EXPECT_COMPILED=1`` (``make test-compiled``).
+
+    A source checkout must run game.py itself: a compiled module left beside it by an in-place
+    build would be imported instead, and every later edit of game.py silently ignored.
+    """
+    expected = os.environ.get("PLAYTABLE_EXPECT_COMPILED") == "1"
+    assert dots_module.COMPILED is expected, dots_module.__file__
+    # Only the interpreted engine swaps in the generated legal_moves.
+    assert ("legal_moves" in vars(game())) is not expected

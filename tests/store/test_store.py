@@ -47,7 +47,7 @@ async def test_migrations_build_the_schema_the_queries_expect(db_url: str) -> No
         version, columns, keys = await store._run(_schema)
     finally:
         await store.close()
-    assert version == ["0001"]
+    assert version == ["0002"]
     for table in metadata.sorted_tables:
         assert columns[table.name] == {c.name for c in table.columns}, table.name
     assert keys == ["table_id", "ply"]

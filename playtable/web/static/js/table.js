@@ -334,7 +334,7 @@ function renderPlayers() {
     const presence = row.querySelector(".player__presence");
     const status = !seat.taken ? "free" : seat.online ? "online" : "offline";
     presence.dataset.presence = status;
-    presence.textContent = t(status === "free" ? "seat_free" : status);
+    presence.textContent = seat.bot ? t(`bot_${seat.bot}`) : t(status === "free" ? "seat_free" : status);
     row.classList.toggle("is-to-move", !isOver() && table.to_move === player);
     row.classList.toggle("is-winner", isOver() && table.outcome.winner === player);
     const scoreEl = row.querySelector(".player__score");

@@ -1,0 +1,174 @@
+"""Bot matches: each level against the levels below it, and the hard Dots and Boxes bot
+against OpenSpiel's MCTS bot. Colours alternate game by game; results are from the first
+named player's side.
+
+    python bench/bots.py --dots-games 20 --swaptimum-games 100 --openspiel-games 20
+    python bench/bots.py --only swaptimum --swaptimum-games 100
+
+OpenSpiel (``pip install -e '.[bench]'``) is needed for the last table only.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+import time
+from typing import Any
+
+from playtable.ai import choose_move
+from playtable.games import Game, load
+
+PAIRS = [("medium", "easy"), ("hard", "easy"), ("hard", "medium")]
+
+
+def play(
+    name: str, options: dict[str, Any], red: str, blue: str, seed: int, budget: float
+) -> tuple[str | None, float]:
+    """One game between two levels; (winning colour or None, the slowest move in seconds)."""
+    game: Game[Any, Any, Any] = load(name, options)
+    state = game.initial()
+    moves: list[str] = []
+    slowest = 0.0
+    while game.to_move(state) is not None:
+        level = red if game.to_move(state) == "red" else blue
+        start = time.perf_counter()
+        text = choose_move(name, options, moves, level, seed=seed + len(moves), budget_s=budget)
+        slowest = max(slowest, time.perf_counter() - start)
+        state = game.play(state, text)
+        moves.append(text)
+    outcome = game.outcome(state)
+    assert outcome is not None
+    return outcome.winner, slowest
+
+
+def match(
+    name: str, options: dict[str, Any], first: str, second: str, games: int, budget: float
+) -> str:
+    wins = draws = losses = 0
+    slowest = 0.0
+    start = time.perf_counter()
+    for i in range(games):
+        red, blue = (first, second) if i % 2 == 0 else (second, first)
+        winner, slow = play(name, options, red, blue, seed=1000 * i, budget=budget)
+        slowest = max(slowest, slow)
+        print(f"  game {i + 1}: {red} (red) vs {blue} (blue): {winner}", file=sys.stderr)
+        if winner is None:
+            draws += 1
+        elif (winner == "red") == (i % 2 == 0):
+            wins += 1
+        else:
+            losses += 1
+    board = ",".join(f"{k}={v}" for k, v in options.items())
+    return (
+        f"| {name} {board} | {first} vs {second} | {games} | {wins} | {draws} | {losses} "
+        f"| {slowest:.2f} | {time.perf_counter() - start:.0f} |"
+    )
+
+
+def openspiel_match(rows: int, cols: int, games: int, simulations: int, budget: float) -> str:
+    """The hard bot against OpenSpiel's MCTS bot (random rollouts, solver on)."""
+    import numpy as np
+    import pyspiel
+    from open_spiel.python.algorithms import mcts
+
+    options = {"rows": rows, "cols": cols}
+    game = load("dots", options)
+    spiel = pyspiel.load_game("dots_and_boxes", {"num_rows": rows, "num_cols": cols})
+    # OpenSpiel names lines h(r,c) and v(r,c) by dot row and column; our names use the
+    # same numbers (row from the bottom instead of the top: a reflection, same game).
+    to_action: dict[str, int] = {}
+    probe = spiel.new_initial_state()
+    for action in probe.legal_actions():
+        kind, r, c = probe.action_to_string(action)[3:-1].split(",")
+        r_, c_ = int(r), int(c)
+        a = f"{chr(97 + c_)}{r_ + 1}"
+        b = f"{chr(98 + c_)}{r_ + 1}" if kind == "h" else f"{chr(97 + c_)}{r_ + 2}"
+        to_action[f"{a}-{b}"] = action
+    from_action = {v: k for k, v in to_action.items()}
+    wins = draws = losses = 0
+    for i in range(games):
+        rng = np.random.RandomState(i)
+        bot = mcts.MCTSBot(
+            spiel,
+            uct_c=2,
+            max_simulations=simulations,
+            evaluator=mcts.RandomRolloutEvaluator(1, rng),
+            random_state=rng,
+            solve=True,
+        )
+        ours = "red" if i % 2 == 0 else "blue"
+        state = game.initial()
+        spiel_state = spiel.new_initial_state()
+        moves: list[str] = []
+        while game.to_move(state) is not None:
+            if game.to_move(state) == ours:
+                text = choose_move("dots", options, moves, "hard", seed=i, budget_s=budget)
+                action = to_action[text]
+            else:
+                action = bot.step(spiel_state)
+                text = from_action[action]
+            spiel_state.apply_action(action)
+            state = game.play(state, text)
+            moves.append(text)
+        outcome = game.outcome(state)
+        assert outcome is not None and spiel_state.is_terminal()
+        print(f"  game {i + 1}: hard plays {ours}: {outcome.winner}", file=sys.stderr)
+        if outcome.winner is None:
+            draws += 1
+        elif outcome.winner == ours:
+            wins += 1
+        else:
+            losses += 1
+    label = f"hard vs OpenSpiel MCTS {simulations}"
+    return f"| dots {rows}x{cols} | {label} | {games} | {wins} | {draws} | {losses} |"
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--dots-games", type=int, default=20)
+    parser.add_argument("--swaptimum-games", type=int, default=100)
+    parser.add_argument("--openspiel-games", type=int, default=20)
+    parser.add_argument("--simulations", type=int, default=1000)
+    parser.add_argument("--budget", type=float, default=1.4, help="seconds per bot move")
+    parser.add_argument("--only", choices=["dots", "swaptimum", "openspiel"])
+    parser.add_argument(
+        "--pairs", default="all", help="comma list such as hard-easy (default: every pair)"
+    )
+    args = parser.parse_args(argv)
+    random.seed(0)
+    pairs = PAIRS
+    if args.pairs != "all":
+        pairs = [tuple(p.split("-")) for p in args.pairs.split(",")]  # type: ignore[misc]
+    header = "| game | match | games | wins | draws | losses | slowest move s | total s |"
+    rule = "|---|---|---|---|---|---|---|---|"
+    if args.only in (None, "swaptimum"):
+        print(header, rule, sep="\n", flush=True)
+        for first, second in pairs:
+            print(
+                match("swaptimum", {"size": 7}, first, second, args.swaptimum_games, args.budget),
+                flush=True,
+            )
+    if args.only in (None, "dots"):
+        print(header, rule, sep="\n", flush=True)
+        for options in ({"rows": 3, "cols": 3}, {"rows": 4, "cols": 4}):
+            for first, second in pairs:
+                print(
+                    match("dots", options, first, second, args.dots_games, args.budget), flush=True
+                )
+    if args.only in (None, "openspiel"):
+        print(
+            "| game | match | games | wins | draws | losses |",
+            "|---|---|---|---|---|---|",
+            sep="\n",
+        )
+        for rows, cols in ((3, 3), (4, 4)):
+            print(
+                openspiel_match(rows, cols, args.openspiel_games, args.simulations, args.budget),
+                flush=True,
+            )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,115 @@
+"""Solver work for the analysis of a Dots and Boxes game, run in the bots' process pool.
+
+Like :func:`playtable.ai.choose_move`, these functions take only plain values (the options
+and the moves of a record) so a worker process can run them. Values are the *final margin
+from red's point of view* (red's boxes minus blue's at the end) under perfect play from the
+position: the boxes already claimed plus what the solver proves for the rest.
+
+>>> analyse_positions({"rows": 1, "cols": 1}, ["a1-b1", "a1-a2", "b1-b2", "a2-b2"], [0, 3, 4], 1.0)
+{4: -1, 3: -1, 0: -1}
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from playtable.ai.dots_solver import SolverTimeout
+from playtable.ai.solve import SolverCache
+from playtable.games import GameError, load
+from playtable.games.dots.game import DotsAndBoxes, DotsState
+
+# One per worker process: later requests about the same board reuse the solver's table.
+_SOLVERS = SolverCache()
+
+
+def _game(options: Mapping[str, Any]) -> DotsAndBoxes:
+    game = load("dots", options)
+    assert isinstance(game, DotsAndBoxes)
+    return game
+
+
+def _red_margin(game: DotsAndBoxes, state: DotsState, value: int) -> int:
+    """The final margin for red, given the solver's value ``value`` for the side to move."""
+    red, blue = game.score(state)
+    mover = game.to_move(state)
+    return red - blue + (value if mover == "red" else -value)
+
+
+def analyse_positions(
+    options: Mapping[str, Any],
+    moves: Sequence[str],
+    plies: Sequence[int],
+    per_position_s: float,
+    total_s: float | None = None,
+) -> dict[int, int | None]:
+    """The red margin after each of ``plies`` moves, or ``None`` where no proof came in time.
+
+    The positions are solved from the last to the first: endgames are quick and fill the
+    solver's table, which then shortens the earlier, harder searches. Stops at ``total_s``;
+    the positions not tried by then are missing from the result.
+    """
+    game = _game(options)
+    solver = _SOLVERS.get(game)
+    states = [game.initial()]
+    for text in moves:
+        states.append(game.play(states[-1], text))
+    deadline = time.perf_counter() + (total_s if total_s is not None else float("inf"))
+    values: dict[int, int | None] = {}
+    for ply in sorted(set(plies), reverse=True):
+        if not 0 <= ply < len(states):
+            raise GameError(f"there is no position after {ply} moves")
+        state = states[ply]
+        left = deadline - time.perf_counter()
+        if left <= 0:
+            break  # not tried: left out, so that a later request may try it
+        try:
+            solution = solver.solve(
+                state, time_limit=min(per_position_s, left), all_best=False, deepening=False
+            )
+        except SolverTimeout:
+            values[ply] = None
+            continue
+        values[ply] = _red_margin(game, state, solution.value)
+    return values
+
+
+def best_moves(
+    options: Mapping[str, Any], moves: Sequence[str], budget_s: float
+) -> dict[str, Any] | None:
+    """Every optimal move after ``moves`` and the red margin, or ``None`` if not proved."""
+    game = _game(options)
+    state = game.replay(moves)
+    if game.to_move(state) is None:
+        return {"value": _red_margin(game, state, 0), "best_moves": []}
+    try:
+        solution = _SOLVERS.get(game).solve(state, time_limit=budget_s, deepening=False)
+    except SolverTimeout:
+        return None
+    return {
+        "value": _red_margin(game, state, solution.value),
+        "best_moves": [game.format_move(m) for m in solution.best_moves],
+    }
+
+
+def mover_value(options: Mapping[str, Any], moves: Sequence[str], budget_s: float) -> int | None:
+    """What the side to move nets from here on counted as wins (+) and losses (-) of boxes
+    in its favour, misère included; ``None`` if not proved within ``budget_s``."""
+    game = _game(options)
+    state = game.replay(moves)
+    if game.to_move(state) is None:
+        return None
+    try:
+        solution = _SOLVERS.get(game).solve(
+            state, time_limit=budget_s, all_best=False, deepening=False
+        )
+    except SolverTimeout:
+        return None
+    red, blue = game.score(state)
+    mine = red - blue if game.to_move(state) == "red" else blue - red
+    margin = mine + solution.value
+    return -margin if game.settings.misere else margin
+
+
+__all__ = ["analyse_positions", "best_moves", "mover_value"]

@@ -1,0 +1,158 @@
+"""Computer opponents for Dots and Boxes at three levels.
+
+- **easy** plays like a careful beginner: it takes every cell it is offered, never gives a
+  cell away while a safe line is left, and when every line gives something away it gives
+  the fewest cells it can see.
+- **medium** knows the long-chain rule and double-dealing: among safe lines it prefers those
+  that leave the turn parity in its favour, and it settles captures, declines and
+  sacrifices with a short search of the solver (which values chain-and-loop endgames
+  exactly).
+- **hard** searches with the exact solver under the time budget, deepening until the
+  position is proved; a proved move is optimal. It proves whole games on boards up to 3x3
+  and the last 25 or so free lines of any board.
+
+All three are deterministic for a given random generator.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import time
+from collections import OrderedDict
+
+from playtable.ai.dots_solver import DotsSolver, SolverTimeout
+from playtable.games.dots.game import DotsAndBoxes, DotsState
+
+LEVELS = ("easy", "medium", "hard")
+
+# Medium searches only this many choice moves, for at most this long.
+MEDIUM_DEPTH = 3
+MEDIUM_SECONDS = 0.3
+# Medium searches for real once this few lines are free.
+MEDIUM_ENDGAME_LINES = 14
+
+_SOLVERS: OrderedDict[str, DotsSolver] = OrderedDict()
+_SOLVER_CACHE_SIZE = 4
+
+
+def solver_for(game: DotsAndBoxes) -> DotsSolver:
+    """The process's solver for this game's settings: its table carries over between moves,
+    so a bot that proved a position proves the following ones almost for free."""
+    key = json.dumps(game.options(), sort_keys=True)
+    solver = _SOLVERS.pop(key, None)
+    if solver is None:
+        solver = DotsSolver(game)
+    _SOLVERS[key] = solver
+    while len(_SOLVERS) > _SOLVER_CACHE_SIZE:
+        _SOLVERS.popitem(last=False)
+    return solver
+
+
+class Lines:
+    """The free lines of a position sorted by what drawing them does."""
+
+    def __init__(self, game: DotsAndBoxes, drawn: int) -> None:
+        self.captures: list[int] = []  # complete at least one cell
+        self.safe: list[int] = []  # make no cell completable
+        self.sacrifices: list[int] = []  # make a cell completable for the opponent
+        full = (1 << len(game.board.lines)) - 1
+        free = full & ~drawn
+        for line in game.legal_moves(DotsState(drawn, 0, 0, "red", 0)):
+            counts = [(free & mask).bit_count() for _, mask in game._line_cells[line]]
+            if 1 in counts:
+                self.captures.append(line)
+            elif 2 in counts:
+                self.sacrifices.append(line)
+            else:
+                self.safe.append(line)
+
+
+def greedy_loss(game: DotsAndBoxes, drawn: int) -> int:
+    """How many cells the opponent can take in a row after ``drawn`` by always capturing."""
+    line_cells = game._line_cells
+    taken = 0
+    full = (1 << len(line_cells)) - 1
+    progress = True
+    while progress:
+        progress = False
+        free = full & ~drawn
+        bits = free
+        while bits:
+            bit = bits & -bits
+            bits ^= bit
+            line = bit.bit_length() - 1
+            after = drawn | bit
+            claimed = sum(1 for _, mask in line_cells[line] if after & mask == mask)
+            if claimed:
+                drawn = after
+                taken += claimed
+                progress = True
+    return taken
+
+
+def easy_move(game: DotsAndBoxes, state: DotsState, rng: random.Random) -> int:
+    lines = Lines(game, state.drawn)
+    if lines.captures:
+        return rng.choice(lines.captures)
+    if lines.safe:
+        return rng.choice(lines.safe)
+    losses = {line: greedy_loss(game, state.drawn | 1 << line) for line in lines.sacrifices}
+    fewest = min(losses.values())
+    return rng.choice(sorted(line for line, loss in losses.items() if loss == fewest))
+
+
+def _parity_choice(
+    game: DotsAndBoxes, solver: DotsSolver, state: DotsState, safe: list[int], rng: random.Random
+) -> int:
+    """A safe line after which the long-chain rule favours the mover (the opponent is then
+    to move, so the opponent's estimate should be lowest)."""
+    scored: dict[int, int] = {}
+    for line in safe:
+        free = solver.full & ~solver.to_internal(state.drawn | 1 << line)
+        scored[line] = solver._estimate(free, 0, 0)
+    lowest = min(scored.values())
+    return rng.choice(sorted(line for line, score in scored.items() if score == lowest))
+
+
+def medium_move(game: DotsAndBoxes, state: DotsState, rng: random.Random, deadline: float) -> int:
+    solver = solver_for(game)
+    lines = Lines(game, state.drawn)
+    free_count = len(lines.captures) + len(lines.safe) + len(lines.sacrifices)
+    short = min(deadline, time.perf_counter() + MEDIUM_SECONDS)
+    if free_count <= MEDIUM_ENDGAME_LINES or not lines.safe or lines.captures:
+        try:
+            line, _, _ = solver.choose(state, deadline=short, max_depth=MEDIUM_DEPTH)
+            return line
+        except SolverTimeout:
+            return easy_move(game, state, rng)
+    if len(lines.safe) > 40 or game.settings.misere:
+        return rng.choice(lines.safe)  # too early for the parity to mean anything
+    return _parity_choice(game, solver, state, lines.safe, rng)
+
+
+def hard_move(game: DotsAndBoxes, state: DotsState, rng: random.Random, deadline: float) -> int:
+    solver = solver_for(game)
+    lines = Lines(game, state.drawn)
+    if len(lines.safe) > 60 and not lines.captures:
+        # Far from any endgame on a big board: a search would see nothing, keep the time.
+        return rng.choice(lines.safe)
+    try:
+        line, _, _ = solver.choose(state, deadline=deadline)
+        return line
+    except SolverTimeout:
+        return medium_move(game, state, rng, deadline)
+
+
+def choose_dots_move(
+    game: DotsAndBoxes, state: DotsState, level: str, rng: random.Random, budget_s: float
+) -> int:
+    """The bot's line (board index) for the side to move at ``state``."""
+    deadline = time.perf_counter() + budget_s
+    if level == "easy":
+        return easy_move(game, state, rng)
+    if level == "medium":
+        return medium_move(game, state, rng, deadline)
+    if level == "hard":
+        return hard_move(game, state, rng, deadline)
+    raise ValueError(f"level must be one of {', '.join(LEVELS)}")

@@ -1,0 +1,155 @@
+"""The bots: legal and quick on every board, and the behaviour each level promises."""
+
+from __future__ import annotations
+
+import random
+import time
+from typing import Any
+
+import pytest
+
+from playtable.ai import choose_move
+from playtable.ai.dots_solver import plain_value
+from playtable.ai.swaptimum_mcts import MCTS
+from playtable.games import GameError, load
+from playtable.games.dots.game import DotsAndBoxes
+from playtable.games.swaptimum import Swaptimum
+
+LIMIT_S = 2.0
+# Each grid at its largest size, plus boards the tests can reason about.
+BOARDS: list[dict[str, Any]] = [
+    {"rows": 12, "cols": 12},
+    {"rows": 5, "cols": 5, "start": "icelandic", "misere": True},
+    {"grid": "triangle", "size": 10},
+    {"grid": "hexagon", "size": 6, "start": "swedish"},
+]
+
+
+def random_moves(name: str, options: dict[str, Any], count: int, seed: int) -> list[str]:
+    game = load(name, options)
+    rng = random.Random(seed)
+    state = game.initial()
+    moves: list[str] = []
+    while len(moves) < count and game.to_move(state) is not None:
+        text = rng.choice(game.legal_move_texts(state))
+        state = game.play(state, text)
+        moves.append(text)
+    return moves
+
+
+@pytest.mark.parametrize("level", ["easy", "medium", "hard"])
+@pytest.mark.parametrize("options", BOARDS, ids=lambda o: "-".join(map(str, o.values())))
+def test_dots_bot_legal_and_quick(options: dict[str, Any], level: str) -> None:
+    game = load("dots", options)
+    total = len(game.legal_moves(game.initial()))
+    # The start, and a late position where the hard bot searches in earnest.
+    for played in (0, total - 20):
+        moves = random_moves("dots", options, played, seed=played)
+        start = time.perf_counter()
+        text = choose_move("dots", options, moves, level, seed=1, budget_s=0.5)
+        assert time.perf_counter() - start < LIMIT_S
+        assert text in game.legal_move_texts(game.replay(moves))
+
+
+def test_easy_takes_an_offered_box_and_gives_none_away() -> None:
+    options = {"rows": 2, "cols": 2}
+    game = load("dots", options)
+    # Red drew three sides of the lower-left box (blue answered elsewhere in between).
+    moves = ["a1-b1", "c2-c3", "a1-a2", "b3-c3", "b1-b2"]
+    state = game.replay(moves)
+    assert game.to_move(state) == "blue"
+    for seed in range(5):
+        assert choose_move("dots", options, moves, "easy", seed=seed) == "a2-b2"
+    # With nothing offered and safe lines left, it never makes a third side.
+    moves = ["a1-b1"]
+    for seed in range(10):
+        text = choose_move("dots", options, moves, "easy", seed=seed)
+        after = game.play(game.replay(moves), text)
+        board = game.board
+        for cell in board.cells:
+            drawn = sum(after.drawn >> line & 1 for line in cell.lines)
+            assert drawn < 3
+
+
+@pytest.mark.parametrize("level", ["medium", "hard"])
+def test_stronger_bots_also_take_a_lone_box(level: str) -> None:
+    options = {"rows": 2, "cols": 2}
+    moves = ["a1-b1", "c2-c3", "a1-a2", "b3-c3", "b1-b2"]
+    assert choose_move("dots", options, moves, level, seed=0) == "a2-b2"
+
+
+@pytest.mark.parametrize(
+    "options",
+    [
+        {"rows": 2, "cols": 3},
+        {"rows": 3, "cols": 3},
+        {"grid": "triangle", "size": 3},
+        {"rows": 2, "cols": 3, "misere": True},
+    ],
+    ids=lambda o: "-".join(map(str, o.values())),
+)
+def test_hard_plays_optimal_moves_in_small_endgames(options: dict[str, Any]) -> None:
+    game = load("dots", options)
+    assert isinstance(game, DotsAndBoxes)
+    rng = random.Random(4)
+    total = len(game.legal_moves(game.initial()))
+    for trial in range(6):
+        moves = random_moves("dots", options, total - rng.randint(6, 12), seed=trial)
+        state = game.replay(moves)
+        if game.to_move(state) is None:
+            continue
+        best = plain_value(game, state.drawn)
+        text = choose_move("dots", options, moves, "hard", seed=trial)
+        before = state
+        after = game.play(state, text)
+        claimed = game.claimed_by(before, after)
+        child = plain_value(game, after.drawn)
+        value = claimed + child if claimed or after.to_move is None else -child
+        assert value == best, (moves, text)
+
+
+def test_swaptimum_bots_legal_and_quick_on_9x9() -> None:
+    options = {"size": 9}
+    game = load("swaptimum", options)
+    for level in ("easy", "medium", "hard"):
+        for played in (0, 30):
+            moves = random_moves("swaptimum", options, played, seed=played)
+            start = time.perf_counter()
+            text = choose_move("swaptimum", options, moves, level, seed=2, budget_s=0.5)
+            assert time.perf_counter() - start < LIMIT_S
+            assert text in game.legal_move_texts(game.replay(moves))
+
+
+def test_mcts_finds_an_immediate_win() -> None:
+    # Red has a1..a4 of column a on a 5x5 board (rows 1-4); a5 joins row 1 to row 5.
+    options = {"size": 5}
+    moves = ["a1", "e1", "a2", "e2", "a3", "e3", "a4", "d5"]
+    game = load("swaptimum", options)
+    state = game.replay(moves)
+    assert game.to_move(state) == "red"
+    for level in ("easy", "hard"):
+        text = choose_move("swaptimum", options, moves, level, seed=3, budget_s=0.5)
+        assert game.play(state, text).winner == "red"
+
+
+def test_mcts_blocks_a_threat() -> None:
+    # Red has a1..a4: a5 would join row 1 to row 5. Blue, to move, must take a5.
+    options = {"size": 5}
+    moves = ["a1", "e1", "a2", "e2", "a3", "d3", "a4"]
+    game = load("swaptimum", options)
+    assert isinstance(game, Swaptimum)
+    state = game.replay(moves)
+    assert game.to_move(state) == "blue"
+    mcts = MCTS(game, random.Random(0))
+    assert mcts.immediate_win(game.play(state, "b1")) is not None  # a careless move loses
+    text = choose_move("swaptimum", options, moves, "hard", seed=3, budget_s=1.0)
+    assert mcts.immediate_win(game.play(state, text)) is None
+
+
+def test_choose_move_errors() -> None:
+    with pytest.raises(ValueError):
+        choose_move("dots", {"rows": 2, "cols": 2}, [], "grandmaster")
+    with pytest.raises(GameError):
+        choose_move("dots", {"rows": 1, "cols": 1}, ["a1-b1", "a1-a2", "b1-b2", "a2-b2"], "easy")
+    with pytest.raises(GameError):
+        choose_move("chess", {}, [], "easy")

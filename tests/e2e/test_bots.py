@@ -1,0 +1,82 @@
+"""Playing the computer in the browser, from the home form to the analysis of the game."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+from playwright.sync_api import Browser, expect
+
+from tests.e2e.helpers import (
+    TIMEOUT,
+    create_table,
+    outcome,
+    ply,
+    seat,
+    to_move,
+    wait_ready,
+)
+
+pytestmark = pytest.mark.e2e
+
+
+def test_a_whole_game_against_the_computer_then_its_analysis(
+    browser: Browser, server_url: str
+) -> None:
+    page = browser.new_page()
+    table_url = create_table(
+        page,
+        server_url,
+        "dots",
+        seat="red",
+        opponent="hard",
+        dots_grid="square",
+        dots_rows="2",
+        dots_cols="2",
+        dots_start="swedish",
+    )
+    assert seat(page) == "red"
+    expect(page.locator("#player-blue .player__presence")).to_have_text("Computer (hard)")
+    expect(page.locator("#invite")).to_be_hidden()  # nobody is to be invited
+    while outcome(page) is None:
+        if to_move(page) == "red":
+            before = ply(page)
+            page.locator("#board [data-move]").first.click()
+            # The computer may answer at once: the board moves on by one move or more.
+            expect(page.locator("#board")).not_to_have_attribute(
+                "data-ply", str(before), timeout=TIMEOUT
+            )
+        else:
+            # The computer answers by itself, through the server.
+            expect(page.locator("#board")).not_to_have_attribute(
+                "data-to-move", "blue", timeout=TIMEOUT
+            )
+    # On the Swedish 2x2 board red's first line hands blue all four boxes.
+    expect(page.locator("#result")).to_be_visible()
+    expect(page.locator("#board")).to_have_attribute("data-outcome", "blue")
+
+    page.locator("#analysis-link").click()
+    page.wait_for_url("**/analysis")
+    rows = page.locator("#analysis-rows tr")
+    ply_count = 5  # the start and four moves: red's one line, then blue's four boxes
+    expect(rows).to_have_count(ply_count, timeout=TIMEOUT)
+    # Red loses by four from the start, whatever red draws: no mistake, blue wins all.
+    expect(rows.nth(0).locator(".analysis__value")).to_have_text("Blue by 4")
+    expect(rows.nth(ply_count - 1).locator(".analysis__value")).to_have_text("Blue by 4")
+    expect(page.locator("tr.is-mistake")).to_have_count(0)
+    rows.nth(1).get_by_role("button", name="Best move").click()
+    expect(rows.nth(1).locator(".analysis__best")).to_contain_text("Best:", timeout=TIMEOUT)
+    expect(rows.nth(1).locator(".analysis__best")).to_contain_text("Blue by 4")
+    shots = os.environ.get("PLAYTABLE_SCREENSHOTS")
+    if shots:
+        page.screenshot(path=os.path.join(shots, "analysis.png"), full_page=True)
+
+    # Back at the table, a rematch: the computer agrees at once and, red now, opens the game.
+    page.goto(table_url)
+    page.locator("#action-rematch").click()
+    page.wait_for_url(lambda url: url.rstrip("/") != table_url and "/t/" in url, timeout=TIMEOUT)
+    wait_ready(page)
+    assert seat(page) == "blue"
+    expect(page.locator("#player-red .player__presence")).to_have_text("Computer (hard)")
+    expect(page.locator("#board")).not_to_have_attribute("data-ply", "0", timeout=TIMEOUT)
+    expect(page.locator("#turn")).to_have_attribute("data-state", "yours", timeout=TIMEOUT)

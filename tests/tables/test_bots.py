@@ -1,0 +1,228 @@
+"""The computer at the table service, on a real SQLite store and a real process pool."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+from collections.abc import AsyncIterator, Callable
+from typing import Any
+
+import pytest
+
+from playtable.ai.solve import solve_record
+from playtable.bus import InProcessBus
+from playtable.games import SettingsError
+from playtable.games.records import GameRecord
+from playtable.store import Store
+from playtable.tables import AnalysisRefused, TableService
+from playtable.tables.bots import BotSettings
+from tests.tables.conftest import SECRET
+
+pytestmark = pytest.mark.anyio
+
+DOTS = {"grid": "square", "rows": 2, "cols": 2, "start": "swedish"}
+FAST = BotSettings(workers=1, move_budget_s=0.2, position_budget_s=1.0, analysis_total_s=10.0)
+
+
+@pytest.fixture
+async def store(db_url: str) -> AsyncIterator[Store]:
+    store = Store(db_url)
+    await store.open()
+    yield store
+    await store.close()
+
+
+@pytest.fixture
+async def bots(store: Store) -> AsyncIterator[TableService]:
+    service = TableService(store, InProcessBus(), SECRET, FAST)
+    yield service
+    await service.close()
+
+
+async def until(
+    service: TableService, table_id: str, check: Callable[[dict[str, Any]], bool]
+) -> dict[str, Any]:
+    """The table once ``check`` holds and no bot work is left, within 20 seconds."""
+    deadline = time.monotonic() + 20
+    while True:
+        table = await service.snapshot(table_id, None)
+        if check(table) and not service.bot_pending(table_id):
+            return table
+        assert time.monotonic() < deadline, f"timed out; the table is {table}"
+        await asyncio.sleep(0.02)
+
+
+async def test_an_unknown_level_is_refused(bots: TableService) -> None:
+    with pytest.raises(SettingsError, match="level"):
+        await bots.create_table("dots", DOTS, "red", bot="grandmaster")
+
+
+async def test_the_bot_seat_is_shown_and_nobody_can_take_it(bots: TableService) -> None:
+    created = await bots.create_table("dots", DOTS, "red", bot="hard")
+    table = await bots.snapshot(created.id, "red")
+    assert table["seats"]["blue"] == {"taken": True, "online": True, "bot": "hard"}
+    assert "bot" not in table["seats"]["red"]
+    assert table["invite_url"] is None
+    assert await bots.claim_invite(created.id, created.invite_token) is None
+
+
+async def test_the_bot_answers_a_move_through_the_table_service(bots: TableService) -> None:
+    created = await bots.create_table("dots", DOTS, "red", bot="easy")
+    subscription = await bots.bus.subscribe(created.id)
+    await bots.play_move(created.id, created.seat_token, 0, "a2-b2")
+    table = await until(
+        bots, created.id, lambda t: t["outcome"] is not None or t["to_move"] == "red"
+    )
+    assert table["movers"][0] == "red" and table["movers"][1] == "blue"
+    # Stored like any move, and published on the bus to every socket.
+    stored = await bots.store.moves(created.id)
+    assert [m.player for m in stored] == table["movers"]
+    messages = [await asyncio.wait_for(subscription.get(), 1) for _ in range(2)]
+    await subscription.close()
+    assert [e["player"] for e in messages[1]["events"] if e["kind"] == "move"] == ["blue"]
+
+
+async def test_a_bot_as_red_moves_at_once(bots: TableService) -> None:
+    created = await bots.create_table("dots", DOTS, "blue", bot="hard")
+    table = await until(bots, created.id, lambda t: t["ply"] >= 1)
+    assert table["movers"] == ["red"] and table["to_move"] == "blue"
+
+
+async def test_a_resignation_cancels_the_bot(store: Store) -> None:
+    slow = BotSettings(workers=1, move_budget_s=1.0)
+    service = TableService(store, InProcessBus(), SECRET, slow)
+    try:
+        big = {"grid": "square", "rows": 5, "cols": 5, "start": "standard"}
+        created = await service.create_table("dots", big, "blue", bot="hard")
+        assert service.bot_pending(created.id)
+        await service.resign(created.id, created.seat_token)
+        assert not service.bot_pending(created.id)
+        await asyncio.sleep(1.5)  # longer than the bot may think
+        assert await store.moves(created.id) == []
+        assert (await service.snapshot(created.id, None))["outcome"]["reason"] == "resign"
+    finally:
+        await service.close()
+
+
+async def test_a_rematch_with_the_bot_is_accepted_and_the_bot_plays(bots: TableService) -> None:
+    created = await bots.create_table("dots", DOTS, "red", bot="medium")
+    await bots.resign(created.id, created.seat_token)
+    await bots.rematch(created.id, created.seat_token)
+    table = await until(bots, created.id, lambda t: t["rematch_id"] is not None)
+    new_id = table["rematch_id"]
+    url = await bots.rematch_url(created.id, created.seat_token)
+    assert url is not None
+    token = url.rsplit("/", 1)[1]
+    # Colours swap: the person is blue now, and the bot, red, opens the new game by itself.
+    assert await bots.seat_of(new_id, token) == "blue"
+    new = await until(bots, new_id, lambda t: t["ply"] >= 1)
+    assert new["seats"]["red"]["bot"] == "medium" and new["movers"][0] == "red"
+
+
+async def test_a_restarted_server_resumes_the_bot(store: Store) -> None:
+    first = TableService(store, InProcessBus(), SECRET, FAST)
+    created = await first.create_table("dots", DOTS, "blue", bot="easy")
+    await first.close()  # the server stops before the bot could move
+    assert await store.moves(created.id) == []
+    second = TableService(store, InProcessBus(), SECRET, FAST)
+    try:
+        assert await second.resume_bots() == 1
+        table = await until(second, created.id, lambda t: t["ply"] >= 1)
+        assert table["movers"] == ["red"]
+    finally:
+        await second.close()
+
+
+async def test_two_servers_scheduling_the_same_bot_move_play_it_once(store: Store) -> None:
+    one = TableService(store, InProcessBus(), SECRET, FAST)
+    two = TableService(store, InProcessBus(), SECRET, FAST)
+    try:
+        created = await one.create_table("dots", DOTS, "blue", bot="hard")
+        await two.resume_bots()
+        one._bot_check(await one._load(created.id))  # scheduling again changes nothing
+        await until(one, created.id, lambda t: t["ply"] >= 1)
+        await until(two, created.id, lambda t: t["ply"] >= 1)
+        moves = await store.moves(created.id)
+        assert [(m.ply, m.player) for m in moves] == [(0, "red")]
+    finally:
+        await one.close()
+        await two.close()
+
+
+async def test_the_bot_allows_a_take_back_and_drops_its_stale_move(store: Store) -> None:
+    # A 5x5 board is too big to prove, so the hard bot thinks for its whole budget: time
+    # enough to ask for the take-back while it does.
+    service = TableService(store, InProcessBus(), SECRET, BotSettings(move_budget_s=1.0))
+    try:
+        big = {"grid": "square", "rows": 5, "cols": 5, "start": "standard"}
+        created = await service.create_table("dots", big, "red", bot="hard")
+        await service.play_move(created.id, created.seat_token, 0, "a1-b1")
+        assert service.bot_pending(created.id)
+        await service.request_undo(created.id, created.seat_token)
+        table = await until(service, created.id, lambda t: t["offers"]["undo"] is None)
+        assert table["ply"] == 0 and table["to_move"] == "red"
+        await asyncio.sleep(1.5)  # the move the bot was thinking about is never played
+        assert await store.moves(created.id) == []
+    finally:
+        await service.close()
+
+
+async def test_the_bot_declines_a_draw_in_a_won_position(bots: TableService) -> None:
+    # Red (the person) to move on the Swedish 2x2 board loses all four boxes to blue.
+    created = await bots.create_table("dots", DOTS, "red", bot="hard")
+    await bots.offer_draw(created.id, created.seat_token)
+    table = await until(bots, created.id, lambda t: t["offers"]["draw"] is None)
+    assert table["outcome"] is None and table["ply"] == 0
+
+
+async def test_the_analysis_agrees_with_the_solver(bots: TableService) -> None:
+    options = {"grid": "square", "rows": 2, "cols": 2, "start": "standard"}
+    created = await bots.create_table("dots", options, "red")
+    with pytest.raises(AnalysisRefused):
+        await bots.analysis(created.id)  # a game between people, still running
+    claimed = await bots.claim_invite(created.id, created.invite_token)
+    assert claimed is not None
+    tokens = {"red": created.seat_token, "blue": claimed[1]}
+    played: list[str] = []
+    while (table := await bots.snapshot(created.id, None))["outcome"] is None:
+        move = (await bots.api_view(created.id))["legal_moves"][0]
+        await bots.play_move(created.id, tokens[table["to_move"]], len(played), move)
+        played.append(move)
+    result = await bots.analysis(created.id)
+    assert result["finished"] and len(result["values"]) == len(played) + 1
+    score = table["outcome"]["score"]
+    assert result["values"][-1] == score["red"] - score["blue"]
+    # The first value is red's proved margin from the empty board, as `playtable solve` says.
+    assert result["values"][0] == solve_record(GameRecord("dots", options, ()))["value"]
+    for move in result["moves"]:
+        before, after = result["values"][move["ply"]], result["values"][move["ply"] + 1]
+        sign = 1 if move["player"] == "red" else -1
+        assert move["loss"] == sign * (before - after)
+    assert any(m["loss"] > 0 for m in result["moves"])  # the first legal line is no good play
+    best = await bots.best_moves(created.id, 0)
+    assert best["proved"] and best["value"] == result["values"][0]
+    assert set(best["best_moves"]) == set(
+        solve_record(GameRecord("dots", options, ()))["best_moves"]
+    )
+    assert json.loads(json.dumps(result)) == result
+
+
+async def test_the_bot_accepts_a_draw_the_solver_shows_is_fair(bots: TableService) -> None:
+    # On a 1x2 board the first player gets one box of two with best play on both sides.
+    created = await bots.create_table("dots", {"rows": 1, "cols": 2}, "red", bot="hard")
+    await bots.offer_draw(created.id, created.seat_token)
+    table = await until(bots, created.id, lambda t: t["outcome"] is not None)
+    assert table["outcome"]["reason"] == "draw_agreed" and table["ply"] == 0
+
+
+async def test_the_bot_plays_swaptimum_too(bots: TableService) -> None:
+    created = await bots.create_table("swaptimum", {"size": 4}, "blue", bot="easy")
+    table = await until(bots, created.id, lambda t: t["ply"] >= 1)
+    assert table["movers"] == ["red"] and table["to_move"] == "blue"
+    # A draw offer in Swaptimum is declined: the solver knows only Dots and Boxes.
+    await bots.offer_draw(created.id, created.seat_token)
+    table = await until(bots, created.id, lambda t: t["offers"]["draw"] is None)
+    assert table["outcome"] is None
+    with pytest.raises(AnalysisRefused, match="Dots and Boxes"):
+        await bots.analysis(created.id)

@@ -1,0 +1,140 @@
+"""Playing the computer and the analysis, through the HTTP API and the table page."""
+
+from __future__ import annotations
+
+import re
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from starlette.testclient import TestClient
+
+from playtable.ai.solve import solve_record
+from playtable.games.records import GameRecord
+from playtable.tables.bots import BotSettings
+from playtable.web.app import create_app
+from tests.web.conftest import DOTS, SECRET, Socket, connect
+
+FAST = BotSettings(workers=1, move_budget_s=0.2, position_budget_s=1.0, analysis_total_s=10.0)
+
+
+@pytest.fixture
+def bot_client(db_url: str) -> Iterator[TestClient]:
+    with TestClient(create_app(db_url, secret=SECRET, bots=FAST)) as client:
+        yield client
+
+
+def until_over(client: TestClient, table_id: str) -> dict[str, Any]:
+    deadline = time.monotonic() + 20
+    while True:
+        table = client.get(f"/api/tables/{table_id}").json()
+        if table["outcome"] is not None:
+            return table
+        assert time.monotonic() < deadline, table
+        time.sleep(0.05)
+
+
+def test_the_opponent_option_is_checked(bot_client: TestClient) -> None:
+    for opponent in ({"bot": "grandmaster"}, {"friend": True}, "hard", {"bot": 2}):
+        response = bot_client.post(
+            "/api/tables", json={"game": "dots", "options": DOTS, "opponent": opponent}
+        )
+        assert response.status_code == 400, opponent
+        assert "opponent" in response.json()["error"]
+
+
+def test_a_game_against_the_computer_and_its_analysis(bot_client: TestClient) -> None:
+    response = bot_client.post(
+        "/api/tables",
+        json={"game": "dots", "options": DOTS, "seat": "blue", "opponent": {"bot": "hard"}},
+    )
+    assert response.status_code == 201, response.text
+    created = response.json()
+    assert created["seat"] == "blue" and created["invite_url"] is None
+    table_id = created["id"]
+    token = created["seat_url"].rsplit("/", 1)[1]
+    with connect(bot_client, table_id, token) as session:
+        socket = Socket(session)
+        table = socket.join()["table"]
+        assert table["seats"]["red"] == {"taken": True, "online": True, "bot": "hard"}
+        # The bot (red) opens at once, then the person (blue) plays the first legal line
+        # each time until the game ends, and the bot answers through the same service.
+        _, table = socket.until_state(lambda t: t["ply"] >= 1)
+        assert table["movers"][0] == "red"
+        # During a game against the computer the analysis is open.
+        running = bot_client.get(f"/api/tables/{table_id}/analysis")
+        assert running.status_code == 200 and running.json()["finished"] is False
+        while table["outcome"] is None:
+            if table["to_move"] == "blue":
+                socket.send("move", ply=table["ply"], move=table["view"]["legal_moves"][0])
+            ply = table["ply"]
+            _, table = socket.until_state(
+                lambda t, ply=ply: t["ply"] > ply or t["outcome"] is not None
+            )
+    bot_client.cookies.set(f"pt_{table_id}", token)
+    page = bot_client.get(f"/t/{table_id}")
+    assert "Computer (hard)" in page.text and f"/t/{table_id}/analysis" in page.text
+    result = bot_client.get(f"/api/tables/{table_id}/analysis").json()
+    assert result["finished"] and len(result["values"]) == table["ply"] + 1
+    for ply in range(table["ply"] + 1):
+        solved = solve_record(GameRecord("dots", DOTS, tuple(table["moves"][:ply])))
+        assert solved["ok"]
+        red, blue = _score_after(table["moves"][:ply], table["movers"])
+        to_move = table["movers"][ply] if ply < len(table["movers"]) else None
+        own = solved["value"] if to_move == "red" else -solved["value"]
+        assert result["values"][ply] == red - blue + own, ply
+    best = bot_client.get(f"/api/tables/{table_id}/analysis/best?ply=1").json()
+    assert best["proved"] and best["value"] == result["values"][1] and best["best_moves"]
+    assert bot_client.get(f"/api/tables/{table_id}/analysis/best?ply=99").status_code == 409
+    assert bot_client.get(f"/api/tables/{table_id}/analysis/best?ply=x").status_code == 400
+    html = bot_client.get(f"/t/{table_id}/analysis")
+    assert html.status_code == 200 and "analysis.js" in html.text
+
+
+def _score_after(moves: list[str], movers: list[str]) -> tuple[int, int]:
+    from playtable.games import load
+
+    game = load("dots", DOTS)
+    state = game.initial()
+    for move in moves:
+        state = game.play(state, move)
+    score = game.score(state)
+    assert score is not None
+    return score[0], score[1]
+
+
+def test_the_analysis_of_a_game_between_people(bot_client: TestClient) -> None:
+    response = bot_client.post("/api/tables", json={"game": "dots", "options": DOTS})
+    table_id = response.json()["id"]
+    refused = bot_client.get(f"/api/tables/{table_id}/analysis")
+    assert refused.status_code == 409
+    assert "against the computer" in refused.json()["error"]
+    assert bot_client.get(f"/t/{table_id}/analysis").status_code == 409
+    assert bot_client.get("/api/tables/nosuchtable/analysis").status_code == 404
+
+
+def test_the_home_form_sets_up_a_game_against_the_computer(bot_client: TestClient) -> None:
+    home = bot_client.get("/?opponent=medium")
+    assert 'name="opponent" value="medium" checked' in home.text
+    csrf = re.search(r'name="csrf" value="([^"]+)"', home.text)
+    assert csrf
+    fields = {
+        "csrf": csrf.group(1),
+        "game": "dots",
+        "dots_grid": "square",
+        "dots_rows": "2",
+        "dots_cols": "2",
+        "dots_start": "swedish",
+        "seat": "blue",
+    }
+    bad = bot_client.post("/tables", data={**fields, "opponent": "robot"})
+    assert bad.status_code == 400 and "Choose an opponent" in bad.text
+    response = bot_client.post("/tables", data={**fields, "opponent": "easy"})
+    assert response.status_code == 200
+    assert "Computer (easy)" in response.text
+    table_id = response.url.path.rsplit("/", 1)[1]
+    deadline = time.monotonic() + 20
+    while bot_client.get(f"/api/tables/{table_id}").json()["ply"] == 0:
+        assert time.monotonic() < deadline, "the computer (red) never opened the game"
+        time.sleep(0.05)
