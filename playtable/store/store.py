@@ -358,12 +358,10 @@ def _read_moves(conn: Connection, table_id: str) -> list[MoveRow]:
 def _read_bot_tables(conn: Connection) -> list[str]:
     # The JSON column keeps a missing outcome as JSON null on some databases and SQL NULL on
     # others, so the running tables are picked out here rather than in SQL.
-    rows = conn.execute(
-        sa.select(tables.c.id, tables.c.outcome)
-        .join(seats, seats.c.table_id == tables.c.id)
-        .where(seats.c.bot_level.is_not(None))
-        .distinct()
-    )
+    # EXISTS rather than DISTINCT over a join: PostgreSQL cannot compare json values, so it
+    # cannot DISTINCT a row holding the outcome.
+    with_bot = sa.exists().where(seats.c.table_id == tables.c.id, seats.c.bot_level.is_not(None))
+    rows = conn.execute(sa.select(tables.c.id, tables.c.outcome).where(with_bot))
     return [r.id for r in rows if r.outcome is None]
 
 
