@@ -81,7 +81,13 @@ class Node:
                     return self
             except OSError:
                 pass
-            if self.process.poll() is not None or time.monotonic() > deadline:
+            exited = self.process.poll() is not None
+            if exited and "already in use" in self.log() and time.monotonic() < deadline:
+                # Another process took the free port between free_port() and the bind.
+                self.port = free_port()
+                self.launch()
+                continue
+            if exited or time.monotonic() > deadline:
                 self.stop()
                 raise RuntimeError(f"{self.name} did not start: {self.log()[-2000:]}")
             time.sleep(0.05)
