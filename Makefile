@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run test install lint typecheck unit bench bench-compiled test-compiled clean i18n
+.PHONY: run test install lint typecheck unit bench bench-load bench-compiled test-compiled clean i18n
 
 $(BIN)/activate: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -52,6 +52,10 @@ bench-compiled: install
 test-compiled: install
 	$(BIN)/python bench/compiled.py -- $(BIN)/pytest -q -p no:cacheprovider \
 		--import-mode=importlib tests/games
+
+# Loopback only, bounded; uses the local PostgreSQL and Redis (see bench/load.py).
+bench-load: install
+	$(BIN)/python bench/load.py
 
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache .mypy_cache .ruff_cache

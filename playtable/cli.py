@@ -113,12 +113,14 @@ class RedactLinks(logging.Filter):
 
 def cmd_serve(args: argparse.Namespace) -> int:
     """Run the site with uvicorn; the database comes from PLAYTABLE_DATABASE_URL."""
+    import os
+
     import uvicorn
 
     from playtable.web.app import create_app
 
     logging.getLogger("uvicorn.access").addFilter(RedactLinks())
-    app = create_app(args.database_url)
+    app = create_app(args.database_url, redis_url=args.redis_url)
     uvicorn.run(
         app,
         host=args.host,
@@ -126,9 +128,35 @@ def cmd_serve(args: argparse.Namespace) -> int:
         # Above the protocol's 16 KiB so an oversized message gets a readable error instead
         # of a closed connection; far larger frames are still cut off by the server.
         ws_max_size=1024 * 1024,
+        # Compression costs tens of KiB of zlib state per connection (and CPU per message);
+        # states are small. PLAYTABLE_WS_COMPRESSION=1 turns it on.
+        ws_per_message_deflate=os.environ.get("PLAYTABLE_WS_COMPRESSION", "0") == "1",
+        # The app believes X-Forwarded-* only from PLAYTABLE_TRUSTED_PROXIES (create_app);
+        # uvicorn's own default would trust any local peer.
+        proxy_headers=False,
         log_level=args.log_level,
     )
     return 0
+
+
+def cmd_db_upgrade(args: argparse.Namespace) -> int:
+    """Bring the database to the newest schema (what each server also does when it starts)."""
+    import asyncio
+    import os
+
+    from playtable.store import DEFAULT_URL, upgrade
+
+    url = args.database_url or os.environ.get("PLAYTABLE_DATABASE_URL") or DEFAULT_URL
+    asyncio.run(upgrade(url))
+    print(f"database at head: {sa_safe(url)}")
+    return 0
+
+
+def sa_safe(url: str) -> str:
+    """The URL without its password, for printing."""
+    import sqlalchemy as sa
+
+    return sa.make_url(url).render_as_string(hide_password=True)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -176,9 +204,27 @@ def build_parser() -> argparse.ArgumentParser:
         help="SQLAlchemy async URL (default: PLAYTABLE_DATABASE_URL, else sqlite in ./var/)",
     )
     serve.add_argument(
+        "--redis-url",
+        default=None,
+        help="Redis for the bus between processes (default: PLAYTABLE_REDIS_URL, else none)",
+    )
+    serve.add_argument(
         "--log-level", default="info", choices=["critical", "error", "warning", "info", "debug"]
     )
     serve.set_defaults(func=cmd_serve)
+
+    db = sub.add_parser("db", help="manage the database")
+    db_sub = db.add_subparsers(dest="db_command", required=True)
+    db_upgrade = db_sub.add_parser(
+        "upgrade",
+        help="apply the Alembic migrations up to the newest schema",
+        description="Apply every migration not yet applied. Safe to run while servers run "
+        "and from several machines at once (PostgreSQL serialises it with an advisory lock).",
+    )
+    db_upgrade.add_argument(
+        "--database-url", default=None, help="default: PLAYTABLE_DATABASE_URL, else ./var/"
+    )
+    db_upgrade.set_defaults(func=cmd_db_upgrade)
     return parser
 
 

@@ -1,6 +1,15 @@
 """Fan-out of table events to every socket watching a table."""
 
-from playtable.bus.base import Bus, Subscription
+from playtable.bus.base import Bus, Presence, Subscription
 from playtable.bus.memory import InProcessBus
 
-__all__ = ["Bus", "InProcessBus", "Subscription"]
+__all__ = ["Bus", "InProcessBus", "Presence", "Subscription", "make_bus"]
+
+
+def make_bus(redis_url: str | None, *, prefix: str | None = None) -> Bus:
+    """The Redis bus for a ``redis://`` URL, else the in-process bus."""
+    if not redis_url:
+        return InProcessBus()
+    from playtable.bus.redis import DEFAULT_PREFIX, RedisBus
+
+    return RedisBus(redis_url, prefix=prefix or DEFAULT_PREFIX)

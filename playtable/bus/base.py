@@ -45,7 +45,28 @@ class Subscription(ABC):
         await self.close()
 
 
+class Presence(ABC):
+    """Who has a socket open at each table, across every server process of the site.
+
+    Each process reports its own count of sockets per (table, player); a player is online if
+    any live process counts one. The service asks before it builds each public table.
+    """
+
+    @abstractmethod
+    async def report(self, table_id: str, player: str, sockets: int) -> None:
+        """This process now holds ``sockets`` sockets of ``player`` at ``table_id``."""
+
+    @abstractmethod
+    async def online(self, table_id: str) -> set[str]:
+        """The players of ``table_id`` with a socket open anywhere."""
+
+
 class Bus(ABC):
+    presence: Presence
+
+    async def start(self) -> None:  # noqa: B027 (a hook: most buses need no start)
+        """Connect; call once before the first subscription."""
+
     @abstractmethod
     async def publish(self, table_id: str, message: Message) -> None:
         """Deliver ``message`` to every current subscriber of ``table_id``."""

@@ -4,15 +4,20 @@ from __future__ import annotations
 
 import asyncio
 from collections import defaultdict
+from collections.abc import Awaitable, Callable
 
-from playtable.bus.base import Bus, Message, Subscription
+from playtable.bus.base import Bus, Message, Presence, Subscription
 
 OVERFLOW: Message = {"type": "overflow"}
 
 
-class _QueueSubscription(Subscription):
-    def __init__(self, bus: InProcessBus, table_id: str, limit: int) -> None:
-        self._bus = bus
+class QueueSubscription(Subscription):
+    """A bounded queue of one subscriber; ``remove`` takes it off its bus when closed."""
+
+    def __init__(
+        self, remove: Callable[[QueueSubscription], Awaitable[None]], table_id: str, limit: int
+    ) -> None:
+        self._remove = remove
         self.table_id = table_id
         # Bounded so a stuck client cannot make the server hoard its messages forever.
         self.queue: asyncio.Queue[Message] = asyncio.Queue(limit)
@@ -33,12 +38,32 @@ class _QueueSubscription(Subscription):
     async def close(self) -> None:
         if not self.closed:
             self.closed = True
-            self._bus._remove(self)
+            await self._remove(self)
+
+
+class LocalPresence(Presence):
+    """Presence when there is only this process."""
+
+    def __init__(self) -> None:
+        self._sockets: dict[str, dict[str, int]] = {}
+
+    async def report(self, table_id: str, player: str, sockets: int) -> None:
+        players = self._sockets.setdefault(table_id, {})
+        if sockets > 0:
+            players[player] = sockets
+        else:
+            players.pop(player, None)
+            if not players:
+                del self._sockets[table_id]
+
+    async def online(self, table_id: str) -> set[str]:
+        return set(self._sockets.get(table_id, ()))
 
 
 class InProcessBus(Bus):
     def __init__(self, queue_limit: int = 256) -> None:
-        self._subscribers: defaultdict[str, set[_QueueSubscription]] = defaultdict(set)
+        self.presence = LocalPresence()
+        self._subscribers: defaultdict[str, set[QueueSubscription]] = defaultdict(set)
         self._queue_limit = queue_limit
 
     async def publish(self, table_id: str, message: Message) -> None:
@@ -46,7 +71,7 @@ class InProcessBus(Bus):
             subscription.deliver(message)
 
     async def subscribe(self, table_id: str) -> Subscription:
-        subscription = _QueueSubscription(self, table_id, self._queue_limit)
+        subscription = QueueSubscription(self._remove, table_id, self._queue_limit)
         self._subscribers[table_id].add(subscription)
         return subscription
 
@@ -56,7 +81,7 @@ class InProcessBus(Bus):
     def subscriber_count(self, table_id: str) -> int:
         return len(self._subscribers.get(table_id, ()))
 
-    def _remove(self, subscription: _QueueSubscription) -> None:
+    async def _remove(self, subscription: QueueSubscription) -> None:
         subscribers = self._subscribers.get(subscription.table_id)
         if subscribers is not None:
             subscribers.discard(subscription)

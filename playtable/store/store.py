@@ -17,6 +17,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import enum
+import fcntl
 import importlib.resources
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -104,7 +105,16 @@ def migrations_config(connection: Connection | None = None) -> Config:
     return config
 
 
+# Any constant: the key of the advisory lock that lets one process at a time migrate.
+_MIGRATION_LOCK = 0x706C6179  # "play"
+
+
 def _upgrade(connection: Connection) -> None:
+    if connection.dialect.name == "postgresql":
+        # Several processes starting at once would each try to create the tables; the
+        # lock (held to the end of this transaction) makes the others wait, then find the
+        # schema at head and do nothing.
+        connection.execute(sa.text("SELECT pg_advisory_xact_lock(:key)"), {"key": _MIGRATION_LOCK})
     command.upgrade(migrations_config(connection), "head")
 
 
@@ -162,7 +172,12 @@ class Store:
         self.sqlite = parsed.get_backend_name() == "sqlite"
         self.engine: Engine | None = _sqlite_engine(parsed) if self.sqlite else None
         self.async_engine: AsyncEngine | None = (
-            None if self.sqlite else create_async_engine(parsed, pool_pre_ping=True)
+            # No pre-ping: it costs a round trip on every operation. A connection that died
+            # (a database restart) fails one operation, which SQLAlchemy then discards; the
+            # recycle age keeps idle connections from outliving proxies' and servers' timeouts.
+            None
+            if self.sqlite
+            else create_async_engine(parsed, pool_pre_ping=False, pool_recycle=600)
         )
         # SQLite takes one writer at a time and makes the others poll with growing sleeps:
         # queueing this process's writers here keeps the wait fair and short.
@@ -176,8 +191,24 @@ class Store:
         """Create the SQLite file's folder if needed and upgrade the schema; call once first."""
         parsed = sa.make_url(self.url)
         if self.sqlite and parsed.database not in (None, "", ":memory:"):
-            Path(parsed.database).parent.mkdir(parents=True, exist_ok=True)
-        await self._run(_upgrade)
+            path = Path(parsed.database)
+            path.parent.mkdir(parents=True, exist_ok=True)
+            await asyncio.to_thread(self._upgrade_sqlite_file, path)
+        else:
+            await self._run(_upgrade)
+
+    def _upgrade_sqlite_file(self, path: Path) -> None:
+        """Upgrade under a lock file: processes starting together on one file take turns.
+
+        SQLite runs DDL outside the driver's implicit transactions, so without the lock two
+        processes could both find the schema missing and both try to create it.
+        """
+        with open(path.with_name(path.name + ".migrate-lock"), "a") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)
+            try:
+                self._run_in_thread(_upgrade)
+            finally:
+                fcntl.flock(lock, fcntl.LOCK_UN)
 
     async def close(self) -> None:
         if self._writer is not None:
@@ -200,12 +231,24 @@ class Store:
         with self.engine.begin() as conn:
             return operation(conn, *args)
 
+    async def _read(self, operation: Callable[..., T], *args: Any) -> T:
+        """A read: on a server database without BEGIN and COMMIT (two round trips fewer).
+
+        Safe because nothing read in two statements must agree: a table's seats are only
+        ever added, and a caller that acts on what it read is checked by the compare-and-set.
+        """
+        if self.async_engine is None:
+            return await self._run(operation, *args)
+        async with self.async_engine.connect() as conn:
+            conn = await conn.execution_options(isolation_level="AUTOCOMMIT")
+            return await conn.run_sync(operation, *args)
+
     # -- reading ----------------------------------------------------------------------------
     async def table(self, table_id: str) -> TableRow | None:
-        return await self._run(_read_table, table_id)
+        return await self._read(_read_table, table_id)
 
     async def moves(self, table_id: str) -> list[MoveRow]:
-        return await self._run(_read_moves, table_id)
+        return await self._read(_read_moves, table_id)
 
     async def tables_with_bots(self) -> list[str]:
         """Ids of the running tables where the computer holds a seat."""
@@ -315,12 +358,10 @@ def _read_moves(conn: Connection, table_id: str) -> list[MoveRow]:
 def _read_bot_tables(conn: Connection) -> list[str]:
     # The JSON column keeps a missing outcome as JSON null on some databases and SQL NULL on
     # others, so the running tables are picked out here rather than in SQL.
-    rows = conn.execute(
-        sa.select(tables.c.id, tables.c.outcome)
-        .join(seats, seats.c.table_id == tables.c.id)
-        .where(seats.c.bot_level.is_not(None))
-        .distinct()
-    )
+    # EXISTS rather than DISTINCT over a join: PostgreSQL cannot compare json values, so it
+    # cannot DISTINCT a row holding the outcome.
+    with_bot = sa.exists().where(seats.c.table_id == tables.c.id, seats.c.bot_level.is_not(None))
+    rows = conn.execute(sa.select(tables.c.id, tables.c.outcome).where(with_bot))
     return [r.id for r in rows if r.outcome is None]
 
 

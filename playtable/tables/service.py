@@ -49,6 +49,8 @@ from playtable.tables.errors import (
     TableNotFound,
 )
 
+log = logging.getLogger(__name__)
+
 SEAT_CHOICES = ("red", "blue", "random")
 _FROM_VIEW = object()  # marks an event field to be filled in from the new position's view
 # How often one request re-reads the table after losing a race to another writer.
@@ -123,7 +125,10 @@ Decide = Callable[[_Table], _Decision | None]
 
 
 class Presence:
-    """Which players have a socket open, per table, in this process."""
+    """How many sockets each player has open, per table, in this process.
+
+    The bus's :class:`~playtable.bus.Presence` adds up these counts across processes.
+    """
 
     def __init__(self) -> None:
         self._counts: dict[tuple[str, Player], int] = {}
@@ -144,8 +149,8 @@ class Presence:
         self._counts.pop(key, None)
         return left == 0
 
-    def online(self, table_id: str, player: Player) -> bool:
-        return self._counts.get((table_id, player), 0) > 0
+    def count(self, table_id: str, player: Player) -> int:
+        return self._counts.get((table_id, player), 0)
 
 
 class TableService:
@@ -270,9 +275,18 @@ class TableService:
         """The ``table`` object of docs/protocol.md as ``you`` see it; raises TableNotFound."""
         table = await self._load(table_id)
         self._bot_check(table)  # after a restart, a bot to move resumes when its table is seen
-        return self.personalize(self.public(table), you)
+        return self.personalize(self.public(table, await self._online(table_id)), you)
 
-    def public(self, table: _Table) -> dict[str, Any]:
+    async def _online(self, table_id: str) -> set[str]:
+        """Who is online at the table, on any server process."""
+        try:
+            return await self.bus.presence.online(table_id)
+        except Exception:
+            # Presence is a courtesy: without it a table still plays, so never fail on it.
+            log.warning("table %s: presence unavailable", table_id, exc_info=True)
+            return set()
+
+    def public(self, table: _Table, online: set[str]) -> dict[str, Any]:
         row = table.row
         outcome = table.outcome()
         view = table.game.view(table.state)
@@ -294,7 +308,7 @@ class TableService:
             "to_move": None if outcome is not None else table.game.to_move(table.state),
             "outcome": outcome,
             "you": None,
-            "seats": {p: self._seat_view(row, p) for p in PLAYERS},
+            "seats": {p: self._seat_view(row, p, online) for p in PLAYERS},
             "offers": {
                 "draw": row.offers.get("draw"),
                 "undo": row.offers.get("undo"),
@@ -306,10 +320,11 @@ class TableService:
             "view": view,
         }
 
-    def _seat_view(self, row: TableRow, player: Player) -> dict[str, Any]:
+    @staticmethod
+    def _seat_view(row: TableRow, player: Player, online: set[str]) -> dict[str, Any]:
         if player in row.bots:
             return {"taken": True, "online": True, "bot": row.bots[player]}
-        return {"taken": player in row.seats, "online": self.presence.online(row.id, player)}
+        return {"taken": player in row.seats, "online": player in online}
 
     def personalize(self, public: Mapping[str, Any], you: Player | None) -> dict[str, Any]:
         """Add the viewer's own fields; the invitation only for a player facing a free seat."""
@@ -773,14 +788,14 @@ class TableService:
 
     # -- presence ---------------------------------------------------------------------------
     def connected(self, table_id: str, player: Player) -> None:
-        """A socket of ``player`` opened; tell the table if the player just came online."""
+        """A socket of ``player`` opened; tell the table if the player just came online here."""
         if self.presence.add(table_id, player):
-            self._in_background(self._announce_presence(table_id, player, True))
+            self._in_background(self._announce_presence(table_id, player))
 
     def disconnected(self, table_id: str, player: Player) -> None:
-        """A socket of ``player`` closed; tell the table if it was the player's last one."""
+        """A socket of ``player`` closed; tell the table if it was the last one here."""
         if self.presence.remove(table_id, player):
-            self._in_background(self._announce_presence(table_id, player, False))
+            self._in_background(self._announce_presence(table_id, player))
 
     def _in_background(self, work: Coroutine[Any, Any, None]) -> None:
         # A closing socket's task may already be cancelled, and the news that a player left
@@ -803,13 +818,36 @@ class TableService:
         for task in set(self._tasks):
             task.cancel()
 
-    async def _announce_presence(self, table_id: str, player: Player, online: bool) -> None:
+    async def _announce_presence(self, table_id: str, player: Player) -> None:
         async with self._lock(table_id):
+            # The count as it is now, not as it was when the task was made: of a quick close
+            # and reopen, whichever task runs last reports the truth.
             try:
+                await self.bus.presence.report(
+                    table_id, player, self.presence.count(table_id, player)
+                )
                 table = await self._load(table_id)
             except TableNotFound:
                 return
-            await self._publish(table, [{"kind": "presence", "player": player, "online": online}])
+            except Exception:
+                log.warning("table %s: presence not reported", table_id, exc_info=True)
+                return
+            online = await self._online(table_id)
+            # Another process may still hold a socket of the player: the event tells the
+            # sum over all processes, which is what the players see.
+            event = {"kind": "presence", "player": player, "online": player in online}
+            await self._publish(table, [event], online)
+
+    def observed(self, table_id: str, version: int) -> None:
+        """The bus told of ``version`` of the table: a cached older position is now stale.
+
+        Dropping it costs nothing, and spares the next request here a commit doomed to fail
+        its compare-and-set (with several processes, players of one table alternate between
+        them, so without this nearly every move would first try on a stale cache).
+        """
+        cached = self._cache.get(table_id)
+        if cached is not None and cached.row.version < version:
+            del self._cache[table_id]
 
     # -- the machinery ----------------------------------------------------------------------
     def _lock(self, table_id: str) -> asyncio.Lock:
@@ -876,8 +914,12 @@ class TableService:
                 table, fresh = await self._load(table_id), True
             raise Busy("The table changed several times at once; please try again.")
 
-    async def _publish(self, table: _Table, events: list[dict[str, Any]]) -> None:
-        public = self.public(table)
+    async def _publish(
+        self, table: _Table, events: list[dict[str, Any]], online: set[str] | None = None
+    ) -> None:
+        if online is None:
+            online = await self._online(table.row.id)
+        public = self.public(table, online)
         for event in events:
             if event.get("skipped") is _FROM_VIEW:
                 if "skipped" in public["view"]:

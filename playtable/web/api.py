@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import Mapping
 from typing import Any
 
@@ -28,6 +29,26 @@ def _error(status: int, message: str) -> JSONResponse:
 
 def _absolute(request: Request, path: str) -> str:
     return str(request.base_url).rstrip("/") + path
+
+
+def too_many_tables(request: Request) -> Response | None:
+    """The refusal for an address over its tables a minute, or ``None`` if it may create one.
+
+    Shared by every route that creates tables (this API and the home page form).
+    """
+    address = request.client.host if request.client else "unknown"
+    wait = request.app.state.table_creations.take(address)
+    if wait is None:
+        return None
+    per_minute = request.app.state.limits.tables_per_minute
+    seconds = max(1, math.ceil(wait))
+    response = _error(
+        429,
+        f"too many new tables from your address (at most {per_minute} a minute); "
+        f"try again in {seconds} s",
+    )
+    response.headers["Retry-After"] = str(seconds)
+    return response
 
 
 async def create_table(request: Request) -> Response:
@@ -65,6 +86,9 @@ async def create_table(request: Request) -> Response:
         bot = opponent["bot"]
         if bot not in LEVELS:
             return _error(400, '"opponent" must be {"bot": "easy"}, "medium" or "hard", or null')
+    refusal = too_many_tables(request)
+    if refusal is not None:
+        return refusal
     service = _service(request)
     try:
         created = await service.create_table(game, options, seat, bot=bot)

@@ -12,13 +12,16 @@ from pathlib import Path
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
 from starlette.routing import BaseRoute, WebSocketRoute
+from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
-from playtable.bus import Bus, InProcessBus
+from playtable.bus import Bus, make_bus
 from playtable.store import DEFAULT_URL, Store
 from playtable.tables import TableService
 from playtable.tables.bots import BotSettings
 from playtable.web import api, guides, links, pages
 from playtable.web.language import LanguageMiddleware
+from playtable.web.limits import Limits, PerAddress, trusted_proxies
+from playtable.web.security import SecurityHeaders
 from playtable.web.socket import table_socket
 
 DEFAULT_SECRET_FILE = "var/secret.key"
@@ -51,22 +54,34 @@ def create_app(
     *,
     secret: str | bytes | None = None,
     bus: Bus | None = None,
+    redis_url: str | None = None,
+    limits: Limits | None = None,
+    proxies: list[str] | None = None,
     bots: BotSettings | None = None,
 ) -> Starlette:
     """The site. ``database_url`` defaults to ``PLAYTABLE_DATABASE_URL``, then SQLite in ./var/.
+
+    The bus is ``bus``, else Redis at ``redis_url`` or ``PLAYTABLE_REDIS_URL`` (keys and
+    channels under ``PLAYTABLE_REDIS_PREFIX``, default ``playtable:``), else in-process.
 
     The schema is upgraded when the app starts (its lifespan), so run it inside a server or
     ``with TestClient(app)``.
     """
     url = database_url or os.environ.get("PLAYTABLE_DATABASE_URL") or DEFAULT_URL
     store = Store(url)
-    the_bus = bus if bus is not None else InProcessBus()
+    if bus is None:
+        bus = make_bus(
+            redis_url or os.environ.get("PLAYTABLE_REDIS_URL"),
+            prefix=os.environ.get("PLAYTABLE_REDIS_PREFIX"),
+        )
+    the_bus = bus
     bot_settings = bots if bots is not None else BotSettings.from_env()
     service = TableService(store, the_bus, load_secret(secret), bot_settings)
 
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         await store.open()
+        await the_bus.start()
         await service.resume_bots()
         try:
             yield
@@ -82,11 +97,20 @@ def create_app(
         *guides.routes,
         *pages.routes,
     ]
+    proxies = trusted_proxies() if proxies is None else proxies
+    middleware = [Middleware(SecurityHeaders), Middleware(LanguageMiddleware)]
+    if proxies:
+        # Outermost, so the headers, the limits and the cookies all see the real client
+        # address and scheme (HTTPS at the proxy means HSTS and Secure cookies here).
+        middleware.insert(0, Middleware(ProxyHeadersMiddleware, trusted_hosts=proxies))
     app = Starlette(
         routes=routes,
         lifespan=lifespan,
-        middleware=[Middleware(LanguageMiddleware)],
+        middleware=middleware,
         exception_handlers={404: pages.not_found_handler},
     )
     app.state.service = service
+    app.state.limits = limits = limits if limits is not None else Limits.from_env()
+    app.state.table_creations = PerAddress(limits.tables_per_minute)
+    app.state.sockets_per_table = {}
     return app

@@ -134,6 +134,8 @@ ERROR_CODES = (
     "game_over",
     "no_offer",
     "rate_limited",
+    "too_many_connections",
+    "idle",
     "not_found",
     "internal",
 )
@@ -155,6 +157,9 @@ def error_texts(catalog: gettext.NullTranslations) -> dict[str, str]:
         "game_over": _("The game is already over."),
         "no_offer": _("There is no offer to answer."),
         "rate_limited": _("Too many actions at once. Wait a moment and try again."),
+        # The scale-out limits reuse translated sentences that say what to do about them.
+        "too_many_connections": _("Too many actions at once. Wait a moment and try again."),
+        "idle": _("This page is out of date. Reload it."),
         "not_found": _("There is no such table."),
         "internal": _("Something went wrong on the server. Try again."),
     }

@@ -21,6 +21,7 @@ from starlette.staticfiles import StaticFiles
 
 from playtable.games import GameError
 from playtable.tables import AnalysisRefused, TableNotFound
+from playtable.web.api import too_many_tables
 from playtable.web.client_strings import client_strings
 from playtable.web.links import seat_token_from, set_seat_cookie
 from playtable.web.templating import STATIC_DIR, gettext_for, render
@@ -219,6 +220,17 @@ async def create_table(request: Request) -> Response:
                     "For your safety the table was not created. Reload the home page and "
                     "submit the form again."
                 ),
+            )
+        if too_many_tables(request) is not None:
+            # The same per-address limit as the API; the sentence is the translated one the
+            # table page shows for rate_limited.
+            return error_page(
+                request,
+                429,
+                gettext_for(request).gettext(
+                    "Too many actions at once. Wait a moment and try again."
+                ),
+                "",
             )
         values = _submitted(form)
         catalog = gettext_for(request)

@@ -10,7 +10,6 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-import time
 from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
 from urllib.parse import urlsplit
@@ -20,13 +19,10 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from playtable.bus import Subscription
 from playtable.games import Player
 from playtable.tables import Stale, TableError, TableNotFound, TableService
+from playtable.web.limits import Limits, TokenBucket
 from playtable.web.links import seat_token_from
 
 PROTOCOL = 1
-MAX_MESSAGE = 16 * 1024  # bytes of one client message
-# A token bucket per socket: bursts of clicks are fine, a flood is not.
-RATE_BURST = 30
-RATE_PER_SECOND = 10.0
 
 log = logging.getLogger(__name__)
 
@@ -54,8 +50,11 @@ def _same_origin(websocket: WebSocket) -> bool:
 
 
 class TableSocket:
-    def __init__(self, websocket: WebSocket, service: TableService, table_id: str) -> None:
+    def __init__(
+        self, websocket: WebSocket, service: TableService, table_id: str, limits: Limits
+    ) -> None:
         self.websocket = websocket
+        self.limits = limits
         self.service = service
         self.table_id = table_id
         watch = websocket.query_params.get("watch") == "1"
@@ -69,8 +68,9 @@ class TableSocket:
         self.subscription: Subscription | None = None
         self.pump: asyncio.Task[None] | None = None
         self.send_lock = asyncio.Lock()
-        self.allowance = float(RATE_BURST)
-        self.checked_at = time.monotonic()
+        # A token bucket per socket: bursts of clicks are fine, a flood is not.
+        self.bucket = TokenBucket(limits.message_burst, limits.messages_per_second)
+        self.refused_in_a_row = 0
         self.handlers: dict[str, Callable[[dict[str, Any]], Awaitable[None]]] = {
             "join": self.on_join,
             "ping": self.on_ping,
@@ -84,17 +84,44 @@ class TableSocket:
         }
 
     # -- the connection's life --------------------------------------------------------------
-    async def run(self) -> None:
+    async def run(self, sockets: dict[str, int]) -> None:
+        """Serve the connection; ``sockets`` counts this process's open sockets per table."""
         await self.websocket.accept()
+        if sockets.get(self.table_id, 0) >= self.limits.sockets_per_table:
+            # Accept first, so the page gets a reason it can show rather than a failed upgrade.
+            await self.send_error(
+                "too_many_connections",
+                "This table has too many open connections; try again later.",
+            )
+            await self.websocket.close(1013)  # try again later
+            return
+        sockets[self.table_id] = sockets.get(self.table_id, 0) + 1
         try:
             while True:
-                message = await self.websocket.receive()
+                try:
+                    # asyncio.timeout, not wait_for: no extra task for every message.
+                    async with asyncio.timeout(self.limits.idle_seconds or None):
+                        message = await self.websocket.receive()
+                except TimeoutError:
+                    # A page keeps its socket with "ping"; silence this long is a dead peer
+                    # or an idle hoarder of connections.
+                    await self.send_error("idle", "Closed after a long silence; reconnect.")
+                    await self.websocket.close(1001)
+                    break
                 if message["type"] == "websocket.disconnect":
                     break
                 await self.handle(message)
+                if self.refused_in_a_row >= self.limits.flood_close_after:
+                    await self.websocket.close(1008, "flood")
+                    break
         except WebSocketDisconnect:
             pass
         finally:
+            left = sockets.get(self.table_id, 1) - 1
+            if left > 0:
+                sockets[self.table_id] = left
+            else:
+                sockets.pop(self.table_id, None)
             await self.leave()
 
     async def leave(self) -> None:
@@ -124,9 +151,12 @@ class TableSocket:
     # -- one client message -----------------------------------------------------------------
     async def handle(self, raw: Mapping[str, Any]) -> None:
         try:
-            message = self.parse(raw)
-            if not self.take_allowance():
+            # The allowance first: a flood of garbage must not cost a JSON parse per frame.
+            if not self.bucket.take():
+                self.refused_in_a_row += 1
                 raise _BadMessage("rate_limited", "Too many messages; slow down a little.")
+            self.refused_in_a_row = 0
+            message = self.parse(raw)
             kind = message["type"]
             handler = self.handlers.get(kind)
             if handler is None:
@@ -154,13 +184,14 @@ class TableSocket:
 
     def parse(self, raw: Mapping[str, Any]) -> dict[str, Any]:
         text = raw.get("text")
+        limit = self.limits.message_bytes
+        too_large = _BadMessage("too_large", f"Messages are limited to {limit // 1024} KiB.")
         if text is None:
-            size = len(raw.get("bytes") or b"")
-            if size > MAX_MESSAGE:
-                raise _BadMessage("too_large", "Messages are limited to 16 KiB.")
+            if len(raw.get("bytes") or b"") > limit:
+                raise too_large
             raise _BadMessage("malformed", "Send messages as JSON text, not binary frames.")
-        if len(text) > MAX_MESSAGE or len(text.encode()) > MAX_MESSAGE:
-            raise _BadMessage("too_large", "Messages are limited to 16 KiB.")
+        if len(text) > limit or len(text.encode()) > limit:
+            raise too_large
         try:
             message = json.loads(text)
         except (ValueError, RecursionError):
@@ -168,15 +199,6 @@ class TableSocket:
         if not isinstance(message, dict) or not isinstance(message.get("type"), str):
             raise _BadMessage("malformed", 'A message is a JSON object with a "type".')
         return message
-
-    def take_allowance(self) -> bool:
-        now = time.monotonic()
-        self.allowance = min(RATE_BURST, self.allowance + (now - self.checked_at) * RATE_PER_SECOND)
-        self.checked_at = now
-        if self.allowance < 1:
-            return False
-        self.allowance -= 1
-        return True
 
     # -- handlers ---------------------------------------------------------------------------
     async def on_ping(self, message: dict[str, Any]) -> None:
@@ -273,6 +295,7 @@ class TableSocket:
             await self.send_state()
             return
         version: int = message["version"]
+        self.service.observed(self.table_id, version)
         events: list[dict[str, Any]] = message["events"]
         presence_only = all(e.get("kind") == "presence" for e in events)
         if version < self.sent_version or (version == self.sent_version and not presence_only):
@@ -306,5 +329,6 @@ class TableSocket:
 
 
 async def table_socket(websocket: WebSocket) -> None:
-    service: TableService = websocket.app.state.service
-    await TableSocket(websocket, service, websocket.path_params["table_id"]).run()
+    state = websocket.app.state
+    socket = TableSocket(websocket, state.service, websocket.path_params["table_id"], state.limits)
+    await socket.run(state.sockets_per_table)

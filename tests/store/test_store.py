@@ -1,10 +1,10 @@
-"""The store on a real SQLite file: schema, compare-and-set, the unique ply, transactions."""
+"""The store on SQLite and PostgreSQL: schema, compare-and-set, the unique ply, transactions."""
 
 from __future__ import annotations
 
 import asyncio
-import sqlite3
 from pathlib import Path
+from typing import Any
 
 import pytest
 import sqlalchemy as sa
@@ -28,19 +28,35 @@ def new_table(table_id: str = "t1", **seats: str) -> NewTable:
     )
 
 
-async def test_migrations_build_the_schema_the_queries_expect(db_url: str, tmp_path: Path) -> None:
+def _schema(conn: sa.Connection) -> tuple[list[str], dict[str, set[str]], list[str]]:
+    inspector = sa.inspect(conn)
+    version = [row[0] for row in conn.execute(sa.text("SELECT version_num FROM alembic_version"))]
+    columns = {
+        table.name: {c["name"] for c in inspector.get_columns(table.name)}
+        for table in metadata.sorted_tables
+    }
+    keys = inspector.get_pk_constraint("moves")["constrained_columns"]
+    return version, columns, keys
+
+
+async def test_migrations_build_the_schema_the_queries_expect(db_url: str) -> None:
     await upgrade(db_url)
     await upgrade(db_url)  # a second run at head changes nothing
-    with sqlite3.connect(tmp_path / "store.sqlite3") as conn:
-        version = conn.execute("SELECT version_num FROM alembic_version").fetchall()
-        assert version == [("0002",)]
-        for table in metadata.sorted_tables:
-            columns = {row[1] for row in conn.execute(f"PRAGMA table_info({table.name})")}
-            assert columns == {c.name for c in table.columns}, table.name
-        keys = [row[1] for row in conn.execute("PRAGMA table_info(moves)") if row[5]]
-        assert keys == ["table_id", "ply"]
+    store = Store(db_url)
+    try:
+        version, columns, keys = await store._run(_schema)
+    finally:
+        await store.close()
+    assert version == ["0002"]
+    for table in metadata.sorted_tables:
+        assert columns[table.name] == {c.name for c in table.columns}, table.name
+    assert keys == ["table_id", "ply"]
 
 
+SQLITE_ONLY = pytest.mark.parametrize("backend", ["sqlite"])
+
+
+@SQLITE_ONLY
 async def test_sqlite_runs_in_wal_mode_with_foreign_keys(store: Store) -> None:
     assert store.engine is not None
     with store.engine.connect() as conn:
@@ -190,3 +206,54 @@ async def test_the_url_may_relax_fsync(tmp_path: Path) -> None:
     await store.close()
     with pytest.raises(ValueError, match="synchronous"):
         Store(f"sqlite:///{tmp_path / 'x.sqlite3'}?synchronous=off")
+
+
+async def test_of_many_writers_racing_for_one_ply_exactly_one_wins(db_url: str) -> None:
+    """Separate stores stand for separate server processes, each with its own connections."""
+    stores = [Store(db_url) for _ in range(4)]
+    for store in stores:
+        await store.open()
+    try:
+        await stores[0].create_table(new_table())
+        attempts = [
+            stores[k % 4].update("t1", 0, Change(append=MoveRow(0, f"m{k}", "red")))
+            for k in range(24)
+        ]
+        results = await asyncio.gather(*attempts)
+        assert results.count(True) == 1
+        winner = f"m{results.index(True)}"
+        for store in stores:
+            assert await store.moves("t1") == [MoveRow(0, winner, "red")]
+            row = await store.table("t1")
+            assert row is not None and row.version == 1
+    finally:
+        for store in stores:
+            await store.close()
+
+
+def _open_and_close(url: str, barrier: Any = None) -> None:
+    async def run() -> None:
+        store = Store(url)
+        if barrier is not None:
+            barrier.wait(30)  # everything imported: now all at once
+        await store.open()
+        await store.close()
+
+    asyncio.run(run())
+
+
+@SQLITE_ONLY  # PostgreSQL serialises upgrades with an advisory lock (and the cluster tests)
+def test_processes_starting_together_migrate_one_at_a_time(db_url: str) -> None:
+    """Found by bench/load.py: two servers starting at once both tried to create the schema."""
+    import multiprocessing
+
+    # Forked, not spawned: the children start at once instead of each importing everything.
+    context = multiprocessing.get_context("fork")
+    barrier = context.Barrier(3)
+    workers = [context.Process(target=_open_and_close, args=(db_url, barrier)) for _ in range(3)]
+    for worker in workers:
+        worker.start()
+    for worker in workers:
+        worker.join(60)
+    assert [worker.exitcode for worker in workers] == [0] * 3
+    _open_and_close(db_url)

@@ -299,3 +299,25 @@ async def test_after_a_resignation_no_board_offers_a_move(service: TableService)
         view = (await service.snapshot(created.id, "red"))["view"]
         assert view.get("legal_moves", []) == [] and view.get("placements", {}) == {}
         assert view["to_move"] is None
+
+
+async def test_news_of_a_newer_version_drops_the_cached_position(db_url: str) -> None:
+    """What the bus says another process did makes this one re-read before deciding."""
+    store_a, store_b = Store(db_url), Store(db_url)
+    await store_a.open()
+    await store_b.open()
+    node_a = TableService(store_a, InProcessBus(), SECRET)
+    node_b = TableService(store_b, InProcessBus(), SECRET)
+    try:
+        table_id, red, blue = await seated_table(node_a)
+        await node_b.snapshot(table_id, "red")  # node B caches version 1
+        version = await node_a.play_move(table_id, red, 0, "a2-b2")
+        node_b.observed(table_id, version - 1)  # old news: the cache stays
+        assert table_id in node_b._cache
+        node_b.observed(table_id, version)
+        assert table_id not in node_b._cache
+        await node_b.play_move(table_id, blue, 1, "b1-b2")  # decided on a fresh read
+        assert (await node_a.snapshot(table_id, None))["moves"] == ["a2-b2", "b1-b2"]
+    finally:
+        await store_a.close()
+        await store_b.close()

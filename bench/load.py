@@ -1,0 +1,407 @@
+"""Throughput, latency and idle connections of one and two server processes, on loopback.
+
+For each setup (SQLite alone; SQLite, then PostgreSQL, with Redis between two processes;
+PostgreSQL and Redis with one process) it starts the server processes on 127.0.0.1, then:
+
+1. echo: one client per table sends a move-sized message to a bare WebSocket echo route on the
+   same server and waits for it to come back (the floor any move latency stands on);
+2. moves: ``--tables`` tables play at once, red connected to the first process and blue to
+   the last (so with two processes every move crosses Redis); a move is timed from sending it
+   until both players hold the new state. Moves per second is all moves over the wall time.
+
+Then, on one process with compression off, it opens up to ``--idle`` spectator sockets (each
+joined to a table, so subscribed and counted) and reports the server's memory per idle
+connection and how many it held.
+
+    python bench/load.py                                  # every setup, 40 tables, 10,000 idle
+    python bench/load.py --setups sqlite-1 --tables 100 --idle 2000
+
+Loopback only; tables <= 500, moves <= 60, idle <= 20,000; every phase has a deadline and the
+whole run stops at ``--time-limit`` seconds. PostgreSQL and Redis are the local ones on their
+standard ports; the bench uses a database of its own (dropped afterwards) and its own Redis
+key prefix.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import resource
+import secrets
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from latency import HOST, create_table, free_port, percentile, play_table
+
+MAX_TABLES = 500
+MAX_MOVES = 60
+MAX_IDLE = 20_000
+SETUPS = ("sqlite-1", "sqlite-2", "postgresql-1", "postgresql-2")
+POSTGRES_ADMIN = "postgresql://postgres@127.0.0.1:5432/postgres"
+REDIS = "redis://127.0.0.1:6379/0"
+SECRET = secrets.token_hex(32)  # one per run, shared by the run's processes
+
+
+# -- the server side --------------------------------------------------------------------------
+def serve(port: int) -> None:
+    """The site plus a bare echo route, configured by the environment (child process)."""
+    import uvicorn
+    from starlette.routing import WebSocketRoute
+    from starlette.websockets import WebSocket, WebSocketDisconnect
+
+    from playtable.web.app import create_app
+
+    async def echo(websocket: WebSocket) -> None:
+        await websocket.accept()
+        try:
+            while True:
+                await websocket.send_text(await websocket.receive_text())
+        except WebSocketDisconnect:
+            pass
+
+    # Never outlive the bench (a time limit, a ^C): exit once the parent is gone.
+    parent = os.getppid()
+
+    def watch_parent() -> None:
+        while os.getppid() == parent:
+            time.sleep(1)
+        os._exit(0)
+
+    threading.Thread(target=watch_parent, daemon=True).start()
+    app = create_app()
+    app.router.routes.insert(0, WebSocketRoute("/bench/echo", echo))
+    uvicorn.run(
+        app,
+        host=HOST,
+        port=port,
+        log_level="warning",
+        ws_max_size=1024 * 1024,
+        ws_per_message_deflate=False,
+        proxy_headers=False,
+        backlog=4096,
+    )
+
+
+def raise_file_limit() -> None:
+    _soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+
+
+@dataclass
+class Server:
+    process: subprocess.Popen[bytes]
+    port: int
+
+
+def start_servers(count: int, env: dict[str, str], deadline: float) -> list[Server]:
+    servers = []
+    for _ in range(count):
+        port = free_port()
+        process = subprocess.Popen(
+            [sys.executable, __file__, "--serve", str(port)], env={**os.environ, **env}
+        )
+        servers.append(Server(process, port))
+    for server in servers:
+        wait_until_up(server, deadline)
+    return servers
+
+
+def wait_until_up(server: Server, deadline: float) -> None:
+    import http.client
+
+    while True:
+        try:
+            connection = http.client.HTTPConnection(HOST, server.port, timeout=2)
+            connection.request("GET", "/")
+            connection.getresponse().read()
+            return
+        except OSError:
+            if server.process.poll() is not None or time.monotonic() > deadline:
+                raise RuntimeError("a server did not start") from None
+            time.sleep(0.1)
+
+
+def stop(servers: Sequence[Server]) -> None:
+    for server in servers:
+        server.process.terminate()
+    for server in servers:
+        try:
+            server.process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            server.process.kill()
+
+
+def rss_kib(pid: int) -> int:
+    with open(f"/proc/{pid}/status") as status:
+        for line in status:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1])
+    raise RuntimeError("no VmRSS")
+
+
+# -- the client side --------------------------------------------------------------------------
+async def echo_client(port: int, rounds: int, out: list[float]) -> None:
+    from websockets.asyncio.client import connect
+
+    async with connect(f"ws://{HOST}:{port}/bench/echo", compression=None) as websocket:
+        for ply in range(rounds):
+            message = json.dumps({"type": "move", "ply": ply, "move": "a1-b1"})
+            sent = time.perf_counter()
+            await websocket.send(message)
+            await websocket.recv()
+            out.append(time.perf_counter() - sent)
+
+
+async def play_across(
+    first: int,
+    last: int,
+    table_id: str,
+    tokens: dict[str, str],
+    moves: int,
+    seed: int,
+    out: list[float],
+) -> None:
+    """latency.play_table, but red on the first process and blue on the last."""
+    if first == last:
+        await play_table(first, table_id, tokens, moves, seed, out)
+        return
+    from latency import Player
+    from websockets.asyncio.client import connect
+
+    rng = random.Random(seed)
+
+    def url(port: int) -> str:
+        return f"ws://{HOST}:{port}/t/{table_id}/ws"
+
+    def cookie(player: str) -> dict[str, str]:
+        return {"Cookie": f"pt_{table_id}={tokens[player]}"}
+
+    async with (
+        connect(url(first), additional_headers=cookie("red"), compression=None) as red_ws,
+        connect(url(last), additional_headers=cookie("blue"), compression=None) as blue_ws,
+    ):
+        players = {"red": Player(red_ws), "blue": Player(blue_ws)}
+        readers = [asyncio.create_task(p.read()) for p in players.values()]
+        try:
+            for player in players.values():
+                ready = player.arrival(0)
+                await player.websocket.send(json.dumps({"type": "join", "protocol": 1}))
+                await ready
+            for _ in range(moves):
+                table = players["red"].table
+                if table["outcome"] is not None:
+                    break
+                mover = players[table["to_move"]]
+                move = rng.choice(table["view"]["legal_moves"])
+                expected = max(p.version for p in players.values()) + 1
+                arrivals = [p.arrival(expected) for p in players.values()]
+                sent = time.perf_counter()
+                await mover.websocket.send(
+                    json.dumps({"type": "move", "ply": table["ply"], "move": move})
+                )
+                received = await asyncio.gather(*arrivals)
+                out.append(max(received) - sent)
+            errors = [e for p in players.values() for e in p.errors]
+            if errors:
+                raise RuntimeError(f"table {table_id}: the server refused a move: {errors[0]}")
+        finally:
+            for reader in readers:
+                reader.cancel()
+
+
+@dataclass
+class Figures:
+    moves: list[float]
+    echoes: list[float]
+    seconds: float
+
+
+async def measure(servers: Sequence[Server], tables: int, moves: int) -> Figures:
+    first, last = servers[0].port, servers[-1].port
+    echoes: list[float] = []
+    await asyncio.gather(*(echo_client(first, (moves + 1) // 2, echoes) for _ in range(tables)))
+    seated = await asyncio.gather(*(asyncio.to_thread(create_table, first) for _ in range(tables)))
+    latencies: list[float] = []
+    started = time.perf_counter()
+    await asyncio.gather(
+        *(
+            play_across(first, last, table_id, tokens, moves, seed, latencies)
+            for seed, (table_id, tokens) in enumerate(seated)
+        )
+    )
+    seconds = time.perf_counter() - started
+    await asyncio.gather(*(echo_client(first, moves // 2 or 1, echoes) for _ in range(tables)))
+    return Figures(latencies, echoes, seconds)
+
+
+async def hold_idle(server: Server, target: int, deadline: float) -> tuple[int, int, int]:
+    """Open up to ``target`` joined spectator sockets; (held, RSS before, RSS after) in KiB."""
+    from websockets.asyncio.client import ClientConnection, connect
+
+    tables = [
+        (await asyncio.to_thread(create_table, server.port))[0]
+        for _ in range(max(1, target // 1000))
+    ]
+    await asyncio.sleep(0.5)
+    before = rss_kib(server.process.pid)
+    sockets: list[ClientConnection] = []
+    gate = asyncio.Semaphore(100)  # handshakes at once: a burst, not a SYN flood
+    failures = 0
+
+    async def one(k: int) -> None:
+        nonlocal failures
+        if time.monotonic() > deadline or failures > 50:
+            return
+        async with gate:
+            try:
+                ws = await connect(
+                    f"ws://{HOST}:{server.port}/t/{tables[k % len(tables)]}/ws?watch=1",
+                    compression=None,
+                    open_timeout=20,
+                    max_size=2**20,
+                )
+                await ws.send(json.dumps({"type": "join", "protocol": 1}))
+                await asyncio.wait_for(ws.recv(), 20)  # the state: joined and subscribed
+                sockets.append(ws)
+            except (OSError, TimeoutError, Exception):
+                failures += 1
+
+    await asyncio.gather(*(one(k) for k in range(target)))
+    await asyncio.sleep(1.0)  # let the server settle before reading its memory
+    after = rss_kib(server.process.pid)
+    held = len(sockets)
+    await asyncio.gather(*(ws.close() for ws in sockets), return_exceptions=True)
+    return held, before, after
+
+
+# -- the run ----------------------------------------------------------------------------------
+async def admin(statement: str) -> None:
+    import asyncpg
+
+    conn = await asyncpg.connect(POSTGRES_ADMIN, timeout=5)
+    try:
+        await conn.execute(statement)
+    finally:
+        await conn.close()
+
+
+def environment(setup: str, folder: str, database: str | None) -> dict[str, str]:
+    env = {
+        "PLAYTABLE_SECRET": SECRET,
+        # The bench, not the limits, decides how many tables and sockets there are.
+        "PLAYTABLE_TABLES_PER_MINUTE": "1000000",
+        "PLAYTABLE_SOCKETS_PER_TABLE": "1000000",
+        "PLAYTABLE_IDLE_SECONDS": "3600",
+    }
+    if setup.startswith("sqlite"):
+        env["PLAYTABLE_DATABASE_URL"] = f"sqlite:///{folder}/{setup}.sqlite3"
+    else:
+        assert database is not None
+        env["PLAYTABLE_DATABASE_URL"] = f"postgresql+asyncpg://postgres@127.0.0.1:5432/{database}"
+    if setup != "sqlite-1":
+        env["PLAYTABLE_REDIS_URL"] = REDIS
+        env["PLAYTABLE_REDIS_PREFIX"] = f"bench-{os.getpid()}-{setup}:"
+    return env
+
+
+def describe(setup: str) -> str:
+    store, count = setup.split("-")
+    bus = "in-process bus" if setup == "sqlite-1" else "Redis bus"
+    processes = "1 process" if count == "1" else f"{count} processes (red on one, blue on other)"
+    database = "SQLite (WAL, fsync each commit)" if store == "sqlite" else "PostgreSQL"
+    return f"{processes}, {database}, {bus}"
+
+
+def report(setup: str, figures: Figures) -> None:
+    moves, echoes = figures.moves, figures.echoes
+    m50, m99 = statistics.median(moves) * 1000, percentile(moves, 0.99) * 1000
+    e50, e99 = statistics.median(echoes) * 1000, percentile(echoes, 0.99) * 1000
+    print(f"[{setup}] {describe(setup)}")
+    print(
+        f"[{setup}]   {len(moves)} moves in {figures.seconds:.1f} s: "
+        f"{len(moves) / figures.seconds:.0f} moves/s"
+    )
+    print(f"[{setup}]   move -> both players: median {m50:.1f} ms, p99 {m99:.1f} ms")
+    print(f"[{setup}]   bare WebSocket echo:  median {e50:.1f} ms, p99 {e99:.1f} ms")
+    print(f"[{setup}]   ratio move/echo: median {m50 / e50:.1f}x, p99 {m99 / e99:.1f}x")
+    sys.stdout.flush()
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
+    parser.add_argument("--tables", type=int, default=40, help=f"tables at once (<= {MAX_TABLES})")
+    parser.add_argument("--moves", type=int, default=30, help=f"moves per table (<= {MAX_MOVES})")
+    parser.add_argument(
+        "--idle", type=int, default=10_000, help=f"idle sockets to open (<= {MAX_IDLE}; 0: skip)"
+    )
+    parser.add_argument(
+        "--setups", default=",".join(SETUPS), help="comma-separated: " + ", ".join(SETUPS)
+    )
+    parser.add_argument("--time-limit", type=float, default=600.0, help="seconds for the whole run")
+    parser.add_argument("--serve", type=int, metavar="PORT", help=argparse.SUPPRESS)
+    args = parser.parse_args(argv)
+    raise_file_limit()
+    if args.serve is not None:
+        serve(args.serve)
+        return 0
+    tables = max(1, min(args.tables, MAX_TABLES))
+    moves = max(1, min(args.moves, MAX_MOVES))
+    idle = max(0, min(args.idle, MAX_IDLE))
+    setups = [s for s in args.setups.split(",") if s]
+    unknown = set(setups) - set(SETUPS)
+    if unknown:
+        parser.error(f"unknown setup {sorted(unknown)[0]!r}")
+    deadline = time.monotonic() + args.time_limit
+    print(
+        f"machine: {os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f} "
+        "(clients and servers share it); loopback only"
+    )
+    print(f"tables: {tables} at once, up to {moves} moves each, Dots and Boxes 5x5")
+    database = None
+    if any(s.startswith("postgresql") for s in setups):
+        database = f"playtable_bench_{os.getpid()}"
+        asyncio.run(admin(f'CREATE DATABASE "{database}"'))
+    try:
+        with tempfile.TemporaryDirectory() as folder:
+            for setup in setups:
+                count = int(setup.rsplit("-", 1)[1])
+                servers = start_servers(count, environment(setup, folder, database), deadline)
+                try:
+                    left = deadline - time.monotonic()
+                    figures = asyncio.run(asyncio.wait_for(measure(servers, tables, moves), left))
+                finally:
+                    stop(servers)
+                report(setup, figures)
+            if idle:
+                servers = start_servers(1, environment("sqlite-1", folder, None), deadline)
+                try:
+                    held, before, after = asyncio.run(hold_idle(servers[0], idle, deadline))
+                finally:
+                    stop(servers)
+                per = (after - before) / held if held else float("nan")
+                print(
+                    f"[idle] one process, compression off: held {held} of {idle} joined "
+                    f"sockets; RSS {before / 1024:.0f} -> {after / 1024:.0f} MiB, "
+                    f"{per:.1f} KiB per idle connection"
+                )
+    except TimeoutError:
+        print(f"stopped at the time limit ({args.time_limit:g} s)", file=sys.stderr)
+        return 1
+    finally:
+        if database is not None:
+            asyncio.run(admin(f'DROP DATABASE IF EXISTS "{database}" WITH (FORCE)'))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,116 @@
+"""Limits that keep one client from hurting the others, and the settings that tune them.
+
+Every limit answers with a clear error, never a silent drop. The counters live in each server
+process (so with N processes behind a balancer an address may create up to N times the
+per-process number of tables a minute): cheap, and enough to stop a flood, which a balancer
+spreads over the processes anyway.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections import OrderedDict
+from dataclasses import dataclass, fields
+from typing import Any
+
+
+def _env_number(name: str, default: float) -> float:
+    raw = os.environ.get(name)
+    if raw is None or raw == "":
+        return default
+    try:
+        value = float(raw)
+    except ValueError:
+        raise ValueError(f"{name} must be a number, not {raw!r}") from None
+    if value < 0:
+        raise ValueError(f"{name} must not be negative")
+    return value
+
+
+@dataclass(frozen=True)
+class Limits:
+    """The abuse limits of one server process; each field has an environment variable."""
+
+    message_bytes: int = 16 * 1024  # PLAYTABLE_MESSAGE_BYTES: one WebSocket message
+    message_burst: int = 30  # PLAYTABLE_MESSAGE_BURST: messages at once per connection
+    messages_per_second: float = 10.0  # PLAYTABLE_MESSAGES_PER_SECOND: sustained
+    # After this many refused messages in a row the connection is closed (1008): a client
+    # that ignores "rate_limited" is not a page that went wrong but a flood.
+    flood_close_after: int = 200  # PLAYTABLE_FLOOD_CLOSE_AFTER
+    tables_per_minute: int = 30  # PLAYTABLE_TABLES_PER_MINUTE: per client address
+    sockets_per_table: int = 64  # PLAYTABLE_SOCKETS_PER_TABLE: per process
+    idle_seconds: float = 300.0  # PLAYTABLE_IDLE_SECONDS: close a socket silent this long
+
+    @classmethod
+    def from_env(cls) -> Limits:
+        values: dict[str, Any] = {}
+        for spec in fields(cls):
+            default = getattr(cls, spec.name)
+            value = _env_number(f"PLAYTABLE_{spec.name.upper()}", default)
+            values[spec.name] = int(value) if isinstance(default, int) else value
+        return cls(**values)
+
+
+class TokenBucket:
+    """``burst`` at once, refilled at ``rate`` a second."""
+
+    __slots__ = ("allowance", "burst", "checked_at", "rate")
+
+    def __init__(self, burst: float, rate: float) -> None:
+        self.burst = burst
+        self.rate = rate
+        self.allowance = burst
+        self.checked_at = time.monotonic()
+
+    def take(self, now: float | None = None) -> bool:
+        now = time.monotonic() if now is None else now
+        self.allowance = min(self.burst, self.allowance + (now - self.checked_at) * self.rate)
+        self.checked_at = now
+        if self.allowance < 1:
+            return False
+        self.allowance -= 1
+        return True
+
+    def wait(self) -> float:
+        """Seconds until the next token."""
+        return max(0.0, (1 - self.allowance) / self.rate) if self.rate else 60.0
+
+
+class PerAddress:
+    """A token bucket per client address, remembering at most ``size`` addresses.
+
+    Bounded, so a flood of spoofed or many addresses cannot grow the memory: the least
+    recently seen addresses are forgotten first (they get a full bucket when they come back).
+    """
+
+    def __init__(self, per_minute: int, size: int = 65536) -> None:
+        self.per_minute = per_minute
+        self.size = size
+        self._buckets: OrderedDict[str, TokenBucket] = OrderedDict()
+
+    def take(self, address: str) -> float | None:
+        """``None`` if allowed, else the seconds to wait."""
+        bucket = self._buckets.get(address)
+        if bucket is None:
+            bucket = TokenBucket(self.per_minute, self.per_minute / 60)
+            self._buckets[address] = bucket
+            while len(self._buckets) > self.size:
+                self._buckets.popitem(last=False)
+        self._buckets.move_to_end(address)
+        if bucket.take():
+            return None
+        return bucket.wait()
+
+
+def trusted_proxies() -> list[str]:
+    """``PLAYTABLE_TRUSTED_PROXIES``: addresses or networks whose X-Forwarded-For is believed.
+
+    Empty by default: the address of a request is its peer's, and a client cannot pose as
+    another by sending the header itself.
+    """
+    raw = os.environ.get("PLAYTABLE_TRUSTED_PROXIES", "")
+    return [item.strip() for item in raw.split(",") if item.strip()]
+
+
+__all__ = ["Limits", "PerAddress", "TokenBucket", "trusted_proxies"]

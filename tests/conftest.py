@@ -1,0 +1,119 @@
+"""The real backing services of the suite: PostgreSQL and Redis on their standard local ports.
+
+DESIGN.md's rule lives here: a test that needs one of them and finds it absent *fails* under
+``CI=true`` (CI starts both, so absence there is a broken machine) and is *skipped* elsewhere
+with a loud reason, so a laptop without PostgreSQL can still run the rest.
+
+Each run gets its own PostgreSQL database (``playtable_test_<pid>_<random>``), dropped at the
+end, and its own Redis key prefix, so parallel runs on one machine never see each other.
+Within a run, every test that uses PostgreSQL starts from empty tables (TRUNCATE is far cheaper
+than a database per test).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import secrets
+import warnings
+from collections.abc import Iterator
+from pathlib import Path
+from typing import NoReturn
+
+import pytest
+import sqlalchemy as sa
+
+# Where the services are; CI and this machine use the standard ports with trust auth.
+POSTGRES_ADMIN_URL = os.environ.get(
+    "PLAYTABLE_TEST_POSTGRES", "postgresql://postgres@127.0.0.1:5432/postgres"
+)
+REDIS_URL = os.environ.get("PLAYTABLE_TEST_REDIS", "redis://127.0.0.1:6379/0")
+BACKENDS = ("sqlite", "postgresql")
+
+
+def service_missing(what: str, error: BaseException) -> NoReturn:
+    """Fail under CI, skip loudly elsewhere."""
+    reason = f"{what} is not reachable ({type(error).__name__}: {error})"
+    if os.environ.get("CI", "").lower() == "true":
+        pytest.fail(f"{reason}; CI must provide it (.ci/run starts it)", pytrace=False)
+    warnings.warn(f"SKIPPING tests that need {reason}", stacklevel=2)
+    pytest.skip(f"NEEDS {reason.upper()}")
+
+
+async def _admin(statement: str) -> None:
+    import asyncpg
+
+    conn = await asyncpg.connect(POSTGRES_ADMIN_URL, timeout=5)
+    try:
+        await conn.execute(statement)
+    finally:
+        await conn.close()
+
+
+@pytest.fixture(scope="session")
+def postgres_database() -> Iterator[str]:
+    """A database of this test run, as a ``postgresql+asyncpg://`` URL; dropped afterwards."""
+    name = f"playtable_test_{os.getpid()}_{secrets.token_hex(4)}"
+    try:
+        asyncio.run(_admin(f'CREATE DATABASE "{name}"'))
+    except Exception as error:  # refused, no driver, or asyncpg's own: no such role, ...
+        service_missing("PostgreSQL at " + POSTGRES_ADMIN_URL, error)
+    url = sa.make_url(POSTGRES_ADMIN_URL).set(drivername="postgresql+asyncpg", database=name)
+    try:
+        yield url.render_as_string(hide_password=False)
+    finally:
+        # FORCE: a server process a test killed may have left a connection behind.
+        asyncio.run(_admin(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+
+
+async def _truncate(url: str) -> None:
+    import asyncpg
+
+    conn = await asyncpg.connect(url.replace("postgresql+asyncpg", "postgresql"), timeout=5)
+    try:
+        exists = await conn.fetchval("SELECT to_regclass('public.tables') IS NOT NULL")
+        if exists:
+            await conn.execute("TRUNCATE moves, seats, tables")
+    finally:
+        await conn.close()
+
+
+@pytest.fixture
+def postgres_url(postgres_database: str) -> str:
+    """The run's database with every table emptied: each test starts from nothing."""
+    asyncio.run(_truncate(postgres_database))
+    return postgres_database
+
+
+@pytest.fixture(scope="session")
+def redis_url() -> str:
+    import redis
+
+    try:
+        client = redis.Redis.from_url(REDIS_URL, socket_connect_timeout=2)
+        client.ping()
+        client.close()
+    except (OSError, redis.RedisError) as error:
+        service_missing("Redis at " + REDIS_URL, error)
+    return REDIS_URL
+
+
+@pytest.fixture(scope="session")
+def redis_prefix() -> str:
+    """Keys and channels of this run only."""
+    return f"playtable-test-{os.getpid()}-{secrets.token_hex(4)}:"
+
+
+@pytest.fixture(params=BACKENDS)
+def backend(request: pytest.FixtureRequest) -> str:
+    """Run a test once on SQLite and once on PostgreSQL."""
+    name: str = request.param
+    return name
+
+
+@pytest.fixture
+def db_url(backend: str, tmp_path: Path, request: pytest.FixtureRequest) -> str:
+    if backend == "postgresql":
+        url: str = request.getfixturevalue("postgres_url")
+        return url
+    return f"sqlite:///{tmp_path / 'playtable.sqlite3'}"
