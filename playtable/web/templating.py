@@ -15,6 +15,7 @@ import functools
 import gettext
 import io
 import os
+import re
 import subprocess
 from collections.abc import Mapping
 from pathlib import Path
@@ -130,9 +131,17 @@ def page_path(request: Request) -> str:
     return path if isinstance(path, str) else request.url.path
 
 
+# Seat and invitation links carry a secret in their path; an error page shown for one must not
+# repeat it in its links to the other languages, so those point at the table instead.
+_SECRET_LINK = re.compile(r"^(/t/[^/]+)/(?:seat|join)/[^/]+/?$")
+
+
 def language_links(request: Request) -> list[dict[str, str]]:
     """The same page in every language: for the switcher and the hreflang alternates."""
     path = page_path(request)
+    secret = _SECRET_LINK.match(path)
+    if secret:
+        path = secret.group(1)
     query = request.url.query
     links = []
     for lang in available_languages():

@@ -40,6 +40,19 @@ def test_a_wrong_seat_link_seats_nobody(client: TestClient) -> None:
     assert response.status_code == 404
 
 
+def test_error_pages_do_not_repeat_a_secret_in_their_links(client: TestClient) -> None:
+    table = create_table(client)
+    for path in (
+        f"/t/nosuchtable/seat/{table.token}",  # a real token sent to the wrong table
+        f"/fi/t/nosuchtable/join/{table.invite}",
+        f"/t/{table.id}/seat/{table.invite}",  # a real secret in the wrong slot
+    ):
+        response = client.get(path, follow_redirects=False)
+        assert response.status_code in (403, 404)
+        assert table.token not in response.text and table.invite not in response.text
+        assert 'hreflang="cs"' in response.text  # the language links are still there
+
+
 def test_the_invitation_seats_the_first_and_then_only_watches(client: TestClient) -> None:
     table = create_table(client, seat="red")
     link = f"/t/{table.id}/join/{table.invite}"
