@@ -11,7 +11,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any, TextIO
 
 from playtable.games import GameError, IllegalMove, load
-from playtable.games.records import GameRecord, parse_json_line
+from playtable.games.records import GameRecord, results_per_line
 
 
 def replay_record(record: GameRecord) -> dict[str, Any]:
@@ -43,15 +43,7 @@ def replay_record(record: GameRecord) -> dict[str, Any]:
 def replay_lines(lines: Iterable[str], out: TextIO) -> int:
     """Replay JSON Lines records; one result line each, whatever the earlier lines held."""
     count = 0
-    for line in lines:
-        if not line.strip():
-            continue
-        try:
-            result = replay_record(parse_json_line(line))
-        except GameError as error:
-            result = {"ok": False, "error": str(error)}
-        except RecursionError:
-            result = {"ok": False, "error": "the record is nested too deeply"}
+    for result in results_per_line(lines, replay_record):
         out.write(json.dumps(result) + "\n")
         out.flush()
         count += 1

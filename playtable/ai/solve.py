@@ -14,7 +14,7 @@ from typing import Any, TextIO
 from playtable.ai.dots_solver import DotsSolver, SolverTimeout
 from playtable.games import GameError, IllegalMove, load
 from playtable.games.dots.game import DotsAndBoxes
-from playtable.games.records import GameRecord, parse_json_line
+from playtable.games.records import GameRecord, results_per_line
 
 DEFAULT_TIME_LIMIT = 60.0
 
@@ -76,15 +76,7 @@ def solve_lines(lines: Iterable[str], out: TextIO, time_limit: float = DEFAULT_T
     """Solve JSON Lines records; one result line each, whatever the earlier lines held."""
     cache = SolverCache()
     count = 0
-    for line in lines:
-        if not line.strip():
-            continue
-        try:
-            result = solve_record(parse_json_line(line), time_limit, cache)
-        except GameError as error:
-            result = {"ok": False, "error": str(error)}
-        except RecursionError:
-            result = {"ok": False, "error": "the record is nested too deeply"}
+    for result in results_per_line(lines, lambda record: solve_record(record, time_limit, cache)):
         out.write(json.dumps(result) + "\n")
         out.flush()
         count += 1

@@ -29,6 +29,19 @@ def other(player: Player) -> Player:
     return "blue" if player == "red" else "red"
 
 
+def owner_of(red: int, blue: int, index: int) -> Player | None:
+    """Which player's bit mask holds bit ``index`` (both games keep one mask per player).
+
+    >>> owner_of(0b10, 0b01, 0), owner_of(0b10, 0b01, 1), owner_of(0b10, 0b01, 2)
+    ('blue', 'red', None)
+    """
+    if red >> index & 1:
+        return "red"
+    if blue >> index & 1:
+        return "blue"
+    return None
+
+
 class GameError(ValueError):
     """Base class of every error a player or a script can cause."""
 

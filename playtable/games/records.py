@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -149,6 +149,22 @@ class GameRecord:
         if game is None:
             raise RecordError('the record has no [Game "..."] header')
         return cls(game, options, tuple(moves), result)
+
+
+def results_per_line(
+    lines: Iterable[str], handle: Callable[[GameRecord], dict[str, Any]]
+) -> Iterator[dict[str, Any]]:
+    """``handle`` applied to each JSON Lines record; a line that is not a record gets an error
+    result instead, so later lines are processed whatever earlier lines held."""
+    for line in lines:
+        if not line.strip():
+            continue
+        try:
+            yield handle(parse_json_line(line))
+        except GameError as error:
+            yield {"ok": False, "error": str(error)}
+        except RecursionError:
+            yield {"ok": False, "error": "the record is nested too deeply"}
 
 
 def parse_json_line(line: str) -> GameRecord:

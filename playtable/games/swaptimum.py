@@ -43,6 +43,7 @@ from playtable.games.base import (
     Player,
     SettingsError,
     other,
+    owner_of,
 )
 
 MIN_SIZE = 2
@@ -525,11 +526,7 @@ class Swaptimum(Game[SwaptimumSettings, SwaptimumState, SwaptimumMove]):
 
     @staticmethod
     def _colour(state: SwaptimumState, square: int) -> Player | None:
-        if state.red >> square & 1:
-            return "red"
-        if state.blue >> square & 1:
-            return "blue"
-        return None
+        return owner_of(state.red, state.blue, square)
 
     def diagram(self, state: SwaptimumState) -> str:
         """Rank N at the top, rank numbers on the left and files under the board.

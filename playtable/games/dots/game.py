@@ -28,6 +28,7 @@ from playtable.games.base import (
     Outcome,
     Player,
     SettingsError,
+    owner_of,
 )
 from playtable.games.dots.geometry import (
     GRIDS,
@@ -372,11 +373,7 @@ class DotsAndBoxes(Game[DotsSettings, DotsState, int]):
 
     @staticmethod
     def _owner(state: DotsState, cell: int) -> Player | None:
-        if state.red >> cell & 1:
-            return "red"
-        if state.blue >> cell & 1:
-            return "blue"
-        return None
+        return owner_of(state.red, state.blue, cell)
 
     def diagram(self, state: DotsState) -> str:
         """Drawn lines as ``-``, ``|``, ``/`` and ``\\``; dots as ``+``; a claimed cell shows
