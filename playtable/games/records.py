@@ -6,7 +6,7 @@ numbered by ply. ``docs/notation.md`` documents it.
 
 >>> record = GameRecord("dots", {"grid": "square", "rows": 1, "cols": 1,
 ...                              "start": "standard", "misere": False}, ("a1-b1", "a1-a2"))
->>> print(record.to_text())
+>>> print(record.to_text(), end="")
 [Game "dots"]
 [Grid "square"]
 [Rows "1"]
