@@ -20,7 +20,9 @@ from tests.nodes import Node, Player, claim, create_table, request
 pytestmark = pytest.mark.anyio
 
 TABLES = 10
-BOARD = {"grid": "square", "rows": 6, "cols": 6, "start": "standard"}  # 84 moves a game
+# 312 moves a game: no table can finish in PLAY_SECONDS (that would take over 2000 moves a
+# second from one process), so every table is still running when the server is killed.
+BOARD = {"grid": "square", "rows": 12, "cols": 12, "start": "standard"}
 PLAY_SECONDS = 1.5
 
 
@@ -109,6 +111,7 @@ async def resume(node: Node, table_id: str, red: Player, blue: Player, moves: li
         state = await player.connect(node)
         assert state["moves"] == stored["moves"]
     assert red.state is not None
+    assert red.state["outcome"] is None, "the game ended before the kill: nothing to resume"
     ply = red.state["ply"]
     mover = red if red.state["to_move"] == "red" else blue
     assert mover.state is not None
