@@ -130,15 +130,32 @@ class Player:
 
 
 async def play_table(
-    port: int, table_id: str, tokens: dict[str, str], moves: int, seed: int, out: list[float]
+    port: int,
+    table_id: str,
+    tokens: dict[str, str],
+    moves: int,
+    seed: int,
+    out: list[float],
+    *,
+    blue_port: int | None = None,
+    compression: str | None = "deflate",
 ) -> None:
+    """Play ``moves`` random moves at one table; red's socket on ``port``, blue's on
+    ``blue_port`` (the same process unless given), and record each move's latency."""
     from websockets.asyncio.client import connect
 
-    url = f"ws://{HOST}:{port}/t/{table_id}/ws"
     rng = random.Random(seed)
+
+    def socket_of(player: str, on: int) -> Any:
+        return connect(
+            f"ws://{HOST}:{on}/t/{table_id}/ws",
+            additional_headers={"Cookie": f"pt_{table_id}={tokens[player]}"},
+            compression=compression,
+        )
+
     async with (
-        connect(url, additional_headers={"Cookie": f"pt_{table_id}={tokens['red']}"}) as red_ws,
-        connect(url, additional_headers={"Cookie": f"pt_{table_id}={tokens['blue']}"}) as blue_ws,
+        socket_of("red", port) as red_ws,
+        socket_of("blue", port if blue_port is None else blue_port) as blue_ws,
     ):
         players = {"red": Player(red_ws), "blue": Player(blue_ws)}
         readers = [asyncio.create_task(p.read()) for p in players.values()]
@@ -171,10 +188,12 @@ async def play_table(
                 reader.cancel()
 
 
-async def echo_client(port: int, rounds: int, out: list[float]) -> None:
+async def echo_client(
+    port: int, rounds: int, out: list[float], *, compression: str | None = "deflate"
+) -> None:
     from websockets.asyncio.client import connect
 
-    async with connect(f"ws://{HOST}:{port}/bench/echo") as websocket:
+    async with connect(f"ws://{HOST}:{port}/bench/echo", compression=compression) as websocket:
         for ply in range(rounds):
             message = json.dumps({"type": "move", "ply": ply, "move": "a1-b1"})
             sent = time.perf_counter()

@@ -26,9 +26,9 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import functools
 import json
 import os
-import random
 import resource
 import secrets
 import statistics
@@ -42,6 +42,7 @@ from dataclasses import dataclass
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from latency import HOST, create_table, free_port, percentile, play_table
+from latency import echo_client as latency_echo_client
 
 MAX_TABLES = 500
 MAX_MOVES = 60
@@ -150,16 +151,9 @@ def rss_kib(pid: int) -> int:
 
 
 # -- the client side --------------------------------------------------------------------------
-async def echo_client(port: int, rounds: int, out: list[float]) -> None:
-    from websockets.asyncio.client import connect
-
-    async with connect(f"ws://{HOST}:{port}/bench/echo", compression=None) as websocket:
-        for ply in range(rounds):
-            message = json.dumps({"type": "move", "ply": ply, "move": "a1-b1"})
-            sent = time.perf_counter()
-            await websocket.send(message)
-            await websocket.recv()
-            out.append(time.perf_counter() - sent)
+# latency.py's clients, with compression off (as for the idle connections) and, with two
+# processes, red's socket on the first and blue's on the last.
+echo_client = functools.partial(latency_echo_client, compression=None)
 
 
 async def play_across(
@@ -171,52 +165,7 @@ async def play_across(
     seed: int,
     out: list[float],
 ) -> None:
-    """latency.play_table, but red on the first process and blue on the last."""
-    if first == last:
-        await play_table(first, table_id, tokens, moves, seed, out)
-        return
-    from latency import Player
-    from websockets.asyncio.client import connect
-
-    rng = random.Random(seed)
-
-    def url(port: int) -> str:
-        return f"ws://{HOST}:{port}/t/{table_id}/ws"
-
-    def cookie(player: str) -> dict[str, str]:
-        return {"Cookie": f"pt_{table_id}={tokens[player]}"}
-
-    async with (
-        connect(url(first), additional_headers=cookie("red"), compression=None) as red_ws,
-        connect(url(last), additional_headers=cookie("blue"), compression=None) as blue_ws,
-    ):
-        players = {"red": Player(red_ws), "blue": Player(blue_ws)}
-        readers = [asyncio.create_task(p.read()) for p in players.values()]
-        try:
-            for player in players.values():
-                ready = player.arrival(0)
-                await player.websocket.send(json.dumps({"type": "join", "protocol": 1}))
-                await ready
-            for _ in range(moves):
-                table = players["red"].table
-                if table["outcome"] is not None:
-                    break
-                mover = players[table["to_move"]]
-                move = rng.choice(table["view"]["legal_moves"])
-                expected = max(p.version for p in players.values()) + 1
-                arrivals = [p.arrival(expected) for p in players.values()]
-                sent = time.perf_counter()
-                await mover.websocket.send(
-                    json.dumps({"type": "move", "ply": table["ply"], "move": move})
-                )
-                received = await asyncio.gather(*arrivals)
-                out.append(max(received) - sent)
-            errors = [e for p in players.values() for e in p.errors]
-            if errors:
-                raise RuntimeError(f"table {table_id}: the server refused a move: {errors[0]}")
-        finally:
-            for reader in readers:
-                reader.cancel()
+    await play_table(first, table_id, tokens, moves, seed, out, blue_port=last, compression=None)
 
 
 @dataclass
