@@ -175,33 +175,11 @@ export class SwaptimumBoard {
     const marks = svgEl("g", { class: "last-move", "aria-hidden": "true" }, svg);
     if (lastPlacement) {
       const c = centre(lastPlacement);
-      svgEl(
-        "rect",
-        {
-          x: c.x - U / 2 + 5,
-          y: c.y - U / 2 + 5,
-          width: U - 10,
-          height: U - 10,
-          rx: 6,
-          class: "last-square",
-        },
-        marks,
-      );
+      insetSquare(marks, c, 5, "last-square", { rx: 6 });
     }
     if (lastSwap) {
       for (const name of lastSwap) {
-        const c = centre(name);
-        svgEl(
-          "rect",
-          {
-            x: c.x - U / 2 + 12,
-            y: c.y - U / 2 + 12,
-            width: U - 24,
-            height: U - 24,
-            class: "last-swap",
-          },
-          marks,
-        );
+        insetSquare(marks, centre(name), 12, "last-swap");
       }
       const a = centre(lastSwap[0]);
       const b = centre(lastSwap[1]);
@@ -262,7 +240,7 @@ export class SwaptimumBoard {
     // Squares a diagram points at (view.marked, only in still pictures).
     for (const name of view.marked || []) {
       const c = centre(name);
-      svgEl("rect", { x: c.x - U / 2 + 4, y: c.y - U / 2 + 4, width: U - 8, height: U - 8, class: "marked-square" }, marks);
+      insetSquare(marks, c, 4, "marked-square");
     }
 
     this.root.replaceChildren(svg);
@@ -300,17 +278,7 @@ export class SwaptimumBoard {
         layer,
       );
       for (const p of [a, b]) {
-        svgEl(
-          "rect",
-          {
-            x: p.x - U / 2 + 4,
-            y: p.y - U / 2 + 4,
-            width: U - 8,
-            height: U - 8,
-            class: "swap-square",
-          },
-          group,
-        );
+        insetSquare(group, p, 4, "swap-square");
       }
       svgEl("line", { x1: a.x, y1: a.y, x2: b.x, y2: b.y, class: "swap-hit" }, group);
       svgEl("line", { x1: a.x, y1: a.y, x2: b.x, y2: b.y, class: "swap-line" }, group);
@@ -362,6 +330,15 @@ export function crosscutsFormed(board, size, index, player) {
     }
   }
   return blocks;
+}
+
+// A square drawn `inset` units inside the cell centred on `c` (marks and highlights).
+function insetSquare(parent, c, inset, cls, extra = {}) {
+  return svgEl(
+    "rect",
+    { x: c.x - U / 2 + inset, y: c.y - U / 2 + inset, width: U - 2 * inset, height: U - 2 * inset, class: cls, ...extra },
+    parent,
+  );
 }
 
 function drawChecker(parent, x, y, player, extra = "", name = null) {
