@@ -16,7 +16,9 @@ from playtable.web.client_strings import client_strings
 
 ROOT = Path(__file__).resolve().parents[2]
 JS_DIR = ROOT / "playtable" / "web" / "static" / "js"
-EN_PO = ROOT / "playtable" / "i18n" / "locales" / "en" / "LC_MESSAGES" / "messages.po"
+# English is the source language: its strings are the msgids, so it has no catalog of its
+# own; the template every language's catalog is merged from must hold every string.
+TEMPLATE = ROOT / "playtable" / "i18n" / "messages.pot"
 
 
 def extracted_ids() -> set[str]:
@@ -31,7 +33,7 @@ def extracted_ids() -> set[str]:
 
 
 def test_the_catalogs_hold_every_string_of_the_sources() -> None:
-    with EN_PO.open("rb") as po:
+    with TEMPLATE.open("rb") as po:
         catalog = read_po(po)
     # a plural message's id is its (singular, plural) pair; the extractor yields the singular
     in_catalog = {
