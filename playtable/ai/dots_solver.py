@@ -47,17 +47,16 @@ search on random positions):
 
 from __future__ import annotations
 
-import functools
 import math
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from playtable.ai import strings
 from playtable.games.dots.game import DotsAndBoxes, DotsState
 from playtable.games.dots.geometry import Board
 
 _EXACT = 1 << 30  # table depth of an entry whose subtree never reached a horizon
-_UNKNOWN = -(1 << 30)  # "not in the cache"
 _CHECK_EVERY = 0x7F  # nodes between two looks at the clock
 _CHUNK = 12  # bits per lookup table when permuting a mask by a symmetry
 _LOW = (1 << _CHUNK) - 1
@@ -140,28 +139,6 @@ def permute_mask(mask: int, perm: Sequence[int]) -> int:
     return image
 
 
-@functools.lru_cache(maxsize=1 << 16)
-def _loony_value(chains: tuple[int, ...], loops: tuple[int, ...]) -> int:
-    """Net cells for the side to move in a simple loony endgame (see ``_simple_endgame``)."""
-    if not chains and not loops:
-        return 0
-    best = -(1 << 20)
-    for i, n in enumerate(chains):
-        if i and chains[i - 1] == n:
-            continue
-        rest = _loony_value(chains[:i] + chains[i + 1 :], loops)
-        taken = n + rest
-        controller = taken if n <= 2 else max(taken, n - 4 - rest)
-        best = max(best, -controller)
-    for i, n in enumerate(loops):
-        if i and loops[i - 1] == n:
-            continue
-        rest = _loony_value(chains, loops[:i] + loops[i + 1 :])
-        controller = max(n + rest, n - 8 - rest)
-        best = max(best, -controller)
-    return best
-
-
 class DotsSolver:
     """An exact solver for one Dots and Boxes game (grid, size, start and scoring fixed).
 
@@ -191,7 +168,7 @@ class DotsSolver:
         # only so that the verification script can show they are wrong there.
         self.reductions = not game.settings.misere if reductions is None else reductions
         self.chain_rule = chain_rule and self.reductions
-        self.endgame = endgame and self.reductions
+        self.endgame = endgame  # exact in both scorings
         n = len(board.lines)
         self.n_lines = n
         # Relabel the lines centre-out: internal bit i is board line order[i].
@@ -257,8 +234,8 @@ class DotsSolver:
         self._tables = [self._lookup_tables(p) for p in perms[1:]]
 
         self.tt: dict[int, tuple[int, int, int, int]] = {}
-        # Simple endgames met so far, by free lines (None: a loop too short for the formula).
-        self._endgames: dict[int, int | None] = {}
+        # Values of chains-and-loops positions met so far, by free lines.
+        self._endgames: dict[int, int] = {}
         self.stats = _Stats()
 
     # -- labels -------------------------------------------------------------------------------
@@ -317,8 +294,8 @@ class DotsSolver:
                 return gained
             capture_lines = 0
             chain_lines = 0
+            high_lines = 0  # free lines of cells with three or more
             open_cells = 0
-            links = 0  # open cells with exactly two free lines
             for m in cell_masks:
                 fm = free & m
                 if fm:
@@ -328,7 +305,8 @@ class DotsSolver:
                         capture_lines |= fm
                     elif k == 2:
                         chain_lines |= fm
-                        links += 1
+                    else:
+                        high_lines |= fm
             if not (capture_lines and self.reductions):
                 break
             forced = capture_lines & ~chain_lines
@@ -341,14 +319,14 @@ class DotsSolver:
             for m in self.line_cells[bit.bit_length() - 1]:
                 if drawn & m == m:
                     gained += w
-        if links == open_cells and self.endgame and not capture_lines:
-            # Only chains and loops are left: their value is a small sum, no search needed.
-            simple = self._endgames.get(free, _UNKNOWN)
-            if simple == _UNKNOWN:
-                simple = self._simple_endgame(free)
+        if not high_lines and self.endgame:
+            # Only chains and loops are left: their abstract game decides (exact in both
+            # scorings, see playtable.ai.strings), no search of the board needed.
+            simple = self._endgames.get(free)
+            if simple is None:
+                simple = strings.value(self._components(free), w)
                 self._endgames[free] = simple
-            if simple is not None:
-                return gained + simple
+            return gained + simple
         # |u| can never exceed the cells still open.
         if open_cells <= alpha - gained:
             return gained + open_cells
@@ -359,6 +337,16 @@ class DotsSolver:
 
         # The table key (inlined ``_key``: this is the hottest line of the solver).
         key = drawn
+        dead = 0
+        if w < 0:
+            # Misère: lines that take a whole component (a lone cell, or two cells sharing
+            # their last line). Taking one is never better than playing on and leaving it
+            # to whoever draws the last line elsewhere, so they are not searched (while
+            # anything else is left), and the value depends only on how many cells they
+            # hold, not where: the key counts them instead of naming their lines.
+            dead = capture_lines & ~chain_lines & ~high_lines
+            if dead:
+                key |= dead
         for group, prefixes in self.ground_groups:
             part = key & group
             if part and part != group:
@@ -383,6 +371,12 @@ class DotsSolver:
                     if image < best_key:
                         best_key, sym = image, s
             key = best_key
+        if dead:
+            coins = 0
+            for m in cell_masks:
+                if free & m & dead:
+                    coins += 1
+            key |= coins << self.n_lines
         entry = self.tt.get(key)
         first = 0
         if entry is not None:
@@ -422,16 +416,28 @@ class DotsSolver:
             )
         else:
             moves = free & ~self._redundant(free)
+            if moves & ~dead:
+                moves &= ~dead  # see the key
             first &= moves
             capture_lines &= moves
             chain_lines &= moves
             safe = moves & ~capture_lines & ~chain_lines
-            groups = (
-                first,
-                capture_lines & ~first,
-                safe & ~first,
-                chain_lines & ~capture_lines & ~first,
-            )
+            if w > 0:
+                groups = (
+                    first,
+                    capture_lines & ~first,
+                    safe & ~first,
+                    chain_lines & ~capture_lines & ~first,
+                )
+            else:
+                # Misère: taking first still orders best (measured), but sacrifices before
+                # safe lines.
+                groups = (
+                    first,
+                    capture_lines & ~first,
+                    chain_lines & ~capture_lines & ~first,
+                    safe & ~first,
+                )
         line_cells = self.line_cells
         search = self._search
         for group in groups:
@@ -558,52 +564,41 @@ class DotsSolver:
                 return bit
         return 0
 
-    def _simple_endgame(self, free: int) -> int | None:
-        """The value of a position made only of chains and loops (every open cell has two
-        free lines), or ``None`` when a loop is shorter than four cells (hexagon grid), where
-        the classic formula does not apply.
-
-        Whoever moves must open a component (every line gives cells away); the opponent then
-        either takes it all and moves next, or keeps control by declining the last two cells
-        of a chain of three or more (four of a loop). The opener plays a two-chain from its
-        middle (the hard-hearted handout), which leaves no such choice. Berlekamp's analysis
-        of simple loony endgames; verified here against the plain search.
-        """
+    def _components(self, free: int) -> strings.State:
+        """The chains and loops of a position where no open cell has three free lines, as
+        the sorted components of :mod:`playtable.ai.strings`."""
         cell_masks = self.cell_masks
         line_ids = self.line_cell_ids
         seen = 0
-        chains: list[int] = []
-        loops: list[int] = []
+        parts: list[strings.Component] = []
         for index, mask in enumerate(cell_masks):
             if seen >> index & 1 or not free & mask:
                 continue
             seen |= 1 << index
-            ends = free & mask
-            length = 1
-            loop = False
-            for start in (ends & -ends, ends & (ends - 1)):
-                cell, line = index, start
-                while True:
-                    ids = line_ids[line.bit_length() - 1]
-                    nxt = ids[0] if ids[0] != cell else (ids[1] if len(ids) > 1 else -1)
-                    if nxt < 0:
-                        break
-                    if nxt == index:
-                        loop = True
-                        break
-                    seen |= 1 << nxt
-                    length += 1
-                    line = free & cell_masks[nxt] & ~line
-                    cell = nxt
-                if loop:
-                    break
-            if loop:
-                if length < 4:
-                    return None
-                loops.append(length)
+            stack = [index]
+            cells = ground = links = 0
+            while stack:
+                cell = stack.pop()
+                cells += 1
+                lines = free & cell_masks[cell]
+                while lines:
+                    bit = lines & -lines
+                    lines ^= bit
+                    ids = line_ids[bit.bit_length() - 1]
+                    if len(ids) == 1:
+                        ground += 1
+                        continue
+                    links += 1
+                    other = ids[1] if ids[0] == cell else ids[0]
+                    if not seen >> other & 1:
+                        seen |= 1 << other
+                        stack.append(other)
+            if not ground and links // 2 == cells:
+                parts.append((cells, strings.LOOP))
             else:
-                chains.append(length)
-        return _loony_value(tuple(sorted(chains)), tuple(sorted(loops)))
+                parts.append((cells, ground))  # BB, GB or GG: the ground strings it has
+        parts.sort()
+        return tuple(parts)
 
     def _declines(self, free: int, chain_captures: int) -> int:
         """The double-dealing lines: for each capture into a cell with two free lines, that
