@@ -73,7 +73,8 @@ async def _truncate(url: str) -> None:
     try:
         exists = await conn.fetchval("SELECT to_regclass('public.tables') IS NOT NULL")
         if exists:
-            await conn.execute("TRUNCATE moves, seats, tables")
+            # CASCADE: every table that refers to ``tables`` (seats, moves, analysis values).
+            await conn.execute("TRUNCATE tables CASCADE")
     finally:
         await conn.close()
 
@@ -117,3 +118,19 @@ def db_url(backend: str, tmp_path: Path, request: pytest.FixtureRequest) -> str:
         url: str = request.getfixturevalue("postgres_url")
         return url
     return f"sqlite:///{tmp_path / 'playtable.sqlite3'}"
+
+
+@pytest.fixture
+def empty_db_url(backend: str, tmp_path: Path, request: pytest.FixtureRequest) -> Iterator[str]:
+    """A database of its own with no schema at all yet, for tests of the migrations."""
+    if backend == "sqlite":
+        yield f"sqlite:///{tmp_path / 'empty.sqlite3'}"
+        return
+    request.getfixturevalue("postgres_database")  # reachable, or skipped / failed as above
+    name = f"playtable_test_{os.getpid()}_{secrets.token_hex(4)}"
+    asyncio.run(_admin(f'CREATE DATABASE "{name}"'))
+    url = sa.make_url(POSTGRES_ADMIN_URL).set(drivername="postgresql+asyncpg", database=name)
+    try:
+        yield url.render_as_string(hide_password=False)
+    finally:
+        asyncio.run(_admin(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))

@@ -8,6 +8,7 @@ from playtable.store.store import (
     NewTable,
     Store,
     TableRow,
+    position_digests,
     upgrade,
 )
 
@@ -19,5 +20,6 @@ __all__ = [
     "NewTable",
     "Store",
     "TableRow",
+    "position_digests",
     "upgrade",
 ]

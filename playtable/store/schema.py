@@ -57,3 +57,22 @@ moves = sa.Table(
     sa.CheckConstraint("player IN ('red', 'blue')", name="moves_player"),
     sa.CheckConstraint("ply >= 0", name="moves_ply"),
 )
+
+analysis_values = sa.Table(
+    "analysis_values",
+    metadata,
+    sa.Column(
+        "table_id", sa.String(16), sa.ForeignKey("tables.id", ondelete="CASCADE"), primary_key=True
+    ),
+    # The position after ``ply`` moves of the table, and which moves those were: the SHA-256
+    # of ``moves[:ply]`` (``store.position_digests``). After a take-back another move can be
+    # played at the same ply; a row whose hash is not that of the table's moves is ignored,
+    # and replaced once the new position is solved.
+    sa.Column("ply", sa.Integer, primary_key=True),
+    sa.Column("moves_hash", sa.String(64), nullable=False),
+    # The solver's proved final margin for red from that position (only proved values are
+    # stored: a position without a proof is tried again by a later request).
+    sa.Column("red_margin", sa.Integer, nullable=False),
+    sa.Column("solved_at", sa.DateTime(timezone=True), nullable=False),
+    sa.CheckConstraint("ply >= 0", name="analysis_values_ply"),
+)

@@ -1,4 +1,4 @@
-"""The store: the only truth about tables, seats and moves.
+"""The store: the only truth about tables, seats and moves (and the analyses' proved values).
 
 Every change to a table is one transaction guarded by a compare-and-set on ``tables.version``
 and, for a move, by the unique key ``(table_id, ply)``: of two writers that both read version N,
@@ -10,6 +10,10 @@ a server database (``postgresql+asyncpg://``) it runs on the async engine; with 
 whole in a worker thread on the standard ``sqlite3`` driver: one thread hop per operation
 instead of one per statement (as aiosqlite would), which on a busy machine is most of a
 move's latency. SQLite commits are grouped: changes that arrive together share one fsync.
+
+Beside the tables it keeps the solver's proved values of analysed positions
+(:meth:`Store.analysis_values`), each tied to the exact moves that led to it, so that every
+process, and every process after a restart, reuses them.
 """
 
 from __future__ import annotations
@@ -18,8 +22,9 @@ import asyncio
 import contextlib
 import enum
 import fcntl
+import hashlib
 import importlib.resources
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -29,11 +34,12 @@ import sqlalchemy as sa
 from alembic import command
 from alembic.config import Config
 from sqlalchemy import event
+from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 from sqlalchemy.pool import StaticPool
 
-from playtable.store.schema import moves, seats, tables
+from playtable.store.schema import analysis_values, moves, seats, tables
 
 DEFAULT_URL = "sqlite:///var/playtable.sqlite3"
 
@@ -163,6 +169,21 @@ def _now() -> datetime:
     return datetime.now(UTC)
 
 
+def position_digests(moves: Sequence[str]) -> list[str]:
+    """``result[ply]`` is the SHA-256 (hex) of ``moves[:ply]``, for every ply from 0 to the end.
+
+    Each move counts as its length in bytes, a colon and its text, so no two different lists
+    of moves share an encoding.
+    """
+    running = hashlib.sha256()
+    digests = [running.hexdigest()]
+    for move in moves:
+        data = move.encode()
+        running.update(b"%d:%s" % (len(data), data))
+        digests.append(running.hexdigest())
+    return digests
+
+
 class Store:
     """Tables, seats and moves in SQLite or any database SQLAlchemy reaches asynchronously."""
 
@@ -253,6 +274,40 @@ class Store:
     async def tables_with_bots(self) -> list[str]:
         """Ids of the running tables where the computer holds a seat."""
         return await self._run(_read_bot_tables)
+
+    async def analysis_values(self, table_id: str, moves: Sequence[str]) -> dict[int, int]:
+        """The stored proved values of the positions after each prefix of ``moves``.
+
+        ``{ply: red margin}`` for the plies that have one. A value saved for other moves at
+        the same ply (before a take-back) does not match the moves' digest and is left out.
+        """
+        return await self._read(_read_analysis, table_id, position_digests(moves))
+
+    async def save_analysis_values(
+        self, table_id: str, moves: Sequence[str], values: Mapping[int, int]
+    ) -> None:
+        """Store proved values ``{ply: red margin}`` of positions reached by ``moves``.
+
+        Idempotent, and safe against other processes saving the same plies at once: a row
+        already there for the same moves is kept, one for other moves is replaced.
+        """
+        if not values:
+            return
+        digests = position_digests(moves)
+        now = _now()
+        rows = [
+            {
+                "table_id": table_id,
+                "ply": ply,
+                "moves_hash": digests[ply],
+                "red_margin": value,
+                "solved_at": now,
+            }
+            # In ply order: concurrent upserts then lock the rows in one order (no deadlock).
+            for ply, value in sorted(values.items())
+        ]
+        async with self._write_lock:
+            await self._run(_save_analysis, rows)
 
     # -- writing ----------------------------------------------------------------------------
     async def create_table(self, new: NewTable) -> bool:
@@ -363,6 +418,45 @@ def _read_bot_tables(conn: Connection) -> list[str]:
     with_bot = sa.exists().where(seats.c.table_id == tables.c.id, seats.c.bot_level.is_not(None))
     rows = conn.execute(sa.select(tables.c.id, tables.c.outcome).where(with_bot))
     return [r.id for r in rows if r.outcome is None]
+
+
+def _read_analysis(conn: Connection, table_id: str, digests: list[str]) -> dict[int, int]:
+    rows = conn.execute(
+        sa.select(
+            analysis_values.c.ply, analysis_values.c.moves_hash, analysis_values.c.red_margin
+        ).where(analysis_values.c.table_id == table_id, analysis_values.c.ply < len(digests))
+    )
+    return {r.ply: r.red_margin for r in rows if r.moves_hash == digests[r.ply]}
+
+
+_ANALYSIS_BATCH = 200  # rows per statement: far below SQLite's limit of bound parameters
+
+
+def _save_analysis(conn: Connection, rows: list[dict[str, Any]]) -> None:
+    for start in range(0, len(rows), _ANALYSIS_BATCH):
+        chunk = rows[start : start + _ANALYSIS_BATCH]
+        # Both dialects spell the upsert INSERT ... ON CONFLICT; SQLAlchemy builds it for each.
+        statement: postgresql.Insert | sqlite.Insert
+        if conn.dialect.name == "postgresql":
+            statement = postgresql.insert(analysis_values).values(chunk)
+        elif conn.dialect.name == "sqlite":
+            statement = sqlite.insert(analysis_values).values(chunk)
+        else:
+            raise NotImplementedError(f"no upsert for {conn.dialect.name}")
+        new = statement.excluded
+        conn.execute(
+            statement.on_conflict_do_update(
+                index_elements=[analysis_values.c.table_id, analysis_values.c.ply],
+                set_={
+                    "moves_hash": new.moves_hash,
+                    "red_margin": new.red_margin,
+                    "solved_at": new.solved_at,
+                },
+                # The same position solved twice (two processes at once) keeps its row;
+                # only a row left by other moves at this ply (a take-back) is replaced.
+                where=analysis_values.c.moves_hash != new.moves_hash,
+            )
+        )
 
 
 def _insert_table(conn: Connection, new: NewTable) -> None:

@@ -33,7 +33,7 @@ from playtable.ai import analysis as solver_work
 from playtable.bus import Bus
 from playtable.games import PLAYERS, Game, GameError, Player, SettingsError, other
 from playtable.games.records import GameRecord
-from playtable.store import KEEP, Change, MoveRow, NewTable, Store, TableRow
+from playtable.store import KEEP, Change, MoveRow, NewTable, Store, TableRow, position_digests
 from playtable.tables import tokens
 from playtable.tables.bots import BotPool, BotSettings
 from playtable.tables.errors import (
@@ -56,7 +56,9 @@ _FROM_VIEW = object()  # marks an event field to be filled in from the new posit
 # How often one request re-reads the table after losing a race to another writer.
 ATTEMPTS = 5
 CACHE_SIZE = 2048
-ANALYSIS_CACHE_SIZE = 20000  # solved positions kept, keyed by (table, moves so far)
+# Positions this process failed to prove, keyed by (table, moves hash): not tried again here
+# (the budget would be the same), so a reloaded analysis page costs no solver time.
+UNPROVED_SIZE = 20000
 
 logger = logging.getLogger(__name__)
 
@@ -175,7 +177,7 @@ class TableService:
         self._analysis_locks: weakref.WeakValueDictionary[str, asyncio.Lock] = (
             weakref.WeakValueDictionary()
         )
-        self._analysis: OrderedDict[tuple[str, tuple[str, ...]], int | None] = OrderedDict()
+        self._unproved: OrderedDict[tuple[str, str], None] = OrderedDict()
 
     # -- links ------------------------------------------------------------------------------
     def invite_token(self, table_id: str) -> str:
@@ -721,7 +723,8 @@ class TableService:
 
     async def analysis(self, table_id: str) -> dict[str, Any]:
         """The solver's value after each move and the mistakes; see docs/protocol.md."""
-        # One analysis per table at a time: a second request waits and then finds the cache.
+        # One analysis per table at a time in this process: a second request waits, then
+        # finds the first one's values in the store.
         async with self._analysis_lock(table_id):
             return await self._analyse(table_id)
 
@@ -734,24 +737,42 @@ class TableService:
 
     async def _analyse(self, table_id: str) -> dict[str, Any]:
         table = await self.check_analysis(table_id)
-        played = tuple(m.move for m in table.moves)
-        keys = [(table_id, played[:ply]) for ply in range(len(played) + 1)]
-        missing = [ply for ply, key in enumerate(keys) if key not in self._analysis]
+        played = [m.move for m in table.moves]
+        # The values any process proved before, for exactly these moves (a value left from
+        # before a take-back belongs to other moves and is not returned).
+        known: dict[int, int | None] = dict(await self.store.analysis_values(table_id, played))
+        digests = position_digests(played)
+        missing = [
+            ply
+            for ply in range(len(played) + 1)
+            if ply not in known and (table_id, digests[ply]) not in self._unproved
+        ]
         if missing:
             found = await self.pool.run(
                 solver_work.analyse_positions,
                 table.row.options,
-                list(played),
+                played,
                 missing,
                 self.bot_settings.position_budget_s,
                 self.bot_settings.analysis_total_s,
             )
+            known.update(found)
+            # Only proofs are stored: another process, or this one after a restart (maybe
+            # with a larger budget), tries the others again.
+            proved = {ply: value for ply, value in found.items() if value is not None}
             for ply, value in found.items():
-                self._analysis[keys[ply]] = value
-                self._analysis.move_to_end(keys[ply])
-            while len(self._analysis) > ANALYSIS_CACHE_SIZE:
-                self._analysis.popitem(last=False)
-        values = [self._analysis.get(key) for key in keys]
+                if value is None:
+                    self._unproved[(table_id, digests[ply])] = None
+                    self._unproved.move_to_end((table_id, digests[ply]))
+            while len(self._unproved) > UNPROVED_SIZE:
+                self._unproved.popitem(last=False)
+            try:
+                await self.store.save_analysis_values(table_id, played, proved)
+            except Exception:
+                # The values are in hand: this request still gets them, a later one solves
+                # them again.
+                log.warning("table %s: analysis values not saved", table_id, exc_info=True)
+        values = [known.get(ply) for ply in range(len(played) + 1)]
         misere = bool(table.row.options.get("misere"))
         moves = []
         for ply, row in enumerate(table.moves):

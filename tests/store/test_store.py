@@ -8,9 +8,13 @@ from typing import Any
 
 import pytest
 import sqlalchemy as sa
+from alembic import command
+from alembic.autogenerate import compare_metadata
+from alembic.migration import MigrationContext
 
-from playtable.store import Change, MoveRow, NewTable, Store, upgrade
+from playtable.store import Change, MoveRow, NewTable, Store, position_digests, upgrade
 from playtable.store.schema import metadata
+from playtable.store.store import migrations_config
 
 pytestmark = pytest.mark.anyio
 
@@ -28,15 +32,32 @@ def new_table(table_id: str = "t1", **seats: str) -> NewTable:
     )
 
 
-def _schema(conn: sa.Connection) -> tuple[list[str], dict[str, set[str]], list[str]]:
+def _version(conn: sa.Connection) -> list[str]:
+    return [row[0] for row in conn.execute(sa.text("SELECT version_num FROM alembic_version"))]
+
+
+def _schema(conn: sa.Connection) -> dict[str, Any]:
     inspector = sa.inspect(conn)
-    version = [row[0] for row in conn.execute(sa.text("SELECT version_num FROM alembic_version"))]
-    columns = {
-        table.name: {c["name"] for c in inspector.get_columns(table.name)}
-        for table in metadata.sorted_tables
+    return {
+        "version": _version(conn),
+        "columns": {
+            table.name: {c["name"] for c in inspector.get_columns(table.name)}
+            for table in metadata.sorted_tables
+        },
+        "keys": {
+            name: inspector.get_pk_constraint(name)["constrained_columns"]
+            for name in ("moves", "analysis_values")
+        },
+        "analysis_references": [
+            (fk["referred_table"], fk["options"].get("ondelete"))
+            for fk in inspector.get_foreign_keys("analysis_values")
+        ],
+        # What autogenerate would write to bring the database to schema.py: nothing, if the
+        # two agree on tables, columns, types, nullability, indexes and foreign keys.
+        "differences": compare_metadata(
+            MigrationContext.configure(conn, opts={"compare_type": True}), metadata
+        ),
     }
-    keys = inspector.get_pk_constraint("moves")["constrained_columns"]
-    return version, columns, keys
 
 
 async def test_migrations_build_the_schema_the_queries_expect(db_url: str) -> None:
@@ -44,13 +65,17 @@ async def test_migrations_build_the_schema_the_queries_expect(db_url: str) -> No
     await upgrade(db_url)  # a second run at head changes nothing
     store = Store(db_url)
     try:
-        version, columns, keys = await store._run(_schema)
+        schema = await store._run(_schema)
     finally:
         await store.close()
-    assert version == ["0002"]
+    assert schema["version"] == ["0003"]
     for table in metadata.sorted_tables:
-        assert columns[table.name] == {c.name for c in table.columns}, table.name
-    assert keys == ["table_id", "ply"]
+        assert schema["columns"][table.name] == {c.name for c in table.columns}, table.name
+    assert schema["keys"] == {"moves": ["table_id", "ply"], "analysis_values": ["table_id", "ply"]}
+    assert [(t, (d or "").upper()) for t, d in schema["analysis_references"]] == [
+        ("tables", "CASCADE")
+    ]
+    assert schema["differences"] == []
 
 
 SQLITE_ONLY = pytest.mark.parametrize("backend", ["sqlite"])
@@ -257,3 +282,155 @@ def test_processes_starting_together_migrate_one_at_a_time(db_url: str) -> None:
         worker.join(60)
     assert [worker.exitcode for worker in workers] == [0] * 3
     _open_and_close(db_url)
+
+
+# -- the analysis' proved values ------------------------------------------------------------
+LINE = ["a1-a2", "b1-b2", "c1-c2"]
+
+
+def test_a_position_digest_is_of_the_moves_that_reached_it() -> None:
+    digests = position_digests(LINE)
+    assert len(digests) == 4 and len(set(digests)) == 4
+    assert all(len(d) == 64 and int(d, 16) >= 0 for d in digests)
+    assert position_digests(LINE[:2]) == digests[:3]
+    assert position_digests(["a1-a2", "b1-b3"])[2] != digests[2]
+    # The boundaries between moves count: no two different lists share a digest.
+    assert position_digests(["ab", "c"])[2] != position_digests(["a", "bc"])[2]
+
+
+async def test_analysis_values_are_tied_to_the_moves_that_reached_them(store: Store) -> None:
+    await store.create_table(new_table())
+    assert await store.analysis_values("t1", LINE) == {}
+    await store.save_analysis_values("t1", LINE, {0: 2, 1: -2, 3: 0})
+    await store.save_analysis_values("t1", LINE, {0: 2, 1: -2})  # again: nothing changes
+    assert await store.analysis_values("t1", LINE) == {0: 2, 1: -2, 3: 0}
+    assert await store.analysis_values("t1", LINE[:2]) == {0: 2, 1: -2}
+    assert await store.analysis_values("t2", LINE) == {}
+    # A take-back, then another move at ply 1: the positions after 0 and 1 moves are the
+    # same, but the old values from ply 2 on are not this line's; the new line's value at
+    # ply 2 replaces the old row.
+    other = ["a1-a2", "b1-c1", "c1-c2"]
+    assert await store.analysis_values("t1", other) == {0: 2, 1: -2}
+    await store.save_analysis_values("t1", other, {2: 5})
+    assert await store.analysis_values("t1", other) == {0: 2, 1: -2, 2: 5}
+    assert await store.analysis_values("t1", LINE) == {0: 2, 1: -2, 3: 0}
+    # Unlike the old line's value at ply 3, which nobody replaced: it is no more the other
+    # line's than before.
+    assert 3 not in await store.analysis_values("t1", other)
+
+
+async def test_analysis_values_survive_a_new_store(db_url: str) -> None:
+    first = Store(db_url)
+    await first.open()
+    await first.create_table(new_table())
+    await first.save_analysis_values("t1", LINE, {0: 2, 2: -1})
+    await first.close()
+    second = Store(db_url)
+    await second.open()
+    try:
+        assert await second.analysis_values("t1", LINE) == {0: 2, 2: -1}
+    finally:
+        await second.close()
+
+
+async def test_processes_saving_the_same_analysis_at_once_do_not_fail(db_url: str) -> None:
+    """Separate stores stand for server processes that solved the same positions together."""
+    stores = [Store(db_url) for _ in range(4)]
+    for store in stores:
+        await store.open()
+    try:
+        await stores[0].create_table(new_table())
+        values = {ply: ply - 2 for ply in range(4)}
+        other = ["a1-a2", "b1-c1", "c1-c2"]
+        saves = [
+            stores[k % 4].save_analysis_values("t1", LINE, dict(list(values.items())[k % 3 :]))
+            for k in range(24)
+        ]
+        # And one process still analysing the line from before a take-back.
+        saves.append(stores[1].save_analysis_values("t1", other, {3: 9}))
+        await asyncio.gather(*saves)
+        for store in stores:
+            mine = await store.analysis_values("t1", LINE)
+            # Ply 3's row went to whichever line saved last; it is never shown for the other.
+            assert mine in ({0: -2, 1: -1, 2: 0, 3: 1}, {0: -2, 1: -1, 2: 0})
+            theirs = await store.analysis_values("t1", other)
+            assert theirs in ({0: -2, 1: -1, 3: 9}, {0: -2, 1: -1})
+            assert (3 in mine) != (3 in theirs)
+    finally:
+        for store in stores:
+            await store.close()
+
+
+async def test_deleting_a_table_deletes_its_analysis(store: Store) -> None:
+    await store.create_table(new_table())
+    await store.save_analysis_values("t1", LINE, {0: 2})
+
+    def delete_and_count(conn: sa.Connection) -> int:
+        conn.execute(sa.text("DELETE FROM tables WHERE id = 't1'"))
+        return int(conn.execute(sa.text("SELECT count(*) FROM analysis_values")).scalar_one())
+
+    assert await store._run(delete_and_count) == 0
+
+
+async def _migrate(url: str, revision: str, down: bool = False) -> list[str]:
+    store = Store(url)
+    try:
+
+        def run(conn: sa.Connection) -> list[str]:
+            config = migrations_config(conn)
+            (command.downgrade if down else command.upgrade)(config, revision)
+            return _version(conn)
+
+        return await store._run(run)
+    finally:
+        await store.close()
+
+
+async def test_upgrading_a_database_in_use_from_0002_keeps_its_data(empty_db_url: str) -> None:
+    url = empty_db_url
+    assert await _migrate(url, "0002") == ["0002"]
+    # A site of the previous release: a finished table, a table against the computer.
+    old = Store(url)
+    try:
+        assert await old.create_table(new_table("t1", red=HASH_RED, blue=HASH_BLUE))
+        for ply, (move, player) in enumerate([("a1-b1", "red"), ("b1-c1", "blue")]):
+            assert await old.update("t1", ply, Change(append=MoveRow(ply, move, player)))
+        assert await old.update("t1", 2, Change(outcome={"winner": "red", "reason": "resign"}))
+        bot_table = NewTable(
+            id="t2",
+            game="dots",
+            options={"rows": 2},
+            invite_hash="d" * 64,
+            seats={"red": HASH_RED, "blue": HASH_BLUE},
+            bots={"blue": "hard"},
+        )
+        assert await old.create_table(bot_table)
+        assert "analysis_values" not in await old._run(lambda c: sa.inspect(c).get_table_names())
+    finally:
+        await old.close()
+
+    await upgrade(url)  # what every server does at start
+    store = Store(url)
+    await store.open()
+    try:
+        assert await store._run(_version) == ["0003"]
+        row = await store.table("t1")
+        assert row is not None and row.version == 3
+        assert row.outcome == {"winner": "red", "reason": "resign"}
+        assert row.seats == {"red": HASH_RED, "blue": HASH_BLUE}
+        assert [m.move for m in await store.moves("t1")] == ["a1-b1", "b1-c1"]
+        assert await store.tables_with_bots() == ["t2"]
+        await store.save_analysis_values("t1", ["a1-b1", "b1-c1"], {0: 1, 2: 1})
+        assert await store.analysis_values("t1", ["a1-b1", "b1-c1"]) == {0: 1, 2: 1}
+    finally:
+        await store.close()
+
+    # And back: the downgrade drops the analysis only.
+    assert await _migrate(url, "0002", down=True) == ["0002"]
+    assert await _migrate(url, "head") == ["0003"]
+    store = Store(url)
+    try:
+        assert [m.move for m in await store.moves("t1")] == ["a1-b1", "b1-c1"]
+        assert await store.analysis_values("t1", ["a1-b1", "b1-c1"]) == {}
+    finally:
+        await store.close()

@@ -1,0 +1,149 @@
+"""The analysis kept in the store: shared by every process, kept across restarts, and never
+shown for a position other than the one it was proved for."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import AsyncIterator
+
+import pytest
+
+from playtable.ai.analysis import analyse_positions
+from playtable.bus import InProcessBus
+from playtable.store import Change, MoveRow, NewTable, Store
+from playtable.tables import TableService
+from playtable.tables.bots import BotSettings
+from tests.tables.conftest import SECRET
+
+pytestmark = pytest.mark.anyio
+
+SMALL = {"grid": "square", "rows": 1, "cols": 2, "start": "standard", "misere": False}
+FAST = BotSettings(workers=1, move_budget_s=0.2, position_budget_s=2.0, analysis_total_s=20.0)
+
+
+@pytest.fixture
+async def store(db_url: str) -> AsyncIterator[Store]:
+    store = Store(db_url)
+    await store.open()
+    yield store
+    await store.close()
+
+
+async def finished_game(service: TableService) -> tuple[str, list[str]]:
+    """A game between two people on the 1x2 board, played to its end: (table id, moves)."""
+    created = await service.create_table("dots", SMALL, "red")
+    claimed = await service.claim_invite(created.id, created.invite_token)
+    assert claimed is not None
+    tokens = {"red": created.seat_token, "blue": claimed[1]}
+    played: list[str] = []
+    while (table := await service.snapshot(created.id, None))["outcome"] is None:
+        move = (await service.api_view(created.id))["legal_moves"][-1]
+        await service.play_move(created.id, tokens[table["to_move"]], len(played), move)
+        played.append(move)
+    return created.id, played
+
+
+async def bot_table(store: Store, options: dict[str, object]) -> str:
+    """A table against the computer (its analysis is open while it runs), written to the
+    store directly: no service is there to make the computer move."""
+    new = NewTable(
+        id="anatable1",
+        game="dots",
+        options=options,
+        invite_hash="c" * 64,
+        seats={"red": "a" * 64, "blue": "b" * 64},
+        bots={"blue": "hard"},
+    )
+    assert await store.create_table(new)
+    return new.id
+
+
+async def test_the_analysis_survives_a_restart_and_needs_no_solver(db_url: str) -> None:
+    first_store = Store(db_url)
+    await first_store.open()
+    first = TableService(first_store, InProcessBus(), SECRET, FAST)
+    try:
+        table_id, played = await finished_game(first)
+        before = await first.analysis(table_id)
+    finally:
+        await first.close()
+        await first_store.close()
+    assert None not in before["values"] and len(before["values"]) == len(played) + 1
+    assert before["values"] == [
+        v for _, v in sorted(analyse_positions(SMALL, played, range(len(played) + 1), 5).items())
+    ]
+
+    # A new process on the same database: a new store, a new service, a new pool.
+    second_store = Store(db_url)
+    await second_store.open()
+    second = TableService(second_store, InProcessBus(), SECRET, FAST)
+    try:
+        assert await second.analysis(table_id) == before
+        # The pool starts on first use: the analysis above never needed it.
+        assert second.pool._executor is None
+    finally:
+        await second.close()
+        await second_store.close()
+
+
+async def test_a_take_back_never_shows_the_value_of_the_move_taken_back(store: Store) -> None:
+    """Red draws a1-a2 (the position after it is worth -2 to red), takes it back, and draws
+    b1-b2 instead (worth 0): the stored -2 must never come back for ply 1."""
+    table_id = await bot_table(store, SMALL)
+    one = TableService(store, InProcessBus(), SECRET, FAST)
+    two = TableService(store, InProcessBus(), SECRET, FAST)  # another server process
+    try:
+        assert await store.update(table_id, 0, Change(append=MoveRow(0, "a1-a2", "red")))
+        assert (await one.analysis(table_id))["values"] == [0, -2]
+        assert await store.analysis_values(table_id, ["a1-a2"]) == {0: 0, 1: -2}
+        # The take-back and the other move, committed as answer_undo and play_move do.
+        assert await store.update(table_id, 1, Change(drop_ply=0))
+        assert await store.update(table_id, 2, Change(append=MoveRow(0, "b1-b2", "red")))
+        for service in (one, two):
+            result = await service.analysis(table_id)
+            assert result["values"] == [0, 0], service
+            assert result["moves"][0] == {"ply": 0, "move": "b1-b2", "player": "red", "loss": 0}
+        # The new line's value replaced the old row; the old line would not find it again.
+        assert await store.analysis_values(table_id, ["b1-b2"]) == {0: 0, 1: 0}
+        assert await store.analysis_values(table_id, ["a1-a2"]) == {0: 0}
+    finally:
+        await one.close()
+        await two.close()
+
+
+async def test_two_processes_analysing_one_table_at_once_agree(store: Store) -> None:
+    table_id = await bot_table(store, SMALL)
+    for ply, move in enumerate(["a1-a2", "b1-b2", "c1-c2"]):
+        player = "red" if ply % 2 == 0 else "blue"
+        assert await store.update(table_id, ply, Change(append=MoveRow(ply, move, player)))
+    services = [TableService(store, InProcessBus(), SECRET, FAST) for _ in range(2)]
+    try:
+        results = await asyncio.gather(*(service.analysis(table_id) for service in services))
+    finally:
+        for service in services:
+            await service.close()
+    assert results[0] == results[1] and None not in results[0]["values"]
+    assert await store.analysis_values(table_id, ["a1-a2", "b1-b2", "c1-c2"]) == dict(
+        enumerate(results[0]["values"])
+    )
+
+
+async def test_positions_without_a_proof_are_not_stored(store: Store) -> None:
+    # The empty 5x5 board takes far longer than a second to prove.
+    big = {"grid": "square", "rows": 5, "cols": 5, "start": "standard", "misere": False}
+    table_id = await bot_table(store, big)
+    budget = BotSettings(workers=1, position_budget_s=1.0, analysis_total_s=5.0)
+    service = TableService(store, InProcessBus(), SECRET, budget)
+    try:
+        await service.pool.run(len, [])  # the pool started, so only the solving is timed
+        start = time.monotonic()
+        assert (await service.analysis(table_id))["values"] == [None]
+        assert time.monotonic() - start >= 1.0  # the whole budget, spent in vain
+        assert await store.analysis_values(table_id, []) == {}  # so another process tries
+        # This process does not spend the same budget on it again; it still answers.
+        start = time.monotonic()
+        assert (await service.analysis(table_id))["values"] == [None]
+        assert time.monotonic() - start < 1.0
+    finally:
+        await service.close()
