@@ -49,8 +49,6 @@ from playtable.tables.errors import (
     TableNotFound,
 )
 
-log = logging.getLogger(__name__)
-
 SEAT_CHOICES = ("red", "blue", "random")
 _FROM_VIEW = object()  # marks an event field to be filled in from the new position's view
 # How often one request re-reads the table after losing a race to another writer.
@@ -285,7 +283,7 @@ class TableService:
             return await self.bus.presence.online(table_id)
         except Exception:
             # Presence is a courtesy: without it a table still plays, so never fail on it.
-            log.warning("table %s: presence unavailable", table_id, exc_info=True)
+            logger.warning("table %s: presence unavailable", table_id, exc_info=True)
             return set()
 
     def public(self, table: _Table, online: set[str]) -> dict[str, Any]:
@@ -771,7 +769,7 @@ class TableService:
             except Exception:
                 # The values are in hand: this request still gets them, a later one solves
                 # them again.
-                log.warning("table %s: analysis values not saved", table_id, exc_info=True)
+                logger.warning("table %s: analysis values not saved", table_id, exc_info=True)
         values = [known.get(ply) for ply in range(len(played) + 1)]
         misere = bool(table.row.options.get("misere"))
         moves = []
@@ -851,7 +849,7 @@ class TableService:
             except TableNotFound:
                 return
             except Exception:
-                log.warning("table %s: presence not reported", table_id, exc_info=True)
+                logger.warning("table %s: presence not reported", table_id, exc_info=True)
                 return
             online = await self._online(table_id)
             # Another process may still hold a socket of the player: the event tells the
