@@ -51,7 +51,7 @@ bench-compiled: install
 
 test-compiled: install
 	$(BIN)/python bench/compiled.py -- $(BIN)/pytest -q -p no:cacheprovider \
-		--import-mode=importlib tests/games
+		--import-mode=importlib tests/games tests/ai
 
 # Loopback only, bounded; uses the local PostgreSQL and Redis (see bench/load.py).
 bench-load: install

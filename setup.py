@@ -5,8 +5,8 @@ Everything else about the package is in ``pyproject.toml``.
 - The translation catalogs (``.po`` -> ``.mo``) are compiled into every built package. Compiled
   catalogs are never committed; a source checkout (and an editable install) compiles them in
   memory instead, see ``playtable.web.templating.translations``.
-- ``PLAYTABLE_COMPILE=1 pip install .`` also compiles ``playtable/games/dots/game.py`` into a C
-  extension with mypyc (see ``bench/README.md``). Without it, and always for the editable
+- ``PLAYTABLE_COMPILE=1 pip install .`` also compiles ``COMPILED_MODULES`` (the Dots and Boxes
+  engine, the solver and its chains-and-loops game) into C extensions with mypyc (see ``bench/README.md``). Without it, and always for the editable
   install of ``make install``, the package is pure Python.
 """
 
@@ -19,7 +19,11 @@ from pathlib import Path
 from setuptools import Extension, setup
 from setuptools.command.build_py import build_py
 
-COMPILED_MODULES = ["playtable/games/dots/game.py"]
+COMPILED_MODULES = [
+    "playtable/games/dots/game.py",
+    "playtable/ai/strings.py",
+    "playtable/ai/dots_solver.py",
+]
 
 
 class BuildWithCatalogs(build_py):

@@ -7,11 +7,19 @@ Published values are checked: 2x2 = +2, 3x3 = -3, 4x4 = 0 for the first player.
 
     python bench/solver.py                 # the standard cases
     python bench/solver.py --with-4x4      # also 4x4 standard (can take up to 30 minutes)
+    python bench/solver.py --endgames 10   # 25 free lines left, as the hard bot meets them
+
+``--endgames N`` plays N random games per board (seeded, so every run sees the same
+positions) until ``--free`` lines are left and reports how many of those positions the solver
+proves within ``--budget`` CPU-ish seconds (the hard bot's share of its move budget), with the
+median and slowest proof.
 """
 
 from __future__ import annotations
 
 import argparse
+import math
+import random
 import sys
 import time
 from typing import Any
@@ -28,6 +36,20 @@ CASES: list[tuple[str, dict[str, Any]]] = [
     ("3x3 misère", {"rows": 3, "cols": 3, "misere": True}),
     ("triangle 3", {"grid": "triangle", "size": 3}),
     ("hexagon 2", {"grid": "hexagon", "size": 2}),
+]
+ENDGAME_BOARDS: list[tuple[str, dict[str, Any]]] = [
+    ("5x5", {"rows": 5, "cols": 5}),
+    ("8x8", {"rows": 8, "cols": 8}),
+    ("12x12", {"rows": 12, "cols": 12}),
+    ("4x4", {"rows": 4, "cols": 4}),
+    ("triangle 5", {"grid": "triangle", "size": 5}),
+    ("hexagon 3", {"grid": "hexagon", "size": 3}),
+    ("5x5 misère", {"rows": 5, "cols": 5, "misere": True}),
+    ("8x8 misère", {"rows": 8, "cols": 8, "misere": True}),
+    ("12x12 misère", {"rows": 12, "cols": 12, "misere": True}),
+    ("4x4 misère", {"rows": 4, "cols": 4, "misere": True}),
+    ("triangle 5 misère", {"grid": "triangle", "size": 5, "misere": True}),
+    ("hexagon 3 misère", {"grid": "hexagon", "size": 3, "misere": True}),
 ]
 PUBLISHED = {"2x2 standard": 2, "3x3 standard": -3, "4x4 standard": 0}
 
@@ -46,7 +68,12 @@ def main(argv: list[str] | None = None) -> int:
         "--baseline-lines", type=int, default=20, help="run the baseline up to this many lines"
     )
     parser.add_argument("--only", help="comma list of case names to run")
+    parser.add_argument("--endgames", type=int, default=0, help="random endgames per board")
+    parser.add_argument("--free", type=int, default=25, help="free lines left in an endgame")
+    parser.add_argument("--budget", type=float, default=1.19, help="seconds per endgame")
     args = parser.parse_args(argv)
+    if args.endgames:
+        return endgames(args.endgames, args.free, args.budget, args.only)
     cases = list(CASES)
     if args.with_4x4:
         cases.append(("4x4 standard", {"rows": 4, "cols": 4}))
@@ -97,6 +124,49 @@ def main(argv: list[str] | None = None) -> int:
             flush=True,
         )
     return 1 if wrong else 0
+
+
+def _seconds(value: float, budget: float) -> str:
+    return f"{value:.2f}" if value != math.inf else f"> {budget:g}"
+
+
+def endgames(count: int, free_left: int, budget: float, only: str | None) -> int:
+    """How many random positions with ``free_left`` free lines are proved within ``budget``."""
+    print(
+        f"| board | proved within {budget:g} s | median s | slowest s |",
+        "|---|---|---|---|",
+        sep="\n",
+        flush=True,
+    )
+    wanted = set(only.split(",")) if only else None
+    for name, options in ENDGAME_BOARDS:
+        if wanted is not None and name not in wanted:
+            continue
+        game = DotsAndBoxes.from_options(options)
+        rng = random.Random(2026)
+        times: list[float] = []
+        proved = 0
+        for _ in range(count):
+            state = game.initial()
+            while len(game.legal_moves(state)) > free_left and game.to_move(state) is not None:
+                state = game.apply(state, rng.choice(game.legal_moves(state)))
+            solver = DotsSolver(game)  # a fresh table: nothing learnt from the other positions
+            start = time.perf_counter()
+            try:
+                solver.solve(state, time_limit=budget, all_best=False, deepening=False)
+                proved += 1
+                times.append(time.perf_counter() - start)
+            except SolverTimeout:
+                times.append(math.inf)
+        times.sort()
+        median = times[len(times) // 2]
+        slowest = times[-1]
+        print(
+            f"| {name} | {proved}/{count} | {_seconds(median, budget)} "
+            f"| {_seconds(slowest, budget)} |",
+            flush=True,
+        )
+    return 0
 
 
 if __name__ == "__main__":

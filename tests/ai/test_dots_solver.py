@@ -178,3 +178,15 @@ def test_time_limit_raises() -> None:
     g = game(rows=4, cols=4)
     with pytest.raises(SolverTimeout):
         DotsSolver(g).solve(g.initial(), time_limit=0.05)
+
+
+def test_the_solver_is_the_expected_build() -> None:
+    """Pure Python unless ``PLAYTABLE_EXPECT_COMPILED=1`` (``make test-compiled``), like the
+    engine: the compiled build compiles the solver and the chains-and-loops game too."""
+    import os
+
+    from playtable.ai import dots_solver, strings
+
+    expected = os.environ.get("PLAYTABLE_EXPECT_COMPILED") == "1"
+    for module in (dots_solver, strings):
+        assert (not module.__file__ or not module.__file__.endswith(".py")) is expected
