@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run test install lint typecheck unit bench bench-load bench-compiled test-compiled clean i18n
+.PHONY: run test install lint typecheck unit bench bench-load bench-compiled test-compiled clean i18n book
 
 $(BIN)/activate: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -38,6 +38,12 @@ i18n: install
 		--add-comments=Translators: --sort-by-file --width=100 .
 	$(BIN)/pybabel -q update -i playtable/i18n/messages.pot -d playtable/i18n/locales \
 		--width=100 --ignore-obsolete
+
+# The opening book of the small Dots and Boxes boards (playtable/ai/book.py): rebuild it after
+# a change to the solver's values or to the boards, then re-solve every stored position.
+book: install
+	$(BIN)/python -m playtable.ai.book build
+	$(BIN)/python -m playtable.ai.book check
 
 bench: install
 	$(BIN)/pip install --quiet -e '.[bench]'

@@ -15,6 +15,7 @@ import time
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from playtable.ai import book
 from playtable.ai.dots_solver import SolverTimeout
 from playtable.ai.solve import SolverCache
 from playtable.games import GameError, load
@@ -61,6 +62,10 @@ def analyse_positions(
         if not 0 <= ply < len(states):
             raise GameError(f"there is no position after {ply} moves")
         state = states[ply]
+        known = book.lookup(game, state)
+        if known is not None:
+            values[ply] = _red_margin(game, state, known[0])
+            continue
         left = deadline - time.perf_counter()
         if left <= 0:
             break  # not tried: left out, so that a later request may try it

@@ -8,8 +8,9 @@
   sacrifices with a short search of the solver (which values chain-and-loop endgames
   exactly).
 - **hard** searches with the exact solver under the time budget, deepening until the
-  position is proved; a proved move is optimal. It proves whole games on boards up to 3x3
-  and the last 25 or so free lines of any board.
+  position is proved; a proved move is optimal. On the boards up to 3x3 the first moves,
+  whose proofs would take longer than the budget, come from the opening book
+  (:mod:`playtable.ai.book`), so it plays those whole games perfectly.
 
 All three are deterministic for a given random generator.
 """
@@ -21,6 +22,7 @@ import random
 import time
 from collections import OrderedDict
 
+from playtable.ai import book
 from playtable.ai.dots_solver import DotsSolver, SolverTimeout
 from playtable.games.dots.game import DotsAndBoxes, DotsState
 
@@ -132,6 +134,9 @@ def medium_move(game: DotsAndBoxes, state: DotsState, rng: random.Random, deadli
 
 
 def hard_move(game: DotsAndBoxes, state: DotsState, rng: random.Random, deadline: float) -> int:
+    known = book.lookup(game, state)
+    if known is not None:
+        return known[1]  # proved ahead of time: the first moves of the small boards
     solver = solver_for(game)
     lines = Lines(game, state.drawn)
     if len(lines.safe) > 60 and not lines.captures:
