@@ -148,10 +148,10 @@ def hard_move(game: DotsAndBoxes, state: DotsState, rng: random.Random, deadline
 
 
 def choose_dots_move(
-    game: DotsAndBoxes, state: DotsState, level: str, rng: random.Random, budget_s: float
+    game: DotsAndBoxes, state: DotsState, level: str, rng: random.Random, deadline: float
 ) -> int:
-    """The bot's line (board index) for the side to move at ``state``."""
-    deadline = time.perf_counter() + budget_s
+    """The bot's line (board index) for the side to move at ``state``, found by ``deadline``
+    (a :func:`time.perf_counter` time)."""
     if level == "easy":
         return easy_move(game, state, rng)
     if level == "medium":
