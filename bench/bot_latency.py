@@ -11,7 +11,9 @@ queue up together, the worst case for the pool. A reply is timed from the person
 its own (a capture) is timed from the previous one.
 
 Prints, per board and table count: replies, median, 99th percentile and maximum in seconds,
-how many took over 2 s, and how the computer's moves were found (``thought``: in the pool
+how many took over 2 s, the maximum timed from the return of the person's ``play_move``
+instead (their move committed: when the computer's turn, its deadline and its cap begin),
+and how the computer's moves were found (``thought``: in the pool
 with time to think; ``quick``: in the pool, a job that started past its deadline; ``fallback``:
 the service's own quick move once the cap passed).
 
@@ -57,6 +59,9 @@ MAX_TABLES = 64
 @dataclass
 class Run:
     latencies: list[float] = field(default_factory=list)
+    # The same replies timed from the return of the person's play_move (their move committed
+    # and published: the moment the computer's turn begins) instead of from the call.
+    after_commit: list[float] = field(default_factory=list)
     games_over: int = 0
 
 
@@ -75,12 +80,12 @@ async def play_table(
     subscription = await service.bus.subscribe(table_id)
     table = await service.snapshot(table_id, None)
     rng = random.Random(seed)
-    last = time.perf_counter()
+    last = committed = time.perf_counter()
     count = 0
 
     async def receive(until_version: int | None) -> None:
         """Take bus messages until the table reaches ``until_version`` (or the next move)."""
-        nonlocal table, last, count
+        nonlocal table, last, committed, count
         while True:
             left = stop_at - time.monotonic()
             if left <= 0:
@@ -100,7 +105,8 @@ async def play_table(
             for event in message["events"]:
                 if event["kind"] == "move" and event["player"] == COMPUTER:
                     run.latencies.append(arrived - last)
-                    last = arrived
+                    run.after_commit.append(arrived - committed)
+                    last = committed = arrived
                     count += 1
             if until_version is None or table["version"] >= until_version:
                 return
@@ -111,6 +117,7 @@ async def play_table(
                 move = quick_move(name, options, table["moves"], rng.randrange(1 << 30))
                 last = time.perf_counter()
                 version = await service.play_move(table_id, token, table["ply"], move)
+                committed = time.perf_counter()
                 await receive(version)
             else:
                 await receive(None)
@@ -168,6 +175,7 @@ async def measure(
         "median": statistics.median(latencies),
         "p99": p99,
         "max": latencies[-1],
+        "max_after_commit": max(run.after_commit),
         "over": sum(1 for x in latencies if x > 2.0),
         "thought": replies.get("thought", 0),
         "quick": replies.get("quick", 0),
@@ -187,8 +195,8 @@ async def main_async(args: argparse.Namespace) -> None:
     )
     print(
         "| board | tables | replies | games ended | median s | p99 s | max s | over 2 s "
-        "| thought | quick | fallback | load |",
-        "|---|---|---|---|---|---|---|---|---|---|---|---|",
+        "| max from commit s | thought | quick | fallback | load |",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|---|",
         sep="\n",
         flush=True,
     )
@@ -199,6 +207,7 @@ async def main_async(args: argparse.Namespace) -> None:
                 print(
                     f"| {r['board']} | {r['tables']} | {r['replies']} | {r['games']} "
                     f"| {r['median']:.3f} | {r['p99']:.3f} | {r['max']:.3f} | {r['over']} "
+                    f"| {r['max_after_commit']:.3f} "
                     f"| {r['thought']} | {r['quick']} | {r['fallback']} "
                     f"| {os.getloadavg()[0]:.1f} |",
                     flush=True,
