@@ -19,6 +19,7 @@ the service's own quick move once the cap passed).
 
     python bench/bot_latency.py                         # dots 12x12 and swaptimum 9x9, 1/4/8
     python bench/bot_latency.py --boards swaptimum9 --tables 8 --replies 20
+    python bench/bot_latency.py --quick-cost       # only the quick move's cost, in-process
 
 A person waits ``--first-move`` seconds (default 1) after the tables are made before the
 first move, as nobody moves faster on a page just opened; every game stops after
@@ -183,6 +184,33 @@ async def measure(
     }
 
 
+def quick_cost(games: int) -> None:
+    """The quick move's cost (what the service computes itself past the cap) at every
+    position of ``games`` games per board, the quick move against random answers."""
+    from playtable.ai.quick import quick_game_move
+    from playtable.games import load
+
+    print("| board | positions | median ms | max ms |", "|---|---|---|---|", sep="\n")
+    for board, (name, options) in BOARDS.items():
+        game = load(name, options)
+        times: list[float] = []
+        for seed in range(games):
+            rng = random.Random(seed)
+            state = game.initial()
+            while game.to_move(state) is not None:
+                start = time.perf_counter()
+                move = quick_game_move(game, state, rng)
+                times.append(time.perf_counter() - start)
+                state = game.apply(state, move)
+                if game.to_move(state) is not None:
+                    state = game.apply(state, rng.choice(game.legal_moves(state)))
+        print(
+            f"| {board} | {len(times)} | {1000 * statistics.median(times):.2f} "
+            f"| {1000 * max(times):.2f} |",
+            flush=True,
+        )
+
+
 async def main_async(args: argparse.Namespace) -> None:
     counts = [int(x) for x in args.tables.split(",")]
     if any(not 1 <= n <= MAX_TABLES for n in counts):
@@ -223,7 +251,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--replies", type=int, default=10**6, help="computer moves per game")
     parser.add_argument("--first-move", type=float, default=1.0)
     parser.add_argument("--time-limit", type=float, default=900.0, help="seconds per setup")
+    parser.add_argument("--quick-cost", type=int, nargs="?", const=10, metavar="GAMES")
     args = parser.parse_args(argv)
+    if args.quick_cost:
+        quick_cost(args.quick_cost)
+        return 0
     unknown = set(args.boards.split(",")) - set(BOARDS)
     if unknown:
         parser.error(f"unknown board {sorted(unknown)[0]!r}; choose from {', '.join(BOARDS)}")
