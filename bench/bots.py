@@ -33,7 +33,10 @@ def play(
     while game.to_move(state) is not None:
         level = red if game.to_move(state) == "red" else blue
         start = time.perf_counter()
-        text = choose_move(name, options, moves, level, seed=seed + len(moves), budget_s=budget)
+        # As the table service does: the deadline counts from the start of the turn.
+        text = choose_move(
+            name, options, moves, level, seed + len(moves), budget, time.time() + budget
+        )
         slowest = max(slowest, time.perf_counter() - start)
         state = game.play(state, text)
         moves.append(text)
@@ -103,7 +106,8 @@ def openspiel_match(rows: int, cols: int, games: int, simulations: int, budget: 
         moves: list[str] = []
         while game.to_move(state) is not None:
             if game.to_move(state) == ours:
-                text = choose_move("dots", options, moves, "hard", seed=i, budget_s=budget)
+                deadline = time.time() + budget
+                text = choose_move("dots", options, moves, "hard", i, budget, deadline)
                 action = to_action[text]
             else:
                 action = bot.step(spiel_state)

@@ -318,11 +318,14 @@ class MCTS:
 
 
 def choose_swaptimum_move(
-    game: Swaptimum, state: SwaptimumState, level: str, rng: random.Random, budget_s: float
+    game: Swaptimum, state: SwaptimumState, level: str, rng: random.Random, deadline: float
 ) -> SwaptimumMove:
-    """The bot's move for the side to move at ``state``."""
+    """The bot's move for the side to move at ``state``, by ``deadline`` (a
+    :func:`time.perf_counter` time)."""
     if level not in PLAYOUTS:
         raise ValueError(f"level must be one of {', '.join(PLAYOUTS)}")
-    # The rest of the budget covers the immediate-win scan and the caller's replay.
-    deadline = time.perf_counter() + TIME_SHARE[level] * budget_s
-    return MCTS(game, rng).choose(state, PLAYOUTS[level], deadline)
+    # The level's share of the time left; the rest covers the immediate-win scan.
+    now = time.perf_counter()
+    return MCTS(game, rng).choose(
+        state, PLAYOUTS[level], now + TIME_SHARE[level] * (deadline - now)
+    )

@@ -9,27 +9,35 @@ the service.
 from __future__ import annotations
 
 import asyncio
+import logging
 import multiprocessing
 import os
 from collections.abc import Callable
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-from playtable.ai import DEFAULT_BUDGET_S
+from playtable.ai import DEFAULT_BUDGET_S, warm_up
 
 T = TypeVar("T")
+log = logging.getLogger(__name__)
+
+DEFAULT_CAP_S = 1.8  # the promise is an answer within 2 s; the rest is the commit and the bus
 
 
 @dataclass(frozen=True)
 class BotSettings:
     """How much the computer may think. Defaults come from the environment:
-    ``PLAYTABLE_BOT_WORKERS`` (pool size, default 1), ``PLAYTABLE_BOT_BUDGET`` (seconds per
-    bot move), ``PLAYTABLE_ANALYSIS_BUDGET`` (seconds per analysed position) and
+    ``PLAYTABLE_BOT_WORKERS`` (pool size, default 1), ``PLAYTABLE_BOT_BUDGET`` (seconds a bot
+    may think, counted from the start of its turn), ``PLAYTABLE_BOT_CAP`` (seconds from the
+    start of its turn after which the service stops waiting for the pool and plays the quick
+    move itself), ``PLAYTABLE_ANALYSIS_BUDGET`` (seconds per analysed position) and
     ``PLAYTABLE_ANALYSIS_TOTAL`` (seconds per analysis request)."""
 
     workers: int = 1
     move_budget_s: float = DEFAULT_BUDGET_S
+    move_cap_s: float = DEFAULT_CAP_S
     position_budget_s: float = 1.0
     analysis_total_s: float = 10.0
 
@@ -39,6 +47,7 @@ class BotSettings:
         return cls(
             workers=max(1, int(env.get("PLAYTABLE_BOT_WORKERS") or 1)),
             move_budget_s=float(env.get("PLAYTABLE_BOT_BUDGET") or DEFAULT_BUDGET_S),
+            move_cap_s=float(env.get("PLAYTABLE_BOT_CAP") or DEFAULT_CAP_S),
             position_budget_s=float(env.get("PLAYTABLE_ANALYSIS_BUDGET") or 1.0),
             analysis_total_s=float(env.get("PLAYTABLE_ANALYSIS_TOTAL") or 10.0),
         )
@@ -51,17 +60,52 @@ class BotPool:
         self.workers = workers
         self._executor: ProcessPoolExecutor | None = None
 
-    async def run(self, function: Callable[..., T], *args: Any) -> T:
+    def _started(self) -> ProcessPoolExecutor:
         if self._executor is None:
             # Spawned, not forked: the server has threads (the store's), and a fork copies
             # their locks in whatever state they are.
             self._executor = ProcessPoolExecutor(
                 max_workers=self.workers, mp_context=multiprocessing.get_context("spawn")
             )
-        return await asyncio.get_running_loop().run_in_executor(self._executor, function, *args)
+        return self._executor
+
+    @property
+    def started(self) -> bool:
+        return self._executor is not None
+
+    def start(self) -> None:
+        """Start every worker now, if the pool is not running yet: spawning a process and
+        importing the bots takes a good part of a second (more on a busy machine), which
+        the first move would otherwise spend. Returns at once; the workers come up alone."""
+        if self._executor is not None:
+            return
+        executor = self._started()
+        # The pool spawns a process per job submitted while none is idle, up to its size.
+        for _ in range(self.workers):
+            executor.submit(warm_up).add_done_callback(_log_failure)
+
+    async def run(self, function: Callable[..., T], *args: Any) -> T:
+        """``function(*args)`` in a worker. Cancelling the wait drops the job if it is still
+        in the pool's own queue (the pool hands one job more than it has workers on to
+        them); a job already handed on runs to its end and its result is lost."""
+        executor = self._started()
+        try:
+            return await asyncio.get_running_loop().run_in_executor(executor, function, *args)
+        except BrokenProcessPool:
+            # A worker died (killed, out of memory): this pool refuses every job from now on,
+            # so the next one gets a new pool.
+            if self._executor is executor:
+                self._executor = None
+                executor.shutdown(wait=False, cancel_futures=True)
+            raise
 
     def shutdown(self) -> None:
         if self._executor is not None:
             # Work still queued is dropped; a worker busy with a move finishes it alone.
             self._executor.shutdown(wait=False, cancel_futures=True)
             self._executor = None
+
+
+def _log_failure(future: Future[Any]) -> None:
+    if not future.cancelled() and future.exception() is not None:
+        log.warning("bot worker warm-up failed", exc_info=future.exception())

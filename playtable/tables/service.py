@@ -20,16 +20,19 @@ import contextlib
 import dataclasses
 import hmac
 import logging
+import random
 import secrets
+import time
 import weakref
-from collections import OrderedDict
+from collections import Counter, OrderedDict
 from collections.abc import Callable, Coroutine, Mapping
 from dataclasses import dataclass
 from typing import Any, cast
 
 from playtable import games
-from playtable.ai import LEVELS, choose_move
+from playtable.ai import LEVELS, BotMove, bot_move
 from playtable.ai import analysis as solver_work
+from playtable.ai.quick import quick_game_move
 from playtable.bus import Bus
 from playtable.games import PLAYERS, Game, GameError, Player, SettingsError, other
 from playtable.games.records import GameRecord
@@ -172,6 +175,10 @@ class TableService:
         self.pool = BotPool(self.bot_settings.workers)
         # One pending piece of bot work per table: (what it is about, the task doing it).
         self._bot_tasks: dict[str, tuple[tuple[Any, ...], asyncio.Task[None]]] = {}
+        # How the computer's moves were found: "thought" (in the pool, with time to think),
+        # "quick" (in the pool, whose job started too late to think) and "fallback" (here,
+        # because the pool had not answered by the cap).
+        self.bot_replies: Counter[str] = Counter()
         self._analysis_locks: weakref.WeakValueDictionary[str, asyncio.Lock] = (
             weakref.WeakValueDictionary()
         )
@@ -231,6 +238,7 @@ class TableService:
             )
             if created:
                 if bots:
+                    self.pool.start()  # the player's first move must not wait for a spawn
                     self._bot_check(await self._load(table_id))
                 return CreatedTable(table_id, player, token, invite)
         raise RuntimeError("could not find a free table id")
@@ -596,6 +604,8 @@ class TableService:
     async def resume_bots(self) -> int:
         """Restart the bots of running tables (at startup); returns how many tables."""
         ids = await self.store.tables_with_bots()
+        if ids:
+            self.pool.start()
         for table_id in ids:
             with contextlib.suppress(TableNotFound):
                 self._bot_check(await self._load(table_id))
@@ -646,7 +656,9 @@ class TableService:
             del self._bot_tasks[table_id]
         if job is None:
             return
-        task = asyncio.create_task(self._run_bot(table_id, job))
+        # The bot's turn begins now: its deadline and the cap count from here, so time spent
+        # waiting for a worker is taken off its thinking rather than added to the answer.
+        task = asyncio.create_task(self._run_bot(table_id, job, time.time()))
         self._bot_tasks[table_id] = (job, task)
         task.add_done_callback(lambda done: self._bot_done(table_id, done))
 
@@ -657,7 +669,7 @@ class TableService:
         if not task.cancelled() and task.exception() is not None:
             logger.error("bot at table %s failed", table_id, exc_info=task.exception())
 
-    async def _run_bot(self, table_id: str, job: tuple[Any, ...]) -> None:
+    async def _run_bot(self, table_id: str, job: tuple[Any, ...], begun: float) -> None:
         kind, player = job[0], cast(Player, job[1])
         bot = Bot(player)
         try:
@@ -670,37 +682,79 @@ class TableService:
             table = await self._load(table_id)
             if self._bot_job(table) != job:
                 return  # the position changed while the task waited to start
-            row, played = table.row, list(job[2])
+            played = job[2]
             if kind == "undo":
                 # Take-backs are always allowed: the computer does not mind a second try.
                 await self.answer_undo(table_id, bot, True)
             elif kind == "draw":
-                await self.answer_draw(table_id, bot, await self._bot_accepts_draw(table, player))
+                accept = await self._bot_accepts_draw(table, player, begun)
+                await self.answer_draw(table_id, bot, accept)
             else:
-                move = await self.pool.run(
-                    choose_move,
-                    row.game,
-                    row.options,
-                    played,
-                    row.bots[player],
-                    None,
-                    self.bot_settings.move_budget_s,
-                )
+                move = await self._bot_move(table, player, begun)
                 await self.play_move(table_id, bot, len(played), move)
         except (Stale, NotYourTurn, GameOver, NoOffer, TableNotFound):
             pass  # another process (or the player) got there first: nothing left to do
 
-    async def _bot_accepts_draw(self, table: _Table, player: Player) -> bool:
-        """Accept only a draw the solver shows is no worse than playing on."""
+    async def _bot_move(self, table: _Table, player: Player, begun: float) -> str:
+        """The computer's move at ``table``, whose turn began at ``begun`` (``time.time()``).
+
+        The pool thinks until ``begun`` + the move budget; if its answer is not back by
+        ``begun`` + the cap (a queue of other tables' jobs, a slow spawn, a busy machine), the
+        quick move is played from here, in milliseconds, and the pool's answer is dropped.
+        """
+        settings = self.bot_settings
+        row = table.row
+        wait = begun + settings.move_cap_s - time.time()
+        if wait > 0:
+            job = self.pool.run(
+                bot_move,
+                row.game,
+                row.options,
+                [m.move for m in table.moves],
+                row.bots[player],
+                None,
+                settings.move_budget_s,
+                begun + settings.move_budget_s,
+            )
+            try:
+                reply: BotMove = await asyncio.wait_for(job, wait)
+            except TimeoutError:
+                log.warning(
+                    "table %s: no bot move from the pool after %.2f s, playing the quick move",
+                    row.id,
+                    time.time() - begun,
+                )
+            except Exception:
+                # A worker that died (the pool starts new ones for the next job) must not
+                # leave the player waiting for a move that will never come.
+                log.exception("table %s: the bot's job failed, playing the quick move", row.id)
+            else:
+                self.bot_replies["quick" if reply.quick else "thought"] += 1
+                return reply.move
+        self.bot_replies["fallback"] += 1
+        move = quick_game_move(table.game, table.state, random.Random())
+        return str(table.game.format_move(move))
+
+    async def _bot_accepts_draw(self, table: _Table, player: Player, begun: float) -> bool:
+        """Accept only a draw the solver shows is no worse than playing on.
+
+        Like a move, the answer comes by the cap: a solver that has not answered by then
+        counts as "not shown", and the offer is declined.
+        """
         if table.row.game != "dots":
             return False
+        settings = self.bot_settings
         played = [m.move for m in table.moves]
-        value = await self.pool.run(
-            solver_work.mover_value,
-            table.row.options,
-            played,
-            self.bot_settings.position_budget_s,
-        )
+        budget = min(settings.position_budget_s, begun + settings.move_budget_s - time.time())
+        wait = begun + settings.move_cap_s - time.time()
+        if budget <= 0 or wait <= 0:
+            return False
+        try:
+            value = await asyncio.wait_for(
+                self.pool.run(solver_work.mover_value, table.row.options, played, budget), wait
+            )
+        except TimeoutError:
+            return False
         if value is None:
             return False
         mine = value if table.game.to_move(table.state) == player else -value

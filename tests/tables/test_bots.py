@@ -10,13 +10,16 @@ from typing import Any
 
 import pytest
 
+from playtable.ai import bot_move
 from playtable.ai.solve import solve_record
 from playtable.bus import InProcessBus
-from playtable.games import SettingsError
+from playtable.games import SettingsError, load
 from playtable.games.records import GameRecord
 from playtable.store import Store
 from playtable.tables import AnalysisRefused, TableService
 from playtable.tables.bots import BotSettings
+from playtable.tables.errors import Stale
+from playtable.tables.service import Bot
 from tests.tables.conftest import SECRET
 
 pytestmark = pytest.mark.anyio
@@ -226,3 +229,109 @@ async def test_the_bot_plays_swaptimum_too(bots: TableService) -> None:
     assert table["outcome"] is None
     with pytest.raises(AnalysisRefused, match="Dots and Boxes"):
         await bots.analysis(created.id)
+
+
+# -- the 2-second promise: a deadline from the start of the turn, and a hard cap -------------
+BIG = {"grid": "square", "rows": 5, "cols": 5, "start": "standard"}
+
+
+async def test_a_bot_table_starts_the_pool_before_the_first_move(store: Store) -> None:
+    service = TableService(store, InProcessBus(), SECRET, FAST)
+    try:
+        await service.create_table("dots", DOTS, "red")  # no computer: no pool
+        assert not service.pool.started
+        await service.create_table("dots", DOTS, "red", bot="hard")  # the person moves first
+        assert service.pool.started
+    finally:
+        await service.close()
+    restarted = TableService(store, InProcessBus(), SECRET, FAST)
+    try:
+        assert await restarted.resume_bots() == 1
+        assert restarted.pool.started
+    finally:
+        await restarted.close()
+
+
+async def exchange(service: TableService, table_id: str, token: str, person: str) -> int:
+    """The person plays the first legal move (again while it is still their turn), then
+    waits for the computer to hand the turn back; returns how many moves the computer made."""
+    table = await service.snapshot(table_id, None)
+    while table["to_move"] == person:
+        legal = (await service.api_view(table_id))["legal_moves"]
+        await service.play_move(table_id, token, table["ply"], legal[0])
+        table = await service.snapshot(table_id, None)
+    ply = table["ply"]
+    table = await until(
+        service, table_id, lambda t: t["to_move"] == person or t["outcome"] is not None
+    )
+    return int(table["ply"]) - ply
+
+
+@pytest.mark.parametrize(
+    ("name", "options"), [("dots", BIG), ("swaptimum", {"size": 9})], ids=["dots", "swaptimum"]
+)
+async def test_a_pool_too_slow_for_the_cap_gives_way_to_the_quick_move(
+    store: Store, name: str, options: dict[str, Any]
+) -> None:
+    # The hard bot may think for 3 s on a board it cannot prove, but the cap is 0.3 s: the
+    # pool cannot answer in time, so the service plays the quick move itself.
+    cap = 0.3
+    slow = BotSettings(workers=1, move_budget_s=3.0, move_cap_s=cap)
+    service = TableService(store, InProcessBus(), SECRET, slow)
+    try:
+        created = await service.create_table(name, options, "red", bot="hard")
+        for _ in range(3):
+            start = time.monotonic()
+            replies = await exchange(service, created.id, created.seat_token, "red")
+            # Generous, but far below the 3 s the pool would have taken.
+            assert replies > 0 and time.monotonic() - start < replies * (cap + 1.0)
+        assert service.bot_replies["thought"] == 0
+        assert service.bot_replies["fallback"] == sum(service.bot_replies.values()) >= 3
+        # The moves are in the store, legal (the record replays) and the game goes on.
+        record = await service.record(created.id)
+        game = load(name, options)
+        assert game.to_move(game.replay(record.moves)) == "red"
+        # The pool's late answers never reach the table: had one been played, the stale-ply
+        # check would refuse it, as it refuses this copy of the bot's last move.
+        last = len(record.moves) - 1
+        with pytest.raises(Stale):
+            await service.play_move(created.id, Bot("blue"), last, record.moves[last])
+        await asyncio.sleep(slow.move_budget_s)
+        assert len(await store.moves(created.id)) == len(record.moves)
+    finally:
+        await service.close()
+
+
+async def test_a_job_that_starts_after_its_deadline_answers_at_once(bots: TableService) -> None:
+    # Through the real pool: a job queued past its deadline does not think at all, so a
+    # worker cannot fall further and further behind.
+    game = load("dots", BIG)
+    reply = await bots.pool.run(bot_move, "dots", BIG, [], "hard", None, 5.0, time.time() - 1.0)
+    assert reply.quick and reply.move in game.legal_move_texts(game.initial())
+
+
+async def test_many_bot_tables_at_once_on_one_worker_all_get_their_moves(store: Store) -> None:
+    settings = BotSettings(workers=1, move_budget_s=0.5)
+    service = TableService(store, InProcessBus(), SECRET, settings)
+    try:
+        tables = [
+            await service.create_table(name, options, "blue", bot="hard")
+            for name, options in [("dots", BIG)] * 3 + [("swaptimum", {"size": 9})] * 3
+        ]
+        for created in tables:
+            await until(service, created.id, lambda t: t["ply"] >= 1)
+        for _ in range(3):
+            # Every person answers at once, so the bots' jobs queue up together.
+            played = await asyncio.gather(
+                *(exchange(service, t.id, t.seat_token, "blue") for t in tables)
+            )
+            assert all(played)
+        for created in tables:
+            table = await service.snapshot(created.id, None)
+            assert table["outcome"] is None and table["to_move"] == "blue"
+        replies = service.bot_replies
+        # One worker cannot think 0.5 s for six tables inside 1.8 s: the later jobs of a
+        # round start past their deadline and answer at once instead of waiting in line.
+        assert replies["thought"] >= 4 and replies["quick"] > 0
+    finally:
+        await service.close()
