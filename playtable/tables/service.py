@@ -719,7 +719,7 @@ class TableService:
             try:
                 reply: BotMove = await asyncio.wait_for(job, wait)
             except TimeoutError:
-                log.warning(
+                logger.warning(
                     "table %s: no bot move from the pool after %.2f s, playing the quick move",
                     row.id,
                     time.time() - begun,
@@ -727,7 +727,7 @@ class TableService:
             except Exception:
                 # A worker that died (the pool starts new ones for the next job) must not
                 # leave the player waiting for a move that will never come.
-                log.exception("table %s: the bot's job failed, playing the quick move", row.id)
+                logger.exception("table %s: the bot's job failed, playing the quick move", row.id)
             else:
                 self.bot_replies["quick" if reply.quick else "thought"] += 1
                 return reply.move
