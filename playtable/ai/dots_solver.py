@@ -497,7 +497,9 @@ class DotsSolver:
         return gained + best
 
     max_symmetric_lines = 84
-    max_entries = 3_000_000  # the table is emptied before a solve when it holds more
+    # The table is emptied before a solve when it holds more: about 160 bytes an entry, so
+    # some 160 MB per process at most, and emptying it takes about 0.1 s of a move's budget.
+    max_entries = 1_000_000
     sym_min_free = 10  # canonicalise the key only when at least this many lines are free
 
     def _key(self, drawn: int, free: int) -> tuple[int, int]:
