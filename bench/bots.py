@@ -128,6 +128,18 @@ def openspiel_match(rows: int, cols: int, games: int, simulations: int, budget: 
     return f"| dots {rows}x{cols} | {label} | {games} | {wins} | {draws} | {losses} |"
 
 
+def board_options(text: str) -> dict[str, Any]:
+    """``3x3`` or ``3x3-misere`` as Dots and Boxes options."""
+    size, _, variant = text.partition("-")
+    rows, cols = (int(n) for n in size.split("x"))
+    options: dict[str, Any] = {"rows": rows, "cols": cols}
+    if variant == "misere":
+        options["misere"] = True
+    elif variant:
+        raise SystemExit(f"unknown board variant {variant!r}")
+    return options
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--dots-games", type=int, default=20)
@@ -138,6 +150,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--only", choices=["dots", "swaptimum", "openspiel"])
     parser.add_argument(
         "--pairs", default="all", help="comma list such as hard-easy (default: every pair)"
+    )
+    parser.add_argument(
+        "--dots-boards",
+        default="3x3,4x4",
+        help="comma list of Dots and Boxes boards, RxC with an optional -misere",
     )
     args = parser.parse_args(argv)
     random.seed(0)
@@ -155,7 +172,7 @@ def main(argv: list[str] | None = None) -> int:
             )
     if args.only in (None, "dots"):
         print(header, rule, sep="\n", flush=True)
-        for options in ({"rows": 3, "cols": 3}, {"rows": 4, "cols": 4}):
+        for options in map(board_options, args.dots_boards.split(",")):
             for first, second in pairs:
                 print(
                     match("dots", options, first, second, args.dots_games, args.budget), flush=True

@@ -64,7 +64,7 @@ def bot_move(
         assert isinstance(game, DotsAndBoxes)
         known = book.lookup(game, state)  # a proof made ahead of time costs no thinking
         if known is not None:
-            return BotMove(game.format_move(known[1]), False)
+            return BotMove(game.format_move(rng.choice(known[1])), False)
     if until - time.perf_counter() < MIN_THINK_S:
         from playtable.ai.quick import quick_game_move
 

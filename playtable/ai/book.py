@@ -4,7 +4,8 @@ The hard bot must play the whole game perfectly on boards up to 3x3, but a proof
 first moves of some of them (3x3, and 3x3 misère above all) takes longer than a bot's budget
 in pure Python. So the first positions of those boards are solved once, ahead of time, and
 shipped: ``dots_book.json`` holds, per board setting, every position with up to a few lines
-drawn (one per symmetry class), with its value for the side to move and one optimal line.
+drawn (one per symmetry class), with its value for the side to move and every optimal line
+(the bot picks one at random, so its games vary).
 
 The boards of ``DEPTHS`` are stored to their depth (every position with up to that many lines
 drawn beyond the start); the build then times a fresh solver on a sample of the positions just
@@ -84,6 +85,7 @@ def canonical(game: DotsAndBoxes, drawn: int) -> tuple[int, tuple[int, ...]]:
 
 @functools.lru_cache(maxsize=1)
 def _book() -> dict[str, dict[str, list[int]]]:
+    """Per board key, per canonical drawn mask (hex): [value, optimal line, ...]."""
     try:
         data = json.loads(BOOK_PATH.read_text(encoding="utf-8"))
     except FileNotFoundError:
@@ -93,8 +95,8 @@ def _book() -> dict[str, dict[str, list[int]]]:
     return {key: board["positions"] for key, board in data["boards"].items()}
 
 
-def lookup(game: DotsAndBoxes, state: DotsState) -> tuple[int, int] | None:
-    """(value for the side to move, an optimal board line) if the book has the position."""
+def lookup(game: DotsAndBoxes, state: DotsState) -> tuple[int, tuple[int, ...]] | None:
+    """(value for the side to move, every optimal board line) if the book has the position."""
     positions = _book().get(board_key(game))
     if not positions or game.to_move(state) is None:
         return None
@@ -102,8 +104,8 @@ def lookup(game: DotsAndBoxes, state: DotsState) -> tuple[int, int] | None:
     entry = positions.get(format(image, "x"))
     if entry is None:
         return None
-    value, line = entry
-    return value, perm.index(line)  # perm maps the actual line onto the stored one
+    value, *lines = entry
+    return value, tuple(sorted(perm.index(line) for line in lines))  # perm: actual -> stored
 
 
 def _positions(game: DotsAndBoxes, level: int) -> list[int]:
@@ -142,8 +144,8 @@ def build_board(game: DotsAndBoxes, depth: int, log: Any) -> dict[str, list[int]
             state = _state(game, drawn)
             if game.to_move(state) is None:
                 continue
-            solution = solver.solve(state, all_best=False, deepening=False)
-            positions[format(drawn, "x")] = [solution.value, solution.best_moves[0]]
+            solution = solver.solve(state, deepening=False)
+            positions[format(drawn, "x")] = [solution.value, *solution.best_moves]
             count += 1
         print(
             f"{board_key(game)} level {level}: {count} positions "
@@ -207,11 +209,12 @@ def check(log: Any = sys.stderr) -> int:
     for key, positions in _book().items():
         game = _game(json.loads(key))
         solver = DotsSolver(game)
-        for mask, (value, line) in positions.items():
+        for mask, (value, *lines) in positions.items():
             state = _state(game, int(mask, 16))
-            if not line_is_optimal(solver, game, state, value, line):
-                wrong += 1
-                print(f"{key} {mask}: {value} by line {line} is wrong", file=log, flush=True)
+            for line in lines:
+                if not line_is_optimal(solver, game, state, value, line):
+                    wrong += 1
+                    print(f"{key} {mask}: {value} by line {line} is wrong", file=log, flush=True)
         print(f"{key}: {len(positions)} positions checked", file=log, flush=True)
     return wrong
 

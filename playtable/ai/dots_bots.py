@@ -139,7 +139,7 @@ def medium_move(game: DotsAndBoxes, state: DotsState, rng: random.Random, deadli
 def hard_move(game: DotsAndBoxes, state: DotsState, rng: random.Random, deadline: float) -> int:
     known = book.lookup(game, state)
     if known is not None:
-        return known[1]  # proved ahead of time: the first moves of the small boards
+        return rng.choice(known[1])  # proved ahead of time: the small boards' first moves
     solver = solver_for(game)
     lines = Lines(game, state.drawn)
     if len(lines.safe) > 60 and not lines.captures:
