@@ -42,7 +42,7 @@ BOARDS: list[dict[str, Any]] = [
 CONFIGS: dict[str, dict[str, Any]] = {
     "safe capture": {"chain_rule": False, "endgame": False, "symmetry": False},
     "chain capture": {"endgame": False, "symmetry": False},
-    "loony endgame": {"chain_rule": False, "symmetry": False},
+    "chains and loops": {"chain_rule": False, "symmetry": False},
     "symmetry only": {"reductions": False},
     "all": {},
 }
