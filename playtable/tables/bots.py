@@ -32,10 +32,12 @@ class BotSettings:
     ``PLAYTABLE_BOT_WORKERS`` (pool size, default 1), ``PLAYTABLE_BOT_BUDGET`` (seconds a bot
     may think, counted from the start of its turn), ``PLAYTABLE_BOT_CAP`` (seconds from the
     start of its turn after which the service stops waiting for the pool and plays the quick
-    move itself), ``PLAYTABLE_ANALYSIS_BUDGET`` (seconds per analysed position) and
-    ``PLAYTABLE_ANALYSIS_TOTAL`` (seconds per analysis request)."""
+    move itself), ``PLAYTABLE_ANALYSIS_WORKERS`` (size of the analysis' own pool, default 1:
+    an analysis never holds up a bot's move), ``PLAYTABLE_ANALYSIS_BUDGET`` (seconds per
+    analysed position) and ``PLAYTABLE_ANALYSIS_TOTAL`` (seconds per analysis request)."""
 
     workers: int = 1
+    analysis_workers: int = 1
     move_budget_s: float = DEFAULT_BUDGET_S
     move_cap_s: float = DEFAULT_CAP_S
     position_budget_s: float = 1.0
@@ -46,6 +48,7 @@ class BotSettings:
         env = os.environ
         return cls(
             workers=max(1, int(env.get("PLAYTABLE_BOT_WORKERS") or 1)),
+            analysis_workers=max(1, int(env.get("PLAYTABLE_ANALYSIS_WORKERS") or 1)),
             move_budget_s=float(env.get("PLAYTABLE_BOT_BUDGET") or DEFAULT_BUDGET_S),
             move_cap_s=float(env.get("PLAYTABLE_BOT_CAP") or DEFAULT_CAP_S),
             position_budget_s=float(env.get("PLAYTABLE_ANALYSIS_BUDGET") or 1.0),

@@ -173,6 +173,9 @@ class TableService:
         self._tasks: set[asyncio.Task[None]] = set()
         self.bot_settings = bots if bots is not None else BotSettings()
         self.pool = BotPool(self.bot_settings.workers)
+        # The analysis has its own workers: a long analysis must not make the bots of other
+        # tables fall back to their quick move.
+        self.analysis_pool = BotPool(self.bot_settings.analysis_workers)
         # One pending piece of bot work per table: (what it is about, the task doing it).
         self._bot_tasks: dict[str, tuple[tuple[Any, ...], asyncio.Task[None]]] = {}
         # How the computer's moves were found: "thought" (in the pool, with time to think),
@@ -800,7 +803,7 @@ class TableService:
             if ply not in known and (table_id, digests[ply]) not in self._unproved
         ]
         if missing:
-            found = await self.pool.run(
+            found = await self.analysis_pool.run(
                 solver_work.analyse_positions,
                 table.row.options,
                 played,
@@ -849,7 +852,7 @@ class TableService:
         table = await self.check_analysis(table_id)
         if not 0 <= ply <= table.ply:
             raise AnalysisRefused(f"There is no position after {ply} moves at this table.")
-        found = await self.pool.run(
+        found = await self.analysis_pool.run(
             solver_work.best_moves,
             table.row.options,
             [m.move for m in table.moves[:ply]],
@@ -886,6 +889,7 @@ class TableService:
         if bot_tasks:
             await asyncio.wait(bot_tasks, timeout=5)
         self.pool.shutdown()
+        self.analysis_pool.shutdown()
         if self._tasks:
             await asyncio.wait(set(self._tasks), timeout=5)
         for task in set(self._tasks):

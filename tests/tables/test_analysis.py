@@ -81,7 +81,7 @@ async def test_the_analysis_survives_a_restart_and_needs_no_solver(db_url: str) 
     try:
         assert await second.analysis(table_id) == before
         # The pool starts on first use: the analysis above never needed it.
-        assert second.pool._executor is None
+        assert second.analysis_pool._executor is None
     finally:
         await second.close()
         await second_store.close()
@@ -136,7 +136,7 @@ async def test_positions_without_a_proof_are_not_stored(store: Store) -> None:
     budget = BotSettings(workers=1, position_budget_s=1.0, analysis_total_s=5.0)
     service = TableService(store, InProcessBus(), SECRET, budget)
     try:
-        await service.pool.run(len, [])  # the pool started, so only the solving is timed
+        await service.analysis_pool.run(len, [])  # the pool started: only the solving is timed
         start = time.monotonic()
         assert (await service.analysis(table_id))["values"] == [None]
         assert time.monotonic() - start >= 1.0  # the whole budget, spent in vain
@@ -145,5 +145,37 @@ async def test_positions_without_a_proof_are_not_stored(store: Store) -> None:
         start = time.monotonic()
         assert (await service.analysis(table_id))["values"] == [None]
         assert time.monotonic() - start < 1.0
+    finally:
+        await service.close()
+
+
+async def test_an_analysis_does_not_hold_up_the_bots(store: Store) -> None:
+    """The analysis has its own workers: while one spends seconds on a position it cannot
+    prove, the computer at another table still thinks and moves in time."""
+    big = {"grid": "square", "rows": 5, "cols": 5, "start": "standard", "misere": False}
+    analysed = await bot_table(store, big)
+    settings = BotSettings(
+        workers=1,
+        analysis_workers=1,
+        move_budget_s=0.3,
+        move_cap_s=1.5,
+        position_budget_s=4.0,
+        analysis_total_s=4.0,
+    )
+    service = TableService(store, InProcessBus(), SECRET, settings)
+    try:
+        # Both pools up first, so that no spawn is timed.
+        await service.pool.run(len, [])
+        await service.analysis_pool.run(len, [])
+        analysis = asyncio.create_task(service.analysis(analysed))
+        await asyncio.sleep(0.3)  # the analysis' worker is busy now
+        created = await service.create_table("dots", SMALL, "blue", bot="hard")
+        start = time.monotonic()
+        while (await service.snapshot(created.id, None))["ply"] == 0:
+            assert time.monotonic() - start < 10, "the computer never moved"
+            await asyncio.sleep(0.05)
+        assert not analysis.done()  # the computer moved while the analysis was still at work
+        assert service.bot_replies == {"thought": 1}
+        assert (await analysis)["values"] == [None]
     finally:
         await service.close()
