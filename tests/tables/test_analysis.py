@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import AsyncIterator
 
 import pytest
 
@@ -20,14 +19,6 @@ pytestmark = pytest.mark.anyio
 
 SMALL = {"grid": "square", "rows": 1, "cols": 2, "start": "standard", "misere": False}
 FAST = BotSettings(workers=1, move_budget_s=0.2, position_budget_s=2.0, analysis_total_s=20.0)
-
-
-@pytest.fixture
-async def store(db_url: str) -> AsyncIterator[Store]:
-    store = Store(db_url)
-    await store.open()
-    yield store
-    await store.close()
 
 
 async def finished_game(service: TableService) -> tuple[str, list[str]]:

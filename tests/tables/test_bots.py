@@ -29,14 +29,6 @@ FAST = BotSettings(workers=1, move_budget_s=0.2, position_budget_s=1.0, analysis
 
 
 @pytest.fixture
-async def store(db_url: str) -> AsyncIterator[Store]:
-    store = Store(db_url)
-    await store.open()
-    yield store
-    await store.close()
-
-
-@pytest.fixture
 async def bots(store: Store) -> AsyncIterator[TableService]:
     service = TableService(store, InProcessBus(), SECRET, FAST)
     yield service
