@@ -31,11 +31,20 @@ search on random positions):
   border or at a cell with three or more free lines) can be taken at once: both classic
   continuations, "take all" and "all but two, then double-deal", start by taking it.
   Neither reduction holds in misère, where taking a cell can be the losing move.
+- **Chains and loops** (both scorings): a position where no open cell has three free lines
+  is a set of paths and cycles of cells; it is not searched but valued exactly by the
+  abstract game of :mod:`playtable.ai.strings` on the multiset of its components.
+- **Dead components** (misère): a line that takes a whole component (a lone cell, or two
+  cells sharing their last line) is never better than playing on, since whoever draws the
+  last line elsewhere ends up with those cells whatever happens in between. Such lines are
+  searched only when nothing else is left, and the table key counts those cells instead of
+  naming their lines (positions that differ only there have the same value).
 - **Symmetry**: the table key is the least image of the drawn mask under the board's
   symmetries that map the pre-drawn lines onto themselves (up to 8 on a square, 6 on a
   triangle, 12 on a hexagon).
 - **Move ordering**: the table's best move, then captures, then lines that give nothing away,
-  then sacrifices; within each group, lines nearest the centre first. Lines are relabelled
+  then sacrifices (in misère: captures, sacrifices, then safe lines, as measured); within
+  each group, lines nearest the centre first. Lines are relabelled
   internally so that bit order *is* centre-out order, which makes the ordering free.
 - **Bounds**: the table holds a lower and an upper bound per position, so null-window
   re-searches (for the list of best moves) reuse everything.
