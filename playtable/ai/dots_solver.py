@@ -62,6 +62,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from playtable.ai import strings
+from playtable.ai.strings import SolverTimeout as SolverTimeout  # re-exported: the public name
 from playtable.games.dots.game import DotsAndBoxes, DotsState
 from playtable.games.dots.geometry import Board
 
@@ -69,10 +70,6 @@ _EXACT = 1 << 30  # table depth of an entry whose subtree never reached a horizo
 _CHECK_EVERY = 0x7F  # nodes between two looks at the clock
 _CHUNK = 12  # bits per lookup table when permuting a mask by a symmetry
 _LOW = (1 << _CHUNK) - 1
-
-
-class SolverTimeout(Exception):
-    """The solve did not finish within its time budget."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -333,7 +330,7 @@ class DotsSolver:
             # scorings, see playtable.ai.strings), no search of the board needed.
             simple = self._endgames.get(free)
             if simple is None:
-                simple = strings.value(self._components(free), w)
+                simple = strings.value(self._components(free), w, stats.deadline)
                 self._endgames[free] = simple
             return gained + simple
         # |u| can never exceed the cells still open.

@@ -27,13 +27,28 @@ included) are covered. Symmetric cuts are tried once and results are memoised pe
 
 from __future__ import annotations
 
+import functools
+import math
+import time
+
 BB, GB, GG, LOOP = 0, 1, 2, 3
 
 Component = tuple[int, int]
 State = tuple[Component, ...]
 
-_MEMO: dict[tuple[State, int], int] = {}
+# Components taken whole by one line: a lone coin on a ground string, two coins sharing
+# their last string. Their coins are "dead" (see ``value``).
+_DEAD = {(1, GB): 1, (2, BB): 2}
+
+_MEMO: dict[tuple[State, int, int], int] = {}
 MAX_MEMO = 2_000_000  # entries kept before the memo is emptied
+_CHECK_EVERY = 0x3FF  # calls between two looks at the clock
+_calls = 0
+
+
+class SolverTimeout(Exception):
+    """The solve did not finish within its time budget (also
+    :class:`playtable.ai.dots_solver.SolverTimeout`)."""
 
 
 def _path(n: int, kind: int, out: list[Component]) -> int:
@@ -72,14 +87,56 @@ def cuts(component: Component) -> list[tuple[int, tuple[Component, ...]]]:
     return results
 
 
-def value(state: State, w: int) -> int:
-    """The ``u`` value of the side to move; ``state`` is a sorted tuple of components."""
+def value(state: State, w: int, deadline: float = math.inf) -> int:
+    """The ``u`` value of the side to move; ``state`` is a sorted tuple of components.
+
+    Dead components (taken whole by one line) are set apart first. In normal scoring taking
+    them at once is optimal (the opponent could take them as well, for the same count). In
+    misère taking one is never better than playing on and leaving its coins to whoever takes
+    the last coin elsewhere (the same holds for the opponent), so only their number matters.
+    A position of long chains and loops of four or more alone, in normal scoring, is valued by
+    the classic formula (:func:`loony_value`); everything else is searched. Raises
+    :class:`SolverTimeout` past ``deadline`` (a :func:`time.perf_counter` time); what was
+    finished stays in the memo.
+    """
+    rest, dead = _split(state)
+    if w > 0:
+        if all(kind == GG or (kind == LOOP and n >= 4) for n, kind in rest):
+            return dead + loony_value(
+                tuple(n for n, kind in rest if kind == GG),
+                tuple(n for n, kind in rest if kind == LOOP),
+            )
+        return dead + _value(rest, 0, w, deadline)
+    return _value(rest, dead, w, deadline)
+
+
+def _split(parts: State | list[Component]) -> tuple[State, int]:
+    """(the components that are not dead, sorted; the coins of the dead ones)."""
+    dead = 0
+    rest = []
+    for part in parts:
+        coins = _DEAD.get(part)
+        if coins:
+            dead += coins
+        else:
+            rest.append(part)
+    rest.sort()
+    return tuple(rest), dead
+
+
+def _value(state: State, dead: int, w: int, deadline: float) -> int:
+    """``u`` of ``state`` plus ``dead`` set-apart coins (misère; always 0 in normal scoring):
+    they go to whoever takes the last coin of ``state``."""
     if not state:
-        return 0
-    key = (state, w)
+        return w * dead  # the side to move must take them
+    key = (state, dead, w)
     known = _MEMO.get(key)
     if known is not None:
         return known
+    global _calls
+    _calls += 1
+    if not _calls & _CHECK_EVERY and time.perf_counter() > deadline:
+        raise SolverTimeout
     best = -(1 << 20)
     previous = None
     for index, component in enumerate(state):
@@ -88,8 +145,17 @@ def value(state: State, w: int) -> int:
         previous = component
         rest = state[:index] + state[index + 1 :]
         for taken, parts in cuts(component):
-            after = tuple(sorted(rest + parts)) if parts else rest
-            result = w * taken + value(after, w) if taken else -value(after, w)
+            after, more = _split(rest + parts) if parts else (rest, 0)
+            if w > 0:
+                # Normal scoring: new dead coins are taken at once, by whoever moves next.
+                if taken:
+                    result = taken + more + _value(after, 0, w, deadline)
+                else:
+                    result = -(more + _value(after, 0, w, deadline))
+            elif taken:
+                result = -taken + _value(after, dead + more, w, deadline)
+            else:
+                result = -_value(after, dead + more, w, deadline)
             if result > best:
                 best = result
     if len(_MEMO) >= MAX_MEMO:
@@ -98,4 +164,31 @@ def value(state: State, w: int) -> int:
     return best
 
 
-__all__ = ["BB", "GB", "GG", "LOOP", "cuts", "value"]
+@functools.lru_cache(maxsize=1 << 16)
+def loony_value(chains: tuple[int, ...], loops: tuple[int, ...]) -> int:
+    """Net coins for the side to move, normal scoring, with only chains between two ground
+    strings (``chains``, sorted lengths) and loops of four or more (``loops``): whoever moves
+    must open one, and the other side either takes it all and moves next, or keeps control by
+    declining the last two coins of a chain of three or more (four of a loop); a chain of two
+    is opened in its middle, which leaves no such choice (Berlekamp). Checked against the
+    search in the tests."""
+    if not chains and not loops:
+        return 0
+    best = -(1 << 20)
+    for i, n in enumerate(chains):
+        if i and chains[i - 1] == n:
+            continue
+        rest = loony_value(chains[:i] + chains[i + 1 :], loops)
+        taken = n + rest
+        controller = taken if n <= 2 else max(taken, n - 4 - rest)
+        best = max(best, -controller)
+    for i, n in enumerate(loops):
+        if i and loops[i - 1] == n:
+            continue
+        rest = loony_value(chains, loops[:i] + loops[i + 1 :])
+        controller = max(n + rest, n - 8 - rest)
+        best = max(best, -controller)
+    return best
+
+
+__all__ = ["BB", "GB", "GG", "LOOP", "SolverTimeout", "cuts", "loony_value", "value"]

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import math
 import random
+import time
 from typing import Any
 
 import pytest
@@ -99,3 +101,36 @@ def test_hexagon_endgames_with_three_cell_loops_are_exact() -> None:
             seen_loop += 1
             assert strings.value(components, 1) == plain_value(g, drawn)
     assert seen_loop >= 3
+
+
+def test_the_loony_formula_agrees_with_the_search() -> None:
+    """Normal scoring, long chains and loops only: the classic formula is what the value
+    uses; here it is checked against the plain search of the abstract game."""
+    rng = random.Random(11)
+    for _ in range(60):
+        chains = tuple(sorted(rng.randint(1, 6) for _ in range(rng.randint(0, 3))))
+        loops = tuple(sorted(rng.randint(4, 8) for _ in range(rng.randint(0, 2))))
+        state = tuple(
+            sorted([(n, strings.GG) for n in chains] + [(n, strings.LOOP) for n in loops])
+        )
+        if state:
+            assert strings.loony_value(chains, loops) == strings._value(state, 0, 1, math.inf)
+
+
+def test_dead_components_count_by_their_cells() -> None:
+    # Normal scoring: a lone capturable cell is taken at once, so it just adds one.
+    chain = ((4, strings.GG),)
+    assert strings.value(((1, strings.GB), *chain), 1) == 1 + strings.value(chain, 1)
+    # Misère: two lone cells or one pair sharing a line are the same thing.
+    rest = ((3, strings.GG), (5, strings.GG))
+    two_lone = tuple(sorted(((1, strings.GB), (1, strings.GB), *rest)))
+    pair = tuple(sorted(((2, strings.BB), *rest)))
+    assert strings.value(two_lone, -1) == strings.value(pair, -1)
+
+
+def test_the_abstract_game_stops_at_its_deadline() -> None:
+    strings._MEMO.clear()
+    big = tuple(sorted([(5, strings.GG), (6, strings.GG), (4, strings.LOOP), (7, strings.GB)]))
+    with pytest.raises(strings.SolverTimeout):
+        strings.value(big, -1, deadline=time.perf_counter() - 1)
+    assert isinstance(strings.value(big, -1), int)  # no deadline: it finishes
