@@ -736,8 +736,9 @@ class DotsSolver:
         """A good move for a bot: proved if the clock allows, else the deepest pass's best.
 
         With at most ``exact_first_lines`` free lines, a full-depth search gets the first
-        85% of the time (horizon passes would cost about four times as much to
-        reach the same proof); otherwise, or if that fails, passes limited to 1, 2, 3, ...
+        85% of the time (horizon passes would cost about four times as much to reach the same
+        proof), 95% in misère (whose horizon passes score every leaf 0, so they say little);
+        otherwise, or if that fails, passes limited to 1, 2, 3, ...
         choice moves run until one is proved, reaches ``max_depth`` or the clock stops it
         (the table keeps what the failed attempt proved, which speeds up the passes).
 
@@ -752,7 +753,8 @@ class DotsSolver:
         free = (self.full & ~drawn).bit_count()
         if free <= exact_first_lines and max_depth == _EXACT:
             now = time.perf_counter()
-            self.stats.deadline = now + 0.85 * (deadline - now)
+            share = 0.85 if self.weight > 0 else 0.95
+            self.stats.deadline = now + share * (deadline - now)
             try:
                 value, line, _ = self._root_search(drawn, _EXACT)
                 return self.order[line], self.weight * value, True
