@@ -16,12 +16,14 @@ import asyncio
 import os
 import secrets
 import warnings
-from collections.abc import Iterator
+from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 from typing import NoReturn
 
 import pytest
 import sqlalchemy as sa
+
+from playtable.store import Store
 
 # Where the services are; CI and this machine use the standard ports with trust auth.
 POSTGRES_ADMIN_URL = os.environ.get(
@@ -134,3 +136,12 @@ def empty_db_url(backend: str, tmp_path: Path, request: pytest.FixtureRequest) -
         yield url.render_as_string(hide_password=False)
     finally:
         asyncio.run(_admin(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+
+
+# The store on the database of ``db_url``, for the async suites (each sets its anyio backend).
+@pytest.fixture
+async def store(db_url: str) -> AsyncIterator[Store]:
+    store = Store(db_url)
+    await store.open()
+    yield store
+    await store.close()

@@ -17,14 +17,6 @@ def anyio_backend() -> str:
 
 
 @pytest.fixture
-async def store(db_url: str) -> AsyncIterator[Store]:
-    store = Store(db_url)
-    await store.open()
-    yield store
-    await store.close()
-
-
-@pytest.fixture
 async def service(db_url: str) -> AsyncIterator[TableService]:
     store = Store(db_url)
     await store.open()
