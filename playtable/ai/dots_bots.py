@@ -10,7 +10,8 @@
 - **hard** searches with the exact solver under the time budget, deepening until the
   position is proved; a proved move is optimal. On the boards up to 3x3 the first moves,
   whose proofs would take longer than the budget, come from the opening book
-  (:mod:`playtable.ai.book`), so it plays those whole games perfectly.
+  (:mod:`playtable.ai.book`, read by :func:`playtable.ai.bot_move` before any thinking), so
+  it plays those whole games perfectly.
 
 All three are deterministic for a given random generator.
 """
@@ -22,7 +23,6 @@ import random
 import time
 from collections import OrderedDict
 
-from playtable.ai import book
 from playtable.ai.dots_solver import DotsSolver, SolverTimeout
 from playtable.games.dots.game import DotsAndBoxes, DotsState
 
@@ -137,9 +137,6 @@ def medium_move(game: DotsAndBoxes, state: DotsState, rng: random.Random, deadli
 
 
 def hard_move(game: DotsAndBoxes, state: DotsState, rng: random.Random, deadline: float) -> int:
-    known = book.lookup(game, state)
-    if known is not None:
-        return rng.choice(known[1])  # proved ahead of time: the small boards' first moves
     solver = solver_for(game)
     lines = Lines(game, state.drawn)
     if len(lines.safe) > 60 and not lines.captures:
