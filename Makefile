@@ -7,7 +7,7 @@ PORT ?= 8000
 
 .PHONY: run test install lint typecheck unit bench bench-load bench-compiled test-compiled clean i18n book
 
-$(BIN)/activate: pyproject.toml
+$(BIN)/activate: pyproject.toml setup.py playtable/ai/_dotscore.c
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
 	$(BIN)/pip install --quiet -e '.[test]'
@@ -65,3 +65,4 @@ bench-load: install
 
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache .mypy_cache .ruff_cache
+	rm -f playtable/ai/*.so

@@ -5,6 +5,9 @@ Everything else about the package is in ``pyproject.toml``.
 - The translation catalogs (``.po`` -> ``.mo``) are compiled into every built package. Compiled
   catalogs are never committed; a source checkout (and an editable install) compiles them in
   memory instead, see ``playtable.web.templating.translations``.
+- The C search of misère Dots and Boxes positions (``playtable/ai/_dotscore.c``) is built by
+  every install, the editable one included (next to its source); if no C compiler is there,
+  the install goes on and the solver runs in pure Python.
 - ``PLAYTABLE_COMPILE=1 pip install .`` also compiles ``COMPILED_MODULES`` (the Dots and Boxes
   engine, the solver and its chains-and-loops game) into C extensions with mypyc (see ``bench/README.md``). Without it, and always for the editable
   install of ``make install``, the package is pure Python.
@@ -41,10 +44,20 @@ class BuildWithCatalogs(build_py):
                 write_mo(mo_file, catalog)
 
 
+# The C search of misère Dots and Boxes (playtable/ai/_dotscore.c), always built. Optional:
+# without a C compiler the install still succeeds and the solver searches in pure Python.
+NATIVE = Extension(
+    "playtable.ai._dotscore",
+    ["playtable/ai/_dotscore.c"],
+    extra_compile_args=["-O3"],
+    optional=True,
+)
+
+
 def _extensions() -> list[Extension]:
-    """The mypyc extensions when ``PLAYTABLE_COMPILE=1``, else none."""
+    """The C search, plus the mypyc extensions when ``PLAYTABLE_COMPILE=1``."""
     if os.environ.get("PLAYTABLE_COMPILE", "") in ("", "0"):
-        return []
+        return [NATIVE]
     if "editable_wheel" in sys.argv:
         # An editable install would build the extension next to game.py, where Python
         # imports it instead of the source: every later edit of game.py would be ignored.
@@ -54,7 +67,7 @@ def _extensions() -> list[Extension]:
         )
     from mypyc.build import mypycify
 
-    return mypycify(COMPILED_MODULES, opt_level="3")
+    return [*mypycify(COMPILED_MODULES, opt_level="3"), NATIVE]
 
 
 setup(cmdclass={"build_py": BuildWithCatalogs}, ext_modules=_extensions())

@@ -66,6 +66,13 @@ from playtable.ai.strings import SolverTimeout as SolverTimeout  # re-exported: 
 from playtable.games.dots.game import DotsAndBoxes, DotsState
 from playtable.games.dots.geometry import Board
 
+try:  # the C search of misère positions (playtable/ai/_dotscore.c), built by setup.py
+    from playtable.ai._dotscore import Core
+except ImportError:  # pragma: no cover - no C compiler where the package was installed
+    Core = None  # type: ignore[assignment,misc]
+
+NATIVE = Core is not None
+
 _EXACT = 1 << 30  # table depth of an entry whose subtree never reached a horizon
 _CHECK_EVERY = 0x7F  # nodes between two looks at the clock
 _CHUNK = 12  # bits per lookup table when permuting a mask by a symmetry
@@ -166,6 +173,7 @@ class DotsSolver:
         symmetry: bool = True,
         chain_rule: bool = True,
         endgame: bool = True,
+        native: bool | None = None,
     ) -> None:
         self.game = game
         board = game.board
@@ -175,6 +183,19 @@ class DotsSolver:
         self.reductions = not game.settings.misere if reductions is None else reductions
         self.chain_rule = chain_rule and self.reductions
         self.endgame = endgame  # exact in both scorings
+        # The C search serves the exact searches of misère (the scoring without reductions,
+        # where pure Python is too slow); ``native=False`` keeps everything in Python, the
+        # reference the tests compare it with.
+        usable = game.settings.misere and not self.reductions
+        if native and (Core is None or not usable):
+            raise ValueError(
+                "the C search needs playtable.ai._dotscore built (a C compiler) and serves "
+                "misère without reductions only"
+            )
+        self.native = usable and Core is not None if native is None else native
+        self._core: Core | None = None
+        self._core_lines: tuple[int, ...] | None = None  # internal bit of each core line
+        self._core_base = 0
         n = len(board.lines)
         self.n_lines = n
         # Relabel the lines centre-out: internal bit i is board line order[i].
@@ -676,11 +697,81 @@ class DotsSolver:
                 long_chains += 1
         return open_cells, long_chains
 
+    # -- the C search -------------------------------------------------------------------------
+    table_bits = 22  # the C search's table: 2 ** 22 entries of 16 bytes (64 MB)
+
+    def _native(self, drawn: int) -> tuple[Core, int] | None:
+        """The C search for the positions that follow ``drawn``, and ``drawn`` in its labels.
+
+        A board of at most 64 lines is searched whole, with its symmetries. A bigger board is
+        projected onto the lines free at ``drawn`` once at most 64 are (the drawn lines and
+        the finished cells play no part in what follows); that core serves every later
+        position of the game, and a position outside it (after a take-back) gets a new one.
+        """
+        if not self.native:
+            return None
+        core = self._core
+        if core is not None and (
+            self._core_lines is None or drawn & self._core_base == self._core_base
+        ):
+            return core, self._project(drawn)
+        free = self.full & ~drawn
+        if self.n_lines <= 64:
+            core = Core(
+                self.cell_masks, self.n_lines, self.perms[1:], self.sym_min_free, self.table_bits
+            )
+            self._core_lines = None
+        elif free.bit_count() <= 64:
+            self._core_lines = lines = tuple(b for b in range(self.n_lines) if free >> b & 1)
+            self._core_base = drawn
+            cells = [self._project(m) for m in self.cell_masks if m & free]
+            core = Core(cells, len(lines), (), 0, self.table_bits)
+        else:
+            return None
+        self._core = core
+        return core, self._project(drawn)
+
+    def _project(self, mask: int) -> int:
+        """``mask`` (internal labels) in the labels of the C search."""
+        lines = self._core_lines
+        if lines is None:
+            return mask
+        image = 0
+        for j, bit in enumerate(lines):
+            if mask >> bit & 1:
+                image |= 1 << j
+        return image
+
+    def _exact(self, drawn: int, alpha: int, beta: int) -> int:
+        """The exact fail-soft ``u`` at ``drawn`` within (alpha, beta): the C search where it
+        serves (see ``native``), else :meth:`_search` with no horizon."""
+        found = self._native(drawn)
+        if found is None:
+            return self._search(drawn, alpha, beta, _EXACT)
+        core, mask = found
+        seconds = self.stats.deadline - time.perf_counter()
+        if seconds <= 0:
+            raise SolverTimeout
+        before = core.nodes
+        # |u| never exceeds the cells, so a wider window means the same; an empty window
+        # (a caller's cutoff test) becomes the null window at alpha.
+        limit = len(self.cell_masks) + 1
+        alpha, beta = min(max(alpha, -limit), limit), max(min(beta, limit), -limit)
+        if alpha >= beta:
+            beta = alpha + 1
+        result = core.search(mask, alpha, beta, min(seconds, 1e9))
+        self.stats.nodes += core.nodes - before
+        if result is None:
+            raise SolverTimeout
+        return result
+
     # -- the interface --------------------------------------------------------------------------
     def value(self, drawn: int, *, deadline: float = math.inf, depth: int = _EXACT) -> int:
         """The exact value ``v`` of the side to move at board mask ``drawn``."""
         self.stats.deadline = deadline
         bound = len(self.cell_masks)
+        if depth >= _EXACT:
+            return self.weight * self._exact(self.to_internal(drawn), -bound, bound)
         return self.weight * self._search(self.to_internal(drawn), -bound, bound, depth)
 
     def solve(
@@ -710,9 +801,12 @@ class DotsSolver:
             return Solution(0, (), 0, time.perf_counter() - start)
         bound = len(self.cell_masks)
         value = 0
-        depth = 2 if deepening else _EXACT
+        depth = 2 if deepening and self._native(drawn) is None else _EXACT
         while True:
             stats.horizon = 0
+            if depth >= _EXACT:
+                value = self._exact(drawn, -bound, bound)
+                break
             value = self._search(drawn, -bound, bound, depth)
             if stats.horizon == 0:
                 break
@@ -794,7 +888,12 @@ class DotsSolver:
         for line in order:
             after = drawn | 1 << line
             claimed = sum(w for m in self.line_cells[line] if after & m == m)
-            if claimed:
+            if depth >= _EXACT:
+                if claimed:
+                    value = claimed + self._exact(after, best - claimed, bound - claimed)
+                else:
+                    value = -self._exact(after, -bound, -best)
+            elif claimed:
                 value = claimed + self._search(after, best - claimed, bound - claimed, depth)
             else:
                 value = -self._search(after, -bound, -best, depth - 1)
@@ -827,10 +926,10 @@ class DotsSolver:
             claimed = sum(w for m in self.line_cells[line] if after & m == m)
             if claimed:
                 # value >= target  <=>  child >= target - claimed
-                child = self._search(after, value - claimed - 1, value - claimed, _EXACT)
+                child = self._exact(after, value - claimed - 1, value - claimed)
                 achieved = claimed + child >= value
             else:
-                child = self._search(after, -value, -value + 1, _EXACT)
+                child = self._exact(after, -value, -value + 1)
                 achieved = -child >= value
             if achieved:
                 best.append(line)

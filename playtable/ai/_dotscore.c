@@ -1,0 +1,477 @@
+/* The exact misère search of playtable.ai.dots_solver, in C.
+
+   The same negamax as DotsSolver._search in misère scoring (see that module's docstring for
+   the value u, the dead components, the key and the move order), on a position of at most 64
+   lines given as bit masks, with a fixed-size transposition table of two-entry buckets.
+   Python keeps everything around it: the labels, the projection of big boards onto their free
+   lines, the root moves and the time budget. The pure Python search stays the reference: the
+   tests and bench/verify_solver.py check this one against it.
+
+   Core(cells, lines, perms, sym_min_free, table_bits)
+       cells: the line mask of every cell; lines: how many lines (<= 64); perms: symmetries
+       of the position as permutations of the lines (identity excluded); the key is
+       canonicalised with them when at least sym_min_free lines are free; the table holds
+       2 ** table_bits entries of 16 bytes.
+   Core.search(drawn, alpha, beta, seconds) -> int, or None when the time ran out
+       The fail-soft value u of the side to move at ``drawn`` within (alpha, beta).
+   Core.nodes, Core.entries; Core.clear() empties the table.
+*/
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stdint.h>
+#include <string.h>
+#include <time.h>
+
+#define MAX_LINES 64
+#define MAX_CELLS 128
+#define MAX_PERMS 11
+#define NO_MOVE 0xFF
+#define CHECK_EVERY 0x3FF
+
+typedef struct {
+    uint64_t key;
+    int16_t lower, upper;
+    uint8_t move, coins, work, used;
+} Entry; /* 16 bytes */
+
+typedef struct {
+    PyObject_HEAD
+    int n, ncells, nperms, ngroups, sym_min_free, busy, timeout;
+    uint64_t full;
+    uint64_t cells[MAX_CELLS];
+    uint8_t line_count[MAX_LINES];
+    uint8_t line_cell[MAX_LINES][2];
+    uint64_t groups[MAX_CELLS];       /* ground lines of one cell, when two or more */
+    uint64_t prefixes[MAX_CELLS][8];  /* the k lowest lines of each group */
+    uint8_t inverse[MAX_PERMS][MAX_LINES];
+    uint8_t forward[MAX_PERMS][MAX_LINES];
+    uint64_t (*tables)[8][256];       /* per symmetry, per byte of a mask: its image */
+    Entry *tt;
+    uint64_t tt_mask, entries, nodes;
+    double deadline;
+} Core;
+
+static double now(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static inline int popcount(uint64_t x) { return __builtin_popcountll(x); }
+static inline int lowest(uint64_t x) { return __builtin_ctzll(x); }
+
+static uint64_t image(const Core *c, int s, uint64_t mask) {
+    const uint64_t(*t)[256] = c->tables[s];
+    return t[0][mask & 0xFF] | t[1][mask >> 8 & 0xFF] | t[2][mask >> 16 & 0xFF] |
+           t[3][mask >> 24 & 0xFF] | t[4][mask >> 32 & 0xFF] | t[5][mask >> 40 & 0xFF] |
+           t[6][mask >> 48 & 0xFF] | t[7][mask >> 56 & 0xFF];
+}
+
+static inline uint64_t slot_of(const Core *c, uint64_t key, int coins) {
+    uint64_t h = (key ^ (uint64_t)coins * 0x9E3779B97F4A7C15ULL) * 0xBF58476D1CE4E5B9ULL;
+    h ^= h >> 29;
+    return h & c->tt_mask & ~(uint64_t)1;
+}
+
+/* Free ground lines that duplicate another free ground line of the same cell. */
+static inline uint64_t redundant(const Core *c, uint64_t free) {
+    uint64_t extra = 0;
+    for (int g = 0; g < c->ngroups; g++) {
+        uint64_t part = free & c->groups[g];
+        extra |= part & (part - 1);
+    }
+    return extra;
+}
+
+static int search(Core *c, uint64_t drawn, int alpha, int beta) {
+    if (c->timeout) return 0;
+    c->nodes++;
+    if (!(c->nodes & CHECK_EVERY) && now() > c->deadline) {
+        c->timeout = 1;
+        return 0;
+    }
+    const uint64_t free = c->full & ~drawn;
+    if (!free) return 0;
+    uint64_t capture = 0, chain = 0, high = 0;
+    int open = 0;
+    for (int i = 0; i < c->ncells; i++) {
+        uint64_t fm = free & c->cells[i];
+        if (fm) {
+            open++;
+            int k = popcount(fm);
+            if (k == 1) capture |= fm;
+            else if (k == 2) chain |= fm;
+            else high |= fm;
+        }
+    }
+    /* |u| can never exceed the cells still open. */
+    if (open <= alpha) return open;
+    if (-open >= beta) return -open;
+
+    /* The key: dead lines count as drawn, ground lines of a cell are interchangeable, the
+       least image under the symmetries, and the number of dead cells. */
+    const uint64_t dead = capture & ~chain & ~high;
+    uint64_t key = drawn | dead;
+    for (int g = 0; g < c->ngroups; g++) {
+        uint64_t part = key & c->groups[g];
+        if (part && part != c->groups[g])
+            key = (key & ~c->groups[g]) | c->prefixes[g][popcount(part)];
+    }
+    int sym = 0;
+    if (c->nperms && popcount(free) >= c->sym_min_free) {
+        uint64_t best_key = key;
+        for (int s = 0; s < c->nperms; s++) {
+            uint64_t im = image(c, s, key);
+            if (im < best_key) {
+                best_key = im;
+                sym = s + 1;
+            }
+        }
+        key = best_key;
+    }
+    int coins = 0;
+    if (dead)
+        for (int i = 0; i < c->ncells; i++)
+            if (free & c->cells[i] & dead) coins++;
+
+    Entry *bucket = &c->tt[slot_of(c, key, coins)];
+    Entry *found = NULL;
+    for (int j = 0; j < 2; j++)
+        if (bucket[j].used && bucket[j].key == key && bucket[j].coins == coins) found = &bucket[j];
+    uint64_t first = 0;
+    if (found) {
+        int lower = found->lower, upper = found->upper;
+        if (lower >= beta) return lower;
+        if (upper <= alpha) return upper;
+        if (lower == upper) return lower;
+        if (lower > alpha) alpha = lower;
+        if (upper < beta) beta = upper;
+        if (found->move != NO_MOVE)
+            first = 1ULL << (sym ? c->inverse[sym - 1][found->move] : found->move);
+    }
+
+    uint64_t moves = free & ~redundant(c, free);
+    if (moves & ~dead) moves &= ~dead;
+    first &= moves;
+    const uint64_t caps = capture & moves;
+    const uint64_t sacrifices = chain & ~capture & moves;
+    const uint64_t safe = moves & ~capture & ~chain;
+    /* Misère order: the table's move, captures, sacrifices, then safe lines. */
+    const uint64_t order[4] = {first, caps & ~first, sacrifices & ~first, safe & ~first};
+    const uint64_t nodes_before = c->nodes;
+    int best = -(1 << 14), a = alpha;
+    int best_line = -1;
+    for (int g = 0; g < 4 && a < beta; g++) {
+        uint64_t group = order[g];
+        while (group) {
+            const int line = lowest(group);
+            group &= group - 1;
+            const uint64_t after = drawn | 1ULL << line;
+            int claimed = 0;
+            if (capture >> line & 1)
+                for (int j = 0; j < c->line_count[line]; j++) {
+                    uint64_t m = c->cells[c->line_cell[line][j]];
+                    if ((after & m) == m) claimed++;
+                }
+            int value;
+            /* u = w * k + u(after) after a capture, -u(after) otherwise; w = -1. */
+            if (best_line >= 0 && beta - a > 1) {
+                /* Principal variation search: prove the move is no better first. */
+                if (claimed) {
+                    value = -claimed + search(c, after, a + claimed, a + 1 + claimed);
+                    if (a < value && value < beta)
+                        value = -claimed + search(c, after, value + claimed, beta + claimed);
+                } else {
+                    value = -search(c, after, -a - 1, -a);
+                    if (a < value && value < beta) value = -search(c, after, -beta, -value);
+                }
+            } else if (claimed) {
+                value = -claimed + search(c, after, a + claimed, beta + claimed);
+            } else {
+                value = -search(c, after, -beta, -a);
+            }
+            if (c->timeout) return 0;
+            if (value > best) {
+                best = value;
+                best_line = line;
+                if (value > a) {
+                    a = value;
+                    if (a >= beta) break;
+                }
+            }
+        }
+    }
+
+    /* Store: merge with this position's entry, else take the bucket's weaker slot (the first
+       keeps the bigger subtree, the second is always replaced). */
+    uint64_t spent = c->nodes - nodes_before;
+    uint8_t work = (uint8_t)(spent ? 64 - __builtin_clzll(spent) : 0);
+    /* Look again: the children may have replaced this bucket's entries meanwhile. */
+    Entry *e = NULL;
+    for (int j = 0; j < 2; j++)
+        if (bucket[j].used && bucket[j].key == key && bucket[j].coins == coins) e = &bucket[j];
+    int lower = -(1 << 14), upper = 1 << 14;
+    if (e) {
+        lower = e->lower;
+        upper = e->upper;
+        if (work < e->work) work = e->work;
+    } else if (!bucket[0].used || work >= bucket[0].work) {
+        if (bucket[0].used) {
+            if (!bucket[1].used) c->entries++;
+            bucket[1] = bucket[0];
+        } else {
+            c->entries++;
+        }
+        e = &bucket[0];
+    } else {
+        if (!bucket[1].used) c->entries++;
+        e = &bucket[1];
+    }
+    if (best <= alpha) {
+        if (best < upper) upper = best;
+    } else if (best >= beta) {
+        if (best > lower) lower = best;
+    } else {
+        lower = upper = best;
+    }
+    e->key = key;
+    e->coins = (uint8_t)coins;
+    e->lower = (int16_t)lower;
+    e->upper = (int16_t)upper;
+    e->work = work;
+    e->used = 1;
+    e->move = best_line < 0 ? NO_MOVE : (uint8_t)(sym ? c->forward[sym - 1][best_line] : best_line);
+    return best;
+}
+
+/* -- the Python type --------------------------------------------------------------------- */
+
+static int read_mask(PyObject *item, uint64_t *out) {
+    unsigned long long v = PyLong_AsUnsignedLongLong(item);
+    if (v == (unsigned long long)-1 && PyErr_Occurred()) return -1;
+    *out = (uint64_t)v;
+    return 0;
+}
+
+static int Core_init(Core *self, PyObject *args, PyObject *kwds) {
+    static char *names[] = {"cells", "lines", "perms", "sym_min_free", "table_bits", NULL};
+    PyObject *cells, *perms;
+    int n, sym_min_free, table_bits;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "OiOii", names, &cells, &n, &perms,
+                                     &sym_min_free, &table_bits))
+        return -1;
+    if (n < 1 || n > MAX_LINES) {
+        PyErr_SetString(PyExc_ValueError, "a position of 1 to 64 lines");
+        return -1;
+    }
+    if (table_bits < 4 || table_bits > 30) {
+        PyErr_SetString(PyExc_ValueError, "table_bits must be within 4..30");
+        return -1;
+    }
+    PyObject *seq = PySequence_Fast(cells, "cells must be a sequence");
+    if (!seq) return -1;
+    Py_ssize_t ncells = PySequence_Fast_GET_SIZE(seq);
+    if (ncells > MAX_CELLS) {
+        Py_DECREF(seq);
+        PyErr_SetString(PyExc_ValueError, "at most 128 cells");
+        return -1;
+    }
+    self->n = n;
+    self->full = n == 64 ? ~0ULL : (1ULL << n) - 1;
+    self->ncells = 0;
+    memset(self->line_count, 0, sizeof self->line_count);
+    for (Py_ssize_t i = 0; i < ncells; i++) {
+        uint64_t m;
+        if (read_mask(PySequence_Fast_GET_ITEM(seq, i), &m) < 0) {
+            Py_DECREF(seq);
+            return -1;
+        }
+        m &= self->full;
+        if (!m) continue;
+        int id = self->ncells++;
+        self->cells[id] = m;
+        for (uint64_t rest = m; rest; rest &= rest - 1) {
+            int line = lowest(rest);
+            if (self->line_count[line] >= 2) {
+                Py_DECREF(seq);
+                PyErr_SetString(PyExc_ValueError, "a line borders at most two cells");
+                return -1;
+            }
+            self->line_cell[line][self->line_count[line]++] = (uint8_t)id;
+        }
+    }
+    Py_DECREF(seq);
+    /* Ground lines (one cell) of the same cell are interchangeable. */
+    self->ngroups = 0;
+    for (int i = 0; i < self->ncells; i++) {
+        uint64_t group = 0;
+        for (uint64_t rest = self->cells[i]; rest; rest &= rest - 1)
+            if (self->line_count[lowest(rest)] == 1) group |= 1ULL << lowest(rest);
+        if (popcount(group) < 2 || popcount(group) > 7) continue;
+        int g = self->ngroups++;
+        self->groups[g] = group;
+        uint64_t prefix = 0, rest = group;
+        self->prefixes[g][0] = 0;
+        for (int k = 1; k <= popcount(group); k++) {
+            prefix |= rest & -rest;
+            rest &= rest - 1;
+            self->prefixes[g][k] = prefix;
+        }
+    }
+    PyObject *pseq = PySequence_Fast(perms, "perms must be a sequence");
+    if (!pseq) return -1;
+    Py_ssize_t nperms = PySequence_Fast_GET_SIZE(pseq);
+    if (nperms > MAX_PERMS) {
+        Py_DECREF(pseq);
+        PyErr_SetString(PyExc_ValueError, "at most 11 symmetries besides the identity");
+        return -1;
+    }
+    PyMem_Free(self->tables);
+    self->tables = NULL;
+    if (nperms) {
+        self->tables = PyMem_Calloc((size_t)nperms, sizeof *self->tables);
+        if (!self->tables) {
+            Py_DECREF(pseq);
+            PyErr_NoMemory();
+            return -1;
+        }
+    }
+    for (Py_ssize_t s = 0; s < nperms; s++) {
+        PyObject *p = PySequence_Fast(PySequence_Fast_GET_ITEM(pseq, s), "a permutation");
+        if (!p || PySequence_Fast_GET_SIZE(p) != n) {
+            Py_XDECREF(p);
+            Py_DECREF(pseq);
+            if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "a permutation of the lines");
+            return -1;
+        }
+        for (int i = 0; i < n; i++) {
+            long j = PyLong_AsLong(PySequence_Fast_GET_ITEM(p, i));
+            if (j < 0 || j >= n) {
+                Py_DECREF(p);
+                Py_DECREF(pseq);
+                if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "a permutation of the lines");
+                return -1;
+            }
+            self->forward[s][i] = (uint8_t)j;
+            self->inverse[s][j] = (uint8_t)i;
+        }
+        Py_DECREF(p);
+        for (int byte = 0; byte < 8; byte++)
+            for (int v = 1; v < 256; v++) {
+                int low = lowest((uint64_t)v);
+                int line = byte * 8 + low;
+                uint64_t bit = line < n ? 1ULL << self->forward[s][line] : 0;
+                self->tables[s][byte][v] = self->tables[s][byte][v & (v - 1)] | bit;
+            }
+    }
+    Py_DECREF(pseq);
+    self->nperms = (int)nperms;
+    self->sym_min_free = sym_min_free;
+    PyMem_Free(self->tt);
+    self->tt = PyMem_Calloc((size_t)1 << table_bits, sizeof(Entry));
+    if (!self->tt) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    self->tt_mask = ((uint64_t)1 << table_bits) - 1;
+    self->entries = self->nodes = 0;
+    return 0;
+}
+
+static void Core_dealloc(Core *self) {
+    PyMem_Free(self->tt);
+    PyMem_Free(self->tables);
+    Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+static PyObject *Core_search(Core *self, PyObject *args) {
+    PyObject *drawn_obj;
+    int alpha, beta;
+    double seconds;
+    if (!PyArg_ParseTuple(args, "Oiid", &drawn_obj, &alpha, &beta, &seconds)) return NULL;
+    uint64_t drawn;
+    if (read_mask(drawn_obj, &drawn) < 0) return NULL;
+    if (drawn & ~self->full) {
+        PyErr_SetString(PyExc_ValueError, "drawn has lines beyond the position's");
+        return NULL;
+    }
+    if (alpha >= beta || alpha < -(1 << 13) || beta > (1 << 13)) {
+        PyErr_SetString(PyExc_ValueError, "a window alpha < beta within +-8192");
+        return NULL;
+    }
+    if (self->busy) {
+        PyErr_SetString(PyExc_RuntimeError, "this Core is already searching");
+        return NULL;
+    }
+    self->busy = 1;
+    self->timeout = 0;
+    int value;
+    Py_BEGIN_ALLOW_THREADS
+    self->deadline = now() + (seconds > 1e9 ? 1e9 : seconds);
+    value = search(self, drawn, alpha, beta);
+    Py_END_ALLOW_THREADS
+    self->busy = 0;
+    if (self->timeout) Py_RETURN_NONE;
+    return PyLong_FromLong(value);
+}
+
+static PyObject *Core_clear(Core *self, PyObject *Py_UNUSED(ignored)) {
+    if (self->busy) {
+        PyErr_SetString(PyExc_RuntimeError, "this Core is searching");
+        return NULL;
+    }
+    memset(self->tt, 0, (size_t)(self->tt_mask + 1) * sizeof(Entry));
+    self->entries = 0;
+    Py_RETURN_NONE;
+}
+
+static PyObject *Core_get_nodes(Core *self, void *Py_UNUSED(closure)) {
+    return PyLong_FromUnsignedLongLong(self->nodes);
+}
+
+static PyObject *Core_get_entries(Core *self, void *Py_UNUSED(closure)) {
+    return PyLong_FromUnsignedLongLong(self->entries);
+}
+
+static PyMethodDef Core_methods[] = {
+    {"search", (PyCFunction)Core_search, METH_VARARGS,
+     "search(drawn, alpha, beta, seconds) -> fail-soft value u, or None past the time"},
+    {"clear", (PyCFunction)Core_clear, METH_NOARGS, "empty the transposition table"},
+    {NULL, NULL, 0, NULL},
+};
+
+static PyGetSetDef Core_getset[] = {
+    {"nodes", (getter)Core_get_nodes, NULL, "positions searched so far", NULL},
+    {"entries", (getter)Core_get_entries, NULL, "table entries in use", NULL},
+    {NULL, NULL, NULL, NULL, NULL},
+};
+
+static PyTypeObject CoreType = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "playtable.ai._dotscore.Core",
+    .tp_basicsize = sizeof(Core),
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "The exact misère Dots and Boxes search on at most 64 lines.",
+    .tp_new = PyType_GenericNew,
+    .tp_init = (initproc)Core_init,
+    .tp_dealloc = (destructor)Core_dealloc,
+    .tp_methods = Core_methods,
+    .tp_getset = Core_getset,
+};
+
+static struct PyModuleDef module = {
+    PyModuleDef_HEAD_INIT, "_dotscore", "The exact misère Dots and Boxes search, in C.", -1,
+    NULL, NULL, NULL, NULL, NULL,
+};
+
+PyMODINIT_FUNC PyInit__dotscore(void) {
+    if (PyType_Ready(&CoreType) < 0) return NULL;
+    PyObject *m = PyModule_Create(&module);
+    if (!m) return NULL;
+    Py_INCREF(&CoreType);
+    if (PyModule_AddObject(m, "Core", (PyObject *)&CoreType) < 0) {
+        Py_DECREF(&CoreType);
+        Py_DECREF(m);
+        return NULL;
+    }
+    return m;
+}

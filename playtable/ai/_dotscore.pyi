@@ -1,0 +1,21 @@
+"""Type stubs of the C search (playtable/ai/_dotscore.c)."""
+
+from collections.abc import Sequence
+
+class Core:
+    """The exact misère Dots and Boxes search on at most 64 lines."""
+
+    def __init__(
+        self,
+        cells: Sequence[int],
+        lines: int,
+        perms: Sequence[Sequence[int]],
+        sym_min_free: int,
+        table_bits: int,
+    ) -> None: ...
+    def search(self, drawn: int, alpha: int, beta: int, seconds: float) -> int | None: ...
+    def clear(self) -> None: ...
+    @property
+    def nodes(self) -> int: ...
+    @property
+    def entries(self) -> int: ...
