@@ -16,6 +16,7 @@ Everything else about the package is in ``pyproject.toml``.
 from __future__ import annotations
 
 import os
+import platform
 import sys
 from pathlib import Path
 
@@ -46,10 +47,13 @@ class BuildWithCatalogs(build_py):
 
 # The C search of misère Dots and Boxes (playtable/ai/_dotscore.c), always built. Optional:
 # without a C compiler the install still succeeds and the solver searches in pure Python.
+# Every x86-64 processor since 2008 counts bits in one instruction (POPCNT); the search counts
+# the free lines of every cell at every node.
+_X86 = platform.machine().lower() in ("x86_64", "amd64")
 NATIVE = Extension(
     "playtable.ai._dotscore",
     ["playtable/ai/_dotscore.c"],
-    extra_compile_args=["-O3"],
+    extra_compile_args=["-O3", *(["-mpopcnt"] if _X86 else [])],
     optional=True,
 )
 

@@ -7,10 +7,11 @@
    lines, the root moves and the time budget. The pure Python search stays the reference: the
    tests and bench/verify_solver.py check this one against it.
 
-   Core(cells, lines, perms, sym_min_free, table_bits)
+   Core(cells, lines, perms, sym_min_free, table_bits, sym_slack=2)
        cells: the line mask of every cell; lines: how many lines (<= 64); perms: symmetries
        of the position as permutations of the lines (identity excluded); the key is
-       canonicalised with them when at least sym_min_free lines are free; the table holds
+       canonicalised with them when at least sym_min_free lines are free, by the symmetries
+       that move the searched position by at most sym_slack lines; the table holds
        2 ** table_bits entries of 16 bytes.
    Core.search(drawn, alpha, beta, seconds) -> int, or None when the time ran out
        The fail-soft value u of the side to move at ``drawn`` within (alpha, beta).
@@ -21,6 +22,9 @@
 #include <stdint.h>
 #include <string.h>
 #include <time.h>
+#ifdef __linux__
+#include <sys/mman.h>
+#endif
 
 #define MAX_LINES 64
 #define MAX_CELLS 128
@@ -36,7 +40,9 @@ typedef struct {
 
 typedef struct {
     PyObject_HEAD
-    int n, ncells, nperms, ngroups, sym_min_free, busy, timeout;
+    int n, ncells, nperms, ngroups, sym_min_free, sym_slack, busy, timeout;
+    int nactive;
+    uint8_t active[MAX_PERMS]; /* the symmetries worth trying in this search */
     uint64_t full;
     uint64_t cells[MAX_CELLS];
     uint8_t line_count[MAX_LINES];
@@ -47,6 +53,7 @@ typedef struct {
     uint8_t forward[MAX_PERMS][MAX_LINES];
     uint64_t (*tables)[8][256];       /* per symmetry, per byte of a mask: its image */
     Entry *tt;
+    size_t tt_bytes;
     uint64_t tt_mask, entries, nodes;
     double deadline;
 } Core;
@@ -111,6 +118,8 @@ static int search(Core *c, uint64_t drawn, int alpha, int beta) {
     /* The key: dead lines count as drawn, ground lines of a cell are interchangeable, the
        least image under the symmetries, and the number of dead cells. */
     const uint64_t dead = capture & ~chain & ~high;
+    /* Only dead components left: the side to move must take them all. */
+    if (dead == free) return -open;
     uint64_t key = drawn | dead;
     for (int g = 0; g < c->ngroups; g++) {
         uint64_t part = key & c->groups[g];
@@ -118,9 +127,10 @@ static int search(Core *c, uint64_t drawn, int alpha, int beta) {
             key = (key & ~c->groups[g]) | c->prefixes[g][popcount(part)];
     }
     int sym = 0;
-    if (c->nperms && popcount(free) >= c->sym_min_free) {
+    if (c->nactive && popcount(free) >= c->sym_min_free) {
         uint64_t best_key = key;
-        for (int s = 0; s < c->nperms; s++) {
+        for (int i = 0; i < c->nactive; i++) {
+            const int s = c->active[i];
             uint64_t im = image(c, s, key);
             if (im < best_key) {
                 best_key = im;
@@ -244,6 +254,35 @@ static int search(Core *c, uint64_t drawn, int alpha, int beta) {
     return best;
 }
 
+/* The table is one block; on Linux it asks for huge pages, since nearly every probe misses
+   the caches and a 64 MB table in 4 KB pages misses the TLB too. */
+static int alloc_table(Core *c, size_t entries) {
+    size_t bytes = entries * sizeof(Entry);
+#ifdef __linux__
+    void *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (p == MAP_FAILED) return -1;
+#ifdef MADV_HUGEPAGE
+    madvise(p, bytes, MADV_HUGEPAGE);
+#endif
+    c->tt = p;
+#else
+    c->tt = calloc(entries, sizeof(Entry));
+    if (!c->tt) return -1;
+#endif
+    c->tt_bytes = bytes;
+    return 0;
+}
+
+static void free_table(Core *c) {
+    if (!c->tt) return;
+#ifdef __linux__
+    munmap(c->tt, c->tt_bytes);
+#else
+    free(c->tt);
+#endif
+    c->tt = NULL;
+}
+
 /* -- the Python type --------------------------------------------------------------------- */
 
 static int read_mask(PyObject *item, uint64_t *out) {
@@ -254,11 +293,12 @@ static int read_mask(PyObject *item, uint64_t *out) {
 }
 
 static int Core_init(Core *self, PyObject *args, PyObject *kwds) {
-    static char *names[] = {"cells", "lines", "perms", "sym_min_free", "table_bits", NULL};
+    static char *names[] = {"cells", "lines", "perms", "sym_min_free", "table_bits",
+                            "sym_slack", NULL};
     PyObject *cells, *perms;
-    int n, sym_min_free, table_bits;
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "OiOii", names, &cells, &n, &perms,
-                                     &sym_min_free, &table_bits))
+    int n, sym_min_free, table_bits, sym_slack = 2;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "OiOii|i", names, &cells, &n, &perms,
+                                     &sym_min_free, &table_bits, &sym_slack))
         return -1;
     if (n < 1 || n > MAX_LINES) {
         PyErr_SetString(PyExc_ValueError, "a position of 1 to 64 lines");
@@ -367,9 +407,9 @@ static int Core_init(Core *self, PyObject *args, PyObject *kwds) {
     Py_DECREF(pseq);
     self->nperms = (int)nperms;
     self->sym_min_free = sym_min_free;
-    PyMem_Free(self->tt);
-    self->tt = PyMem_Calloc((size_t)1 << table_bits, sizeof(Entry));
-    if (!self->tt) {
+    self->sym_slack = sym_slack;
+    free_table(self);
+    if (alloc_table(self, (size_t)1 << table_bits) < 0) {
         PyErr_NoMemory();
         return -1;
     }
@@ -379,7 +419,7 @@ static int Core_init(Core *self, PyObject *args, PyObject *kwds) {
 }
 
 static void Core_dealloc(Core *self) {
-    PyMem_Free(self->tt);
+    free_table(self);
     PyMem_Free(self->tables);
     Py_TYPE(self)->tp_free((PyObject *)self);
 }
@@ -405,6 +445,14 @@ static PyObject *Core_search(Core *self, PyObject *args) {
     }
     self->busy = 1;
     self->timeout = 0;
+    /* A symmetry s can only bring two positions of this search together once they hold
+       both ``drawn`` and its image under s: when that image is far from ``drawn`` such
+       positions are deep in the tree, where a transposition saves little, and trying s at
+       every node costs more than it saves. */
+    self->nactive = 0;
+    for (int s = 0; s < self->nperms; s++)
+        if (popcount(image(self, s, drawn) & ~drawn) <= self->sym_slack)
+            self->active[self->nactive++] = (uint8_t)s;
     int value;
     Py_BEGIN_ALLOW_THREADS
     self->deadline = now() + (seconds > 1e9 ? 1e9 : seconds);
