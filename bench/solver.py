@@ -9,6 +9,10 @@ Published values are checked: 2x2 = +2, 3x3 = -3, 4x4 = 0 for the first player.
     python bench/solver.py --with-4x4      # also 4x4 standard (can take up to 30 minutes)
     python bench/solver.py --endgames 10   # 25 free lines left, as the hard bot meets them
 
+Misère positions are searched by the C search (``playtable/ai/_dotscore.c``) when it is
+built; the table then also gives, measured in the same run, the pure Python search's CPU time
+on those cases and the ratio. ``--pure`` keeps every search in pure Python.
+
 ``--endgames N`` plays N random games per board (seeded, so every run sees the same
 positions) until ``--free`` lines are left and reports how many of those positions the solver
 proves within ``--budget`` CPU-ish seconds (the hard bot's share of its move budget), with the
@@ -71,9 +75,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--endgames", type=int, default=0, help="random endgames per board")
     parser.add_argument("--free", type=int, default=25, help="free lines left in an endgame")
     parser.add_argument("--budget", type=float, default=1.19, help="seconds per endgame")
+    parser.add_argument("--pure", action="store_true", help="no C search: pure Python only")
     args = parser.parse_args(argv)
+    native = False if args.pure else None
     if args.endgames:
-        return endgames(args.endgames, args.free, args.budget, args.only)
+        return endgames(args.endgames, args.free, args.budget, args.only, native)
     cases = list(CASES)
     if args.with_4x4:
         cases.append(("4x4 standard", {"rows": 4, "cols": 4}))
@@ -82,8 +88,8 @@ def main(argv: list[str] | None = None) -> int:
         cases = [c for c in cases if c[0] in wanted]
     print(
         "| case | free lines | value | nodes | wall s | CPU s | baseline wall s | baseline CPU s "
-        "| CPU ratio |",
-        "|---|---|---|---|---|---|---|---|---|",
+        "| CPU ratio | search | pure Python CPU s | C speed-up |",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|",
         sep="\n",
         flush=True,
     )
@@ -93,7 +99,7 @@ def main(argv: list[str] | None = None) -> int:
         state = game.initial()
         free = len(game.legal_moves(state))
         limit = 1800.0 if name == "4x4 standard" else args.time_limit
-        solver = DotsSolver(game)
+        solver = DotsSolver(game, native=native)
         try:
             solution, wall, cpu = timed(
                 lambda s=solver, st=state, t=limit: s.solve(  # type: ignore[misc]
@@ -101,7 +107,7 @@ def main(argv: list[str] | None = None) -> int:
                 )
             )
         except SolverTimeout:
-            print(f"| {name} | {free} | not solved in {limit:g} s | | | | | | |", flush=True)
+            print(f"| {name} | {free} | not solved in {limit:g} s | | | | | | | | | |", flush=True)
             continue
         expected = PUBLISHED.get(name)
         if expected is not None and solution.value != expected:
@@ -115,12 +121,23 @@ def main(argv: list[str] | None = None) -> int:
                 wrong += 1
             base_wall_text, base_cpu_text = f"{base_wall:.3f}", f"{base_cpu:.3f}"
             ratio = f"{base_cpu / max(cpu, 1e-6):.0f}x"
+        search = "C" if solver.native else "Python"
+        pure_text = speedup = "-"
+        if solver.native:
+            pure = DotsSolver(game, native=False)
+            _, _, pure_cpu = timed(
+                lambda s=pure, st=state, t=limit: s.solve(  # type: ignore[misc]
+                    st, time_limit=t, all_best=False, deepening=False
+                )
+            )
+            pure_text, speedup = f"{pure_cpu:.3f}", f"{pure_cpu / max(cpu, 1e-6):.1f}x"
         check = (
             "" if expected is None else (" (published)" if solution.value == expected else " WRONG")
         )
         print(
             f"| {name} | {free} | {solution.value:+d}{check} | {solution.nodes} | {wall:.3f} "
-            f"| {cpu:.3f} | {base_wall_text} | {base_cpu_text} | {ratio} |",
+            f"| {cpu:.3f} | {base_wall_text} | {base_cpu_text} | {ratio} | {search} "
+            f"| {pure_text} | {speedup} |",
             flush=True,
         )
     return 1 if wrong else 0
@@ -130,7 +147,9 @@ def _seconds(value: float, budget: float) -> str:
     return f"{value:.2f}" if value != math.inf else f"> {budget:g}"
 
 
-def endgames(count: int, free_left: int, budget: float, only: str | None) -> int:
+def endgames(
+    count: int, free_left: int, budget: float, only: str | None, native: bool | None
+) -> int:
     """How many random positions with ``free_left`` free lines are proved within ``budget``."""
     print(
         f"| board | proved within {budget:g} s | median s | slowest s |",
@@ -150,7 +169,9 @@ def endgames(count: int, free_left: int, budget: float, only: str | None) -> int
             state = game.initial()
             while len(game.legal_moves(state)) > free_left and game.to_move(state) is not None:
                 state = game.apply(state, rng.choice(game.legal_moves(state)))
-            solver = DotsSolver(game)  # a fresh table: nothing learnt from the other positions
+            solver = DotsSolver(
+                game, native=native
+            )  # a fresh table: nothing learnt from the other positions
             start = time.perf_counter()
             try:
                 solver.solve(state, time_limit=budget, all_best=False, deepening=False)
