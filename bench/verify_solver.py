@@ -4,7 +4,7 @@ Random positions (random lines drawn on small boards of every grid, start and sc
 solved by the plain search and by the solver with each reduction switched on alone and all
 together; any disagreement is printed and makes the script fail. In misère the capture
 reductions are also forced on, to show that they are wrong there (the solver never uses them
-in misère), and the C search of misère (``playtable/ai/_dotscore.c``) is checked as well.
+in misère), and the C search (``playtable/ai/_dotscore.c``) is checked as well.
 
     python bench/verify_solver.py --positions 3000
 """
@@ -71,12 +71,11 @@ def main(argv: list[str] | None = None) -> int:
     start = time.perf_counter()
     for misere in (False, True):
         games = [DotsAndBoxes.from_options({**b, "misere": misere}) for b in BOARDS]
-        configs = dict(CONFIGS)
+        # The solver searches in C when it is built: every other configuration is pure Python.
+        configs = {name: {**kwargs, "native": False} for name, kwargs in CONFIGS.items()}
+        if NATIVE:
+            configs["C search (playtable/ai/_dotscore.c)"] = {}
         if misere:
-            # Misère searches in C when it is built: every other configuration is pure Python.
-            configs = {name: {**kwargs, "native": False} for name, kwargs in CONFIGS.items()}
-            if NATIVE:
-                configs["C search (playtable/ai/_dotscore.c)"] = {}
             configs["forced reductions (unsound)"] = {"reductions": True}
         solvers = {
             name: [DotsSolver(g, **kwargs) for g in games] for name, kwargs in configs.items()

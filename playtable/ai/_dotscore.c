@@ -41,6 +41,7 @@ typedef struct {
 typedef struct {
     PyObject_HEAD
     int n, ncells, nperms, ngroups, sym_min_free, sym_slack, busy, timeout;
+    int weight; /* +1 normal scoring, -1 misère */
     int nactive;
     uint8_t active[MAX_PERMS]; /* the symmetries worth trying in this search */
     uint64_t full;
@@ -90,6 +91,69 @@ static inline uint64_t redundant(const Core *c, uint64_t free) {
     return extra;
 }
 
+/* Cells that the line ``line`` completes, ``drawn`` holding it. */
+static inline int completed(const Core *c, uint64_t drawn, int line) {
+    int k = 0;
+    for (int j = 0; j < c->line_count[line]; j++) {
+        uint64_t m = c->cells[c->line_cell[line][j]];
+        if ((drawn & m) == m) k++;
+    }
+    return k;
+}
+
+/* A capture line (among ``candidates``, lines completing a cell whose other cell has two free
+   lines) at the end of a chain of three or more cells: the chain goes on through cells with
+   two free lines and must end at the border or at a cell with three or more (never at a
+   completable cell: a chain open at both ends, or a loop, where the double-deal differs). */
+static uint64_t long_chain_capture(const Core *c, uint64_t free, uint64_t candidates) {
+    for (; candidates; candidates &= candidates - 1) {
+        const int line = lowest(candidates);
+        int cell = -1;
+        for (int j = 0; j < c->line_count[line]; j++)
+            if (popcount(free & c->cells[c->line_cell[line][j]]) == 2) cell = c->line_cell[line][j];
+        if (cell < 0) continue;
+        int length = 1, ok = 0;
+        uint64_t came = 1ULL << line;
+        for (;;) {
+            const uint64_t out = free & c->cells[cell] & ~came;
+            const int out_line = lowest(out);
+            int next = -1;
+            for (int j = 0; j < c->line_count[out_line]; j++)
+                if (c->line_cell[out_line][j] != cell) next = c->line_cell[out_line][j];
+            if (next < 0) {
+                ok = 1;
+                break;
+            }
+            const int k = popcount(free & c->cells[next]);
+            if (k == 2) {
+                length++;
+                cell = next;
+                came = out;
+                if (length > 64) break;
+                continue;
+            }
+            ok = k >= 3;
+            break;
+        }
+        if (ok && length >= 2) return 1ULL << line;
+    }
+    return 0;
+}
+
+/* The double-dealing lines: for each capture into a cell with two free lines, that cell's
+   other free line (drawing it hands over both cells and keeps the initiative). */
+static uint64_t declines(const Core *c, uint64_t free, uint64_t chain_captures) {
+    uint64_t lines = 0;
+    for (; chain_captures; chain_captures &= chain_captures - 1) {
+        const int line = lowest(chain_captures);
+        for (int j = 0; j < c->line_count[line]; j++) {
+            const uint64_t fm = free & c->cells[c->line_cell[line][j]];
+            if (popcount(fm) == 2) lines |= fm & ~(1ULL << line);
+        }
+    }
+    return lines;
+}
+
 static int search(Core *c, uint64_t drawn, int alpha, int beta) {
     if (c->timeout) return 0;
     c->nodes++;
@@ -97,29 +161,45 @@ static int search(Core *c, uint64_t drawn, int alpha, int beta) {
         c->timeout = 1;
         return 0;
     }
-    const uint64_t free = c->full & ~drawn;
-    if (!free) return 0;
-    uint64_t capture = 0, chain = 0, high = 0;
-    int open = 0;
-    for (int i = 0; i < c->ncells; i++) {
-        uint64_t fm = free & c->cells[i];
-        if (fm) {
-            open++;
-            int k = popcount(fm);
-            if (k == 1) capture |= fm;
-            else if (k == 2) chain |= fm;
-            else high |= fm;
+    const int w = c->weight;
+    int gained = 0; /* u of the forced captures made at this node (normal scoring) */
+    uint64_t free, capture, chain, high;
+    int open;
+    for (;;) {
+        free = c->full & ~drawn;
+        if (!free) return gained;
+        capture = chain = high = 0;
+        open = 0;
+        for (int i = 0; i < c->ncells; i++) {
+            uint64_t fm = free & c->cells[i];
+            if (fm) {
+                open++;
+                int k = popcount(fm);
+                if (k == 1) capture |= fm;
+                else if (k == 2) chain |= fm;
+                else high |= fm;
+            }
         }
+        if (w < 0 || !capture) break;
+        /* Normal scoring: the safe and the long-chain captures are played at once. */
+        uint64_t forced = capture & ~chain;
+        if (!forced) forced = long_chain_capture(c, free, capture & chain);
+        if (!forced) break;
+        const int line = lowest(forced);
+        drawn |= 1ULL << line;
+        gained += completed(c, drawn, line);
     }
     /* |u| can never exceed the cells still open. */
-    if (open <= alpha) return open;
-    if (-open >= beta) return -open;
+    if (open <= alpha - gained) return gained + open;
+    if (-open >= beta - gained) return gained - open;
+    alpha -= gained;
+    beta -= gained;
 
     /* The key: dead lines count as drawn, ground lines of a cell are interchangeable, the
        least image under the symmetries, and the number of dead cells. */
-    const uint64_t dead = capture & ~chain & ~high;
-    /* Only dead components left: the side to move must take them all. */
-    if (dead == free) return -open;
+    const uint64_t dead = w < 0 ? capture & ~chain & ~high : 0;
+    /* Only dead components left (misère): the side to move must take them all. */
+    if (w < 0 && dead == free) return -open;
     uint64_t key = drawn | dead;
     for (int g = 0; g < c->ngroups; g++) {
         uint64_t part = key & c->groups[g];
@@ -151,23 +231,39 @@ static int search(Core *c, uint64_t drawn, int alpha, int beta) {
     uint64_t first = 0;
     if (found) {
         int lower = found->lower, upper = found->upper;
-        if (lower >= beta) return lower;
-        if (upper <= alpha) return upper;
-        if (lower == upper) return lower;
+        if (lower >= beta) return gained + lower;
+        if (upper <= alpha) return gained + upper;
+        if (lower == upper) return gained + lower;
         if (lower > alpha) alpha = lower;
         if (upper < beta) beta = upper;
         if (found->move != NO_MOVE)
             first = 1ULL << (sym ? c->inverse[sym - 1][found->move] : found->move);
     }
 
-    uint64_t moves = free & ~redundant(c, free);
-    if (moves & ~dead) moves &= ~dead;
-    first &= moves;
-    const uint64_t caps = capture & moves;
-    const uint64_t sacrifices = chain & ~capture & moves;
-    const uint64_t safe = moves & ~capture & ~chain;
-    /* Misère order: the table's move, captures, sacrifices, then safe lines. */
-    const uint64_t order[4] = {first, caps & ~first, sacrifices & ~first, safe & ~first};
+    uint64_t order[4];
+    if (w > 0 && capture) {
+        /* Offered cells that no reduction takes: take one, or decline with the
+           double-dealing line; drawing elsewhere first is never better than taking. */
+        const uint64_t allowed = capture | declines(c, free, capture & chain);
+        first &= allowed & free;
+        order[0] = first;
+        order[1] = capture & ~first;
+        order[2] = allowed & ~capture & ~first;
+        order[3] = 0;
+    } else {
+        uint64_t moves = free & ~redundant(c, free);
+        if (moves & ~dead) moves &= ~dead;
+        first &= moves;
+        const uint64_t caps = capture & moves;
+        const uint64_t sacrifices = chain & ~capture & moves;
+        const uint64_t safe = moves & ~capture & ~chain;
+        /* The table's move, captures, then (misère) sacrifices before safe lines, or
+           (normal) safe lines before sacrifices. */
+        order[0] = first;
+        order[1] = caps & ~first;
+        order[2] = (w < 0 ? sacrifices : safe) & ~first;
+        order[3] = (w < 0 ? safe : sacrifices) & ~first;
+    }
     const uint64_t nodes_before = c->nodes;
     int best = -(1 << 14), a = alpha;
     int best_line = -1;
@@ -177,26 +273,21 @@ static int search(Core *c, uint64_t drawn, int alpha, int beta) {
             const int line = lowest(group);
             group &= group - 1;
             const uint64_t after = drawn | 1ULL << line;
-            int claimed = 0;
-            if (capture >> line & 1)
-                for (int j = 0; j < c->line_count[line]; j++) {
-                    uint64_t m = c->cells[c->line_cell[line][j]];
-                    if ((after & m) == m) claimed++;
-                }
+            const int claimed = capture >> line & 1 ? w * completed(c, after, line) : 0;
             int value;
-            /* u = w * k + u(after) after a capture, -u(after) otherwise; w = -1. */
+            /* u = w * k + u(after) after a capture of k cells, -u(after) otherwise. */
             if (best_line >= 0 && beta - a > 1) {
                 /* Principal variation search: prove the move is no better first. */
                 if (claimed) {
-                    value = -claimed + search(c, after, a + claimed, a + 1 + claimed);
+                    value = claimed + search(c, after, a - claimed, a + 1 - claimed);
                     if (a < value && value < beta)
-                        value = -claimed + search(c, after, value + claimed, beta + claimed);
+                        value = claimed + search(c, after, value - claimed, beta - claimed);
                 } else {
                     value = -search(c, after, -a - 1, -a);
                     if (a < value && value < beta) value = -search(c, after, -beta, -value);
                 }
             } else if (claimed) {
-                value = -claimed + search(c, after, a + claimed, beta + claimed);
+                value = claimed + search(c, after, a - claimed, beta - claimed);
             } else {
                 value = -search(c, after, -beta, -a);
             }
@@ -251,7 +342,7 @@ static int search(Core *c, uint64_t drawn, int alpha, int beta) {
     e->work = work;
     e->used = 1;
     e->move = best_line < 0 ? NO_MOVE : (uint8_t)(sym ? c->forward[sym - 1][best_line] : best_line);
-    return best;
+    return gained + best;
 }
 
 /* The table is one block; on Linux it asks for huge pages, since nearly every probe misses
@@ -294,12 +385,13 @@ static int read_mask(PyObject *item, uint64_t *out) {
 
 static int Core_init(Core *self, PyObject *args, PyObject *kwds) {
     static char *names[] = {"cells", "lines", "perms", "sym_min_free", "table_bits",
-                            "sym_slack", NULL};
+                            "sym_slack", "misere", NULL};
     PyObject *cells, *perms;
-    int n, sym_min_free, table_bits, sym_slack = 2;
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "OiOii|i", names, &cells, &n, &perms,
-                                     &sym_min_free, &table_bits, &sym_slack))
+    int n, sym_min_free, table_bits, sym_slack = 2, misere = 1;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "OiOii|ip", names, &cells, &n, &perms,
+                                     &sym_min_free, &table_bits, &sym_slack, &misere))
         return -1;
+    self->weight = misere ? -1 : 1;
     if (n < 1 || n > MAX_LINES) {
         PyErr_SetString(PyExc_ValueError, "a position of 1 to 64 lines");
         return -1;

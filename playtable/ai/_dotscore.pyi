@@ -3,7 +3,7 @@
 from collections.abc import Sequence
 
 class Core:
-    """The exact misère Dots and Boxes search on at most 64 lines."""
+    """The exact Dots and Boxes search on at most 64 lines."""
 
     def __init__(
         self,
@@ -13,6 +13,7 @@ class Core:
         sym_min_free: int,
         table_bits: int,
         sym_slack: int = 2,
+        misere: bool = True,
     ) -> None: ...
     def search(self, drawn: int, alpha: int, beta: int, seconds: float) -> int | None: ...
     def clear(self) -> None: ...

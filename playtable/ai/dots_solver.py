@@ -183,14 +183,17 @@ class DotsSolver:
         self.reductions = not game.settings.misere if reductions is None else reductions
         self.chain_rule = chain_rule and self.reductions
         self.endgame = endgame  # exact in both scorings
-        # The C search serves the exact searches of misère (the scoring without reductions,
-        # where pure Python is too slow); ``native=False`` keeps everything in Python, the
-        # reference the tests compare it with.
-        usable = game.settings.misere and not self.reductions
+        # The C search serves the exact searches (the same search, with the sound choice of
+        # reductions); ``native=False`` keeps everything in Python, the reference the tests
+        # compare it with.
+        if game.settings.misere:
+            usable = not self.reductions
+        else:
+            usable = self.reductions and self.chain_rule
         if native and (Core is None or not usable):
             raise ValueError(
-                "the C search needs playtable.ai._dotscore built (a C compiler) and serves "
-                "misère without reductions only"
+                "the C search needs playtable.ai._dotscore built (a C compiler) and the "
+                "default reductions (none in misère, all in normal scoring)"
             )
         self.native = usable and Core is not None if native is None else native
         self._core: Core | None = None
@@ -718,14 +721,19 @@ class DotsSolver:
         free = self.full & ~drawn
         if self.n_lines <= 64:
             core = Core(
-                self.cell_masks, self.n_lines, self.perms[1:], self.sym_min_free, self.table_bits
+                self.cell_masks,
+                self.n_lines,
+                self.perms[1:],
+                self.sym_min_free,
+                self.table_bits,
+                misere=self.weight < 0,
             )
             self._core_lines = None
         elif free.bit_count() <= 64:
             self._core_lines = lines = tuple(b for b in range(self.n_lines) if free >> b & 1)
             self._core_base = drawn
             cells = [self._project(m) for m in self.cell_masks if m & free]
-            core = Core(cells, len(lines), (), 0, self.table_bits)
+            core = Core(cells, len(lines), (), 0, self.table_bits, misere=self.weight < 0)
         else:
             return None
         self._core = core

@@ -1,4 +1,4 @@
-"""The C search of misère positions (playtable/ai/_dotscore.c) against the pure Python one."""
+"""The C search (playtable/ai/_dotscore.c) against the pure Python one, in both scorings."""
 
 from __future__ import annotations
 
@@ -25,8 +25,8 @@ if not NATIVE:
 from playtable.ai._dotscore import Core
 
 
-def game(**options: Any) -> DotsAndBoxes:
-    return DotsAndBoxes.from_options({**options, "misere": True})
+def game(misere: bool = True, **options: Any) -> DotsAndBoxes:
+    return DotsAndBoxes.from_options({**options, "misere": misere})
 
 
 def random_state(g: DotsAndBoxes, rng: random.Random, free: int) -> DotsState:
@@ -50,16 +50,29 @@ BOARDS = [
 ]
 
 
-def test_misere_solvers_search_in_c_by_default() -> None:
+def test_solvers_search_in_c_by_default() -> None:
     assert DotsSolver(game(rows=3, cols=3)).native
-    assert not DotsSolver(DotsAndBoxes.from_options({"rows": 3, "cols": 3})).native
-    with pytest.raises(ValueError, match="misère without reductions"):
-        DotsSolver(DotsAndBoxes.from_options({"rows": 3, "cols": 3}), native=True)
+    assert DotsSolver(game(False, rows=3, cols=3)).native
+    # The C search has the default reductions only: none in misère, all in normal scoring.
+    assert not DotsSolver(game(False, rows=3, cols=3), chain_rule=False).native
+    with pytest.raises(ValueError, match="default reductions"):
+        DotsSolver(game(rows=3, cols=3), reductions=True, native=True)
 
 
+def test_published_values() -> None:
+    assert (
+        DotsSolver(game(False, rows=2, cols=2)).solve(game(False, rows=2, cols=2).initial()).value
+        == 2
+    )
+    g = game(False, rows=3, cols=3)
+    solution = DotsSolver(g).solve(g.initial(), all_best=False)
+    assert solution.value == -3 and solution.nodes > 0
+
+
+@pytest.mark.parametrize("misere", [True, False], ids=["misère", "normal"])
 @pytest.mark.parametrize("options", BOARDS, ids=lambda o: "-".join(str(v) for v in o.values()))
-def test_same_values_and_best_moves_as_python(options: dict[str, Any]) -> None:
-    g = game(**options)
+def test_same_values_and_best_moves_as_python(options: dict[str, Any], misere: bool) -> None:
+    g = game(misere, **options)
     rng = random.Random(11)
     native = DotsSolver(g)  # one table for every position, as in a game
     for _ in range(25):
@@ -74,8 +87,12 @@ def test_same_values_and_best_moves_as_python(options: dict[str, Any]) -> None:
 def test_a_tiny_table_still_gives_exact_values() -> None:
     # 64 entries: entries are replaced all the time, children overwrite their parents' bucket.
     rng = random.Random(8)
-    for options in ({"rows": 4, "cols": 4}, {"grid": "triangle", "size": 4}):
-        g = game(**options)
+    for misere, options in (
+        (True, {"rows": 4, "cols": 4}),
+        (True, {"grid": "triangle", "size": 4}),
+        (False, {"rows": 4, "cols": 4}),
+    ):
+        g = game(misere, **options)
         tiny = DotsSolver(g)
         tiny.table_bits = 6
         for _ in range(6):
@@ -87,12 +104,13 @@ def test_a_tiny_table_still_gives_exact_values() -> None:
 
 def test_agrees_with_the_plain_search_on_small_positions() -> None:
     rng = random.Random(5)
-    for options in BOARDS[:7]:
-        g = game(**options)
-        solver = DotsSolver(g)
-        for _ in range(20):
-            state = random_state(g, rng, rng.randint(1, 11))
-            assert solver.value(state.drawn) == plain_value(g, state.drawn)
+    for misere in (True, False):
+        for options in BOARDS[:7]:
+            g = game(misere, **options)
+            solver = DotsSolver(g)
+            for _ in range(20):
+                state = random_state(g, rng, rng.randint(1, 11))
+                assert solver.value(state.drawn) == plain_value(g, state.drawn)
 
 
 def test_a_projected_core_is_rebuilt_after_a_take_back() -> None:
