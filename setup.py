@@ -5,12 +5,13 @@ Everything else about the package is in ``pyproject.toml``.
 - The translation catalogs (``.po`` -> ``.mo``) are compiled into every built package. Compiled
   catalogs are never committed; a source checkout (and an editable install) compiles them in
   memory instead, see ``playtable.web.templating.translations``.
-- The C search of misère Dots and Boxes positions (``playtable/ai/_dotscore.c``) is built by
+- The C search of the Dots and Boxes solver (``playtable/ai/_dotscore.c``) is built by
   every install, the editable one included (next to its source); if no C compiler is there,
   the install goes on and the solver runs in pure Python.
 - ``PLAYTABLE_COMPILE=1 pip install .`` also compiles ``COMPILED_MODULES`` (the Dots and Boxes
-  engine, the solver and its chains-and-loops game) into C extensions with mypyc (see ``bench/README.md``). Without it, and always for the editable
-  install of ``make install``, the package is pure Python.
+  engine, the solver and its chains-and-loops game) into C extensions with mypyc (see
+  ``bench/README.md``). Without it, and always for the editable install of ``make install``,
+  those modules run as Python source.
 """
 
 from __future__ import annotations
@@ -45,7 +46,7 @@ class BuildWithCatalogs(build_py):
                 write_mo(mo_file, catalog)
 
 
-# The C search of misère Dots and Boxes (playtable/ai/_dotscore.c), always built. Optional:
+# The C search of the Dots and Boxes solver (playtable/ai/_dotscore.c), always built. Optional:
 # without a C compiler the install still succeeds and the solver searches in pure Python.
 # Every x86-64 processor since 2008 counts bits in one instruction (POPCNT); the search counts
 # the free lines of every cell at every node.

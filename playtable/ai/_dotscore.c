@@ -1,18 +1,19 @@
-/* The exact misère search of playtable.ai.dots_solver, in C.
+/* The exact search of playtable.ai.dots_solver, in C.
 
-   The same negamax as DotsSolver._search in misère scoring (see that module's docstring for
-   the value u, the dead components, the key and the move order), on a position of at most 64
-   lines given as bit masks, with a fixed-size transposition table of two-entry buckets.
-   Python keeps everything around it: the labels, the projection of big boards onto their free
-   lines, the root moves and the time budget. The pure Python search stays the reference: the
-   tests and bench/verify_solver.py check this one against it.
+   The same negamax as DotsSolver._search with its default reductions (see that module's
+   docstring for the value u, the safe and long-chain captures of normal scoring, the dead
+   components of misère, the key and the move order), on a position of at most 64 lines given
+   as bit masks, with a fixed-size transposition table of two-entry buckets. Python keeps
+   everything around it: the labels, the projection of big boards onto their free lines, the
+   root moves and the time budget. The pure Python search stays the reference: the tests and
+   bench/verify_solver.py check this one against it.
 
-   Core(cells, lines, perms, sym_min_free, table_bits, sym_slack=2)
+   Core(cells, lines, perms, sym_min_free, table_bits, sym_slack=2, misere=True)
        cells: the line mask of every cell; lines: how many lines (<= 64); perms: symmetries
        of the position as permutations of the lines (identity excluded); the key is
        canonicalised with them when at least sym_min_free lines are free, by the symmetries
        that move the searched position by at most sym_slack lines; the table holds
-       2 ** table_bits entries of 16 bytes.
+       2 ** table_bits entries of 16 bytes; misere picks the scoring.
    Core.search(drawn, alpha, beta, seconds) -> int, or None when the time ran out
        The fail-soft value u of the side to move at ``drawn`` within (alpha, beta).
    Core.nodes, Core.entries; Core.clear() empties the table.
@@ -590,7 +591,7 @@ static PyTypeObject CoreType = {
     PyVarObject_HEAD_INIT(NULL, 0).tp_name = "playtable.ai._dotscore.Core",
     .tp_basicsize = sizeof(Core),
     .tp_flags = Py_TPFLAGS_DEFAULT,
-    .tp_doc = "The exact misère Dots and Boxes search on at most 64 lines.",
+    .tp_doc = "The exact Dots and Boxes search on at most 64 lines.",
     .tp_new = PyType_GenericNew,
     .tp_init = (initproc)Core_init,
     .tp_dealloc = (destructor)Core_dealloc,
@@ -599,7 +600,7 @@ static PyTypeObject CoreType = {
 };
 
 static struct PyModuleDef module = {
-    PyModuleDef_HEAD_INIT, "_dotscore", "The exact misère Dots and Boxes search, in C.", -1,
+    PyModuleDef_HEAD_INIT, "_dotscore", "The exact Dots and Boxes search, in C.", -1,
     NULL, NULL, NULL, NULL, NULL,
 };
 
