@@ -347,7 +347,7 @@ static int search(Core *c, uint64_t drawn, int alpha, int beta) {
 }
 
 /* The table is one block; on Linux it asks for huge pages, since nearly every probe misses
-   the caches and a 64 MB table in 4 KB pages misses the TLB too. */
+   the caches and a table of tens of MB in 4 KB pages misses the TLB too. */
 static int alloc_table(Core *c, size_t entries) {
     size_t bytes = entries * sizeof(Entry);
 #ifdef __linux__

@@ -51,7 +51,7 @@ search on random positions):
 - **The search in C** (``playtable/ai/_dotscore.c``, built by every install that has a C
   compiler): every exact search (no horizon) runs there, the same negamax with the same
   reductions, key and move order, on 64-bit masks with a fixed table of two-entry buckets
-  (64 MB, huge pages), about 40 times the nodes per second of pure Python. A board of more
+  (32 MB, huge pages), about 40 times the nodes per second of pure Python. A board of more
   than 64 lines is projected onto its free lines once at most 64 are free. It leaves out the
   chains-and-loops shortcut (exact either way) and uses a symmetry only when the searched
   position's image is within two lines of it (else the symmetry cannot pay). Without the
@@ -710,7 +710,9 @@ class DotsSolver:
         return open_cells, long_chains
 
     # -- the C search -------------------------------------------------------------------------
-    table_bits = 22  # the C search's table: 2 ** 22 entries of 16 bytes (64 MB)
+    # The C search's table: 2 ** 21 entries of 16 bytes (32 MB; a worker keeps up to four
+    # solvers). 2 ** 20 and 2 ** 22 took the same time on the 4x4 misère endgames.
+    table_bits = 21
 
     def _native(self, drawn: int) -> tuple[Core, int] | None:
         """The C search for the positions that follow ``drawn``, and ``drawn`` in its labels.
