@@ -804,8 +804,10 @@ class DotsSolver:
         """Prove the value of ``state`` and its best moves within ``time_limit`` seconds.
 
         With ``deepening``, passes limited to 2, 4, 6, ... choice moves run first and order
-        the moves of the exact pass. ``all_best`` asks for every optimal move (one null-window
-        search per move); otherwise ``best_moves`` holds one. Raises :class:`SolverTimeout`.
+        the moves of the exact pass (not when the C search serves: it goes straight to the
+        exact search, faster than any Python pass). ``all_best`` asks for every optimal move
+        (one null-window search per move); otherwise ``best_moves`` holds one. Raises
+        :class:`SolverTimeout`.
         """
         start = time.perf_counter()
         if len(self.tt) > self.max_entries:
