@@ -20,6 +20,7 @@ from playtable.games import load
 from playtable.games.dots.game import DotsAndBoxes
 from playtable.games.swaptimum import Swaptimum, SwaptimumState
 from playtable.web.client_strings import client_strings
+from playtable.web.errors import page_not_found
 from playtable.web.templating import gettext_for, render
 
 
@@ -243,8 +244,6 @@ async def variants_index(request: Request) -> Response:
 
 
 async def variant_page(request: Request) -> Response:
-    from playtable.web.pages import page_not_found
-
     variant = VARIANTS_BY_SLUG.get(request.path_params["slug"])
     if variant is None:
         return page_not_found(request)

@@ -8,11 +8,14 @@ spreads over the processes anyway.
 
 from __future__ import annotations
 
+import math
 import os
 import time
 from collections import OrderedDict
 from dataclasses import dataclass, fields
 from typing import Any
+
+from starlette.requests import Request
 
 
 def _env_number(name: str, default: float) -> float:
@@ -101,6 +104,14 @@ class PerAddress:
         if bucket.take():
             return None
         return bucket.wait()
+
+
+def creation_wait(request: Request) -> int | None:
+    """Seconds the request's address must wait before it may create another table (the
+    tables-a-minute budget shared by every route that creates tables), or ``None``."""
+    address = request.client.host if request.client else "unknown"
+    wait = request.app.state.table_creations.take(address)
+    return None if wait is None else max(1, math.ceil(wait))
 
 
 def trusted_proxies() -> list[str]:

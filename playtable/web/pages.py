@@ -21,8 +21,9 @@ from starlette.staticfiles import StaticFiles
 
 from playtable.games import GameError
 from playtable.tables import AnalysisRefused, TableNotFound
-from playtable.web.api import too_many_tables
 from playtable.web.client_strings import client_strings
+from playtable.web.errors import error_page, table_not_found
+from playtable.web.limits import creation_wait
 from playtable.web.links import seat_token_from, set_seat_cookie
 from playtable.web.templating import STATIC_DIR, gettext_for, render
 
@@ -221,7 +222,7 @@ async def create_table(request: Request) -> Response:
                     "submit the form again."
                 ),
             )
-        if too_many_tables(request) is not None:
+        if creation_wait(request) is not None:
             # The same per-address limit as the API; the sentence is the translated one the
             # table page shows for rate_limited.
             return error_page(
@@ -246,7 +247,7 @@ async def create_table(request: Request) -> Response:
             return _home(request, values, error=reason[:1].upper() + reason[1:], status_code=400)
     finally:
         await form.close()
-    response = RedirectResponse(f"/t/{created.id}", status_code=303)
+    response = RedirectResponse(request.url_for("table", table_id=created.id).path, status_code=303)
     set_seat_cookie(response, request, created.id, created.seat_token)
     return response
 
@@ -301,7 +302,7 @@ async def _table(request: Request, *, watch: bool) -> Response:
         return table_not_found(request)
     _ = catalog.gettext
     title = game_title(table["game"], catalog)
-    ws_url = f"/t/{table_id}/ws" + ("" if you else "?watch=1")
+    ws_url = request.url_for("table_socket", table_id=table_id).path + ("" if you else "?watch=1")
     page_data = {"table": table, "you": you, "ws_url": ws_url, "version": table.get("version")}
     board_label = _("Dots and Boxes board") if table["game"] == "dots" else _("Swaptimum board")
     return render(
@@ -358,10 +359,13 @@ async def analysis_page(request: Request) -> Response:
         "analysis.html",
         {
             "table": table,
-            "back_url": f"/t/{table_id}" if you else f"/t/{table_id}/watch",
+            "back_url": request.url_for("table" if you else "watch", table_id=table_id).path,
             "game_title": game_title(table["game"], catalog),
             "settings_summary": settings_summary(table["game"], table["options"], catalog),
-            "page_data": {"table": table, "api": f"/api/tables/{table_id}/analysis"},
+            "page_data": {
+                "table": table,
+                "api": request.url_for("api_analysis", table_id=table_id).path,
+            },
             "strings": client_strings(catalog),
             "nav": "table",
         },
@@ -375,41 +379,6 @@ async def table_page(request: Request) -> Response:
 
 async def watch_page(request: Request) -> Response:
     return await _table(request, watch=True)
-
-
-# -- errors ---------------------------------------------------------------------------------
-def error_page(request: Request, status_code: int, heading: str, message: str) -> Response:
-    return render(
-        request,
-        "error.html",
-        {"status_code": status_code, "heading": heading, "message": message, "nav": None},
-        status_code=status_code,
-    )
-
-
-def table_not_found(request: Request) -> Response:
-    _ = gettext_for(request).gettext
-    return error_page(
-        request,
-        404,
-        _("There is no such table"),
-        _("Check the link you were given, or set up a new table."),
-    )
-
-
-async def not_found_handler(request: Request, exc: Exception) -> Response:
-    """For ``Starlette(exception_handlers={404: not_found_handler})``: the site's 404 page."""
-    return page_not_found(request)
-
-
-def page_not_found(request: Request) -> Response:
-    _ = gettext_for(request).gettext
-    return error_page(
-        request,
-        404,
-        _("Page not found"),
-        _("Nothing lives at this address."),
-    )
 
 
 routes: list[BaseRoute] = [

@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
 from urllib.parse import urlsplit
@@ -19,15 +20,13 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from playtable.bus import Subscription
 from playtable.games import Player
 from playtable.tables import Stale, TableError, TableNotFound, TableService
+from playtable.tables.views import VIEWER_FIELDS
 from playtable.web.limits import Limits, TokenBucket
 from playtable.web.links import seat_token_from
 
 PROTOCOL = 1
 
 log = logging.getLogger(__name__)
-
-
-_VIEWER_FIELDS = ("you", "invite_url")
 
 
 def _dumps(message: dict[str, Any]) -> str:
@@ -79,6 +78,7 @@ class TableSocket:
             "offer_draw": self.on_simple(service.offer_draw),
             "request_undo": self.on_simple(service.request_undo),
             "rematch": self.on_rematch,
+            "decline_rematch": self.on_simple(service.decline_rematch),
             "answer_draw": self.on_answer(service.answer_draw),
             "answer_undo": self.on_answer(service.answer_undo),
         }
@@ -222,7 +222,7 @@ class TableSocket:
             self.player = player
             if player is not None:
                 self.service.connected(self.table_id, player)
-            self.subscription = await self.service.bus.subscribe(self.table_id)
+            self.subscription = await self.service.subscribe(self.table_id)
         # Whatever ``since`` says, the full state brings the client up to date: it is small,
         # and it covers presence, which has no version of its own.
         await self.send_state()
@@ -311,21 +311,34 @@ class TableSocket:
         """The ``state`` text of a bus message as this socket's viewer sees it.
 
         Every socket of this process gets the same message object, so the shared part of the
-        table (the board view above all) is encoded once and only the viewer's own two fields
-        are added per socket.
+        table (the board view above all) is encoded once (:func:`_shared_text`) and only the
+        viewer's own fields are added per socket.
         """
-        shared: str | None = message.get("_encoded")
-        if shared is None:
-            public = {k: v for k, v in message["table"].items() if k not in _VIEWER_FIELDS}
-            shared = _dumps(public)
-            message["_encoded"] = shared
-        own = self.service.personalize(message["table"], self.player)
-        viewer = {field: own[field] for field in _VIEWER_FIELDS}
+        shared = _shared_text(message)
+        viewer = self.service.personal(message["table"], self.player)
         # shared is '{...}': splice the viewer's fields in before its closing brace.
         return (
             f'{{"type":"state","version":{message["version"]},"table":'
             f"{shared[:-1]},{_dumps(viewer)[1:]}}}"
         )
+
+
+# The public part of recent bus messages, encoded once for all the sockets of this process.
+# Keyed by the message object's id, which the entry keeps alive (so the id is not reused).
+_ENCODED: OrderedDict[int, tuple[dict[str, Any], str]] = OrderedDict()
+_ENCODED_SIZE = 256
+
+
+def _shared_text(message: dict[str, Any]) -> str:
+    entry = _ENCODED.get(id(message))
+    if entry is not None and entry[0] is message:
+        return entry[1]
+    public = {k: v for k, v in message["table"].items() if k not in VIEWER_FIELDS}
+    text = _dumps(public)
+    _ENCODED[id(message)] = (message, text)
+    while len(_ENCODED) > _ENCODED_SIZE:
+        _ENCODED.popitem(last=False)
+    return text
 
 
 async def table_socket(websocket: WebSocket) -> None:

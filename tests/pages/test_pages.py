@@ -220,7 +220,8 @@ def test_the_page_state_says_who_played_each_move(client: TestClient) -> None:
 def test_the_404_handler_renders_the_site_page() -> None:
     from starlette.applications import Starlette
 
-    from playtable.web.pages import not_found_handler, routes
+    from playtable.web.errors import not_found_handler
+    from playtable.web.pages import routes
 
     app = Starlette(routes=routes, exception_handlers={404: not_found_handler})
     with TestClient(app) as plain:

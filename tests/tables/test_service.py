@@ -20,6 +20,7 @@ from playtable.tables import (
     TableService,
 )
 from tests.tables.conftest import SECRET
+from tests.tables.links import LINKS
 
 pytestmark = pytest.mark.anyio
 
@@ -148,8 +149,8 @@ async def test_two_server_processes_race_for_one_ply(db_url: str) -> None:
     store_a, store_b = Store(db_url), Store(db_url)
     await store_a.open()
     await store_b.open()
-    node_a = TableService(store_a, InProcessBus(), SECRET)
-    node_b = TableService(store_b, InProcessBus(), SECRET)
+    node_a = TableService(store_a, InProcessBus(), SECRET, links=LINKS)
+    node_b = TableService(store_b, InProcessBus(), SECRET, links=LINKS)
     try:
         table_id, red, _ = await seated_table(node_a)
         await node_b.snapshot(table_id, "red")  # node B caches the position at ply 0
@@ -276,8 +277,8 @@ async def test_a_stale_cache_never_refuses_a_good_request(db_url: str) -> None:
     store_a, store_b = Store(db_url), Store(db_url)
     await store_a.open()
     await store_b.open()
-    node_a = TableService(store_a, InProcessBus(), SECRET)
-    node_b = TableService(store_b, InProcessBus(), SECRET)
+    node_a = TableService(store_a, InProcessBus(), SECRET, links=LINKS)
+    node_b = TableService(store_b, InProcessBus(), SECRET, links=LINKS)
     try:
         created = await node_a.create_table("dots", DOTS, "red")
         await node_b.snapshot(created.id, None)  # cached: blue's seat free, ply 0
@@ -306,8 +307,8 @@ async def test_news_of_a_newer_version_drops_the_cached_position(db_url: str) ->
     store_a, store_b = Store(db_url), Store(db_url)
     await store_a.open()
     await store_b.open()
-    node_a = TableService(store_a, InProcessBus(), SECRET)
-    node_b = TableService(store_b, InProcessBus(), SECRET)
+    node_a = TableService(store_a, InProcessBus(), SECRET, links=LINKS)
+    node_b = TableService(store_b, InProcessBus(), SECRET, links=LINKS)
     try:
         table_id, red, blue = await seated_table(node_a)
         await node_b.snapshot(table_id, "red")  # node B caches version 1
