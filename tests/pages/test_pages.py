@@ -13,7 +13,7 @@ from starlette.testclient import TestClient
 
 import playtable
 from playtable.web.app import create_app
-from playtable.web.pages import CSRF_COOKIE
+from playtable.web.csrf import CSRF_COOKIE
 
 SECRET = "test secret of the pages, long enough to be a secret"
 
