@@ -8,13 +8,13 @@ race re-reads and decides again, so several server processes can serve the same 
 
 What the service does not do lives beside it, one concern a file: the rules
 (``decisions.py``), what a table looks like from outside (``views.py``), the computer's turns
-(``computer.py``), the analysis (``analysis.py``), who is connected (``presence.py``), the
-worker processes (``pool.py``). It knows no HTTP, no SQL and no URL format (links come from
-the :class:`~playtable.tables.views.Links` it is given).
+(``computer.py``), the analysis (``analysis.py``), who is connected (``presence.py``),
+publishing on the bus (``announcer.py``), the worker processes (``pool.py``). It knows no
+HTTP, no SQL and no URL format (links come from the :class:`~playtable.tables.views.Links`
+it is given).
 
-Bus messages are ``{"type": "table", "version", "events": [...], "table": public}`` where
-``public`` is the ``table`` object of docs/protocol.md with the viewer's own fields
-(``you``, ``invite_url``) empty; :meth:`TableService.personalize` fills them in per socket.
+Bus messages (``announcer.py``) carry the public ``table`` object of docs/protocol.md with
+the viewer's own fields empty; :meth:`TableService.personal` gives them per socket.
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ import logging
 import secrets
 import weakref
 from collections import Counter, OrderedDict
-from collections.abc import Callable, Coroutine, Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, cast
 
@@ -38,10 +38,11 @@ from playtable.games.records import GameRecord
 from playtable.store import Change, NewTable, Store
 from playtable.tables import decisions, tokens, views
 from playtable.tables.analysis import Analysis
+from playtable.tables.announcer import Announcer
 from playtable.tables.computer import Computer
 from playtable.tables.decisions import Decision, RematchSeats
 from playtable.tables.errors import Busy, TableError, TableNotFound
-from playtable.tables.events import Event, Kind, PresenceEvent, TableEvent
+from playtable.tables.events import Kind, PresenceEvent, TableEvent
 from playtable.tables.pool import BotPool, BotSettings
 from playtable.tables.presence import Presence
 from playtable.tables.table import Actor, Bot, LoadedTable
@@ -86,7 +87,7 @@ class TableService:
         self.presence = Presence()
         self._locks: weakref.WeakValueDictionary[str, asyncio.Lock] = weakref.WeakValueDictionary()
         self._cache: OrderedDict[str, LoadedTable] = OrderedDict()
-        self._tasks: set[asyncio.Task[None]] = set()
+        self.announcer = Announcer(bus, links)
         self.bot_settings = bots if bots is not None else BotSettings()
         self.computer = Computer(self.bot_settings, self)
         self.analyses = Analysis(store, self.bot_settings, self.load)
@@ -202,7 +203,7 @@ class TableService:
                 change = Change(seat=(player, tokens.hash_token(token)))
                 if await self.store.update(table_id, row.version, change):
                     table = await self.load(table_id)
-                    await self._publish(table, [TableEvent(Kind.SEATED, player)])
+                    await self.announcer.publish(table, [TableEvent(Kind.SEATED, player)])
                     return player, token
         return None
 
@@ -214,10 +215,10 @@ class TableService:
         """The ``table`` object of docs/protocol.md as ``you`` see it; raises TableNotFound."""
         table = await self.load(table_id)
         self.computer.check(table)  # after a restart, a bot to move resumes when it is seen
-        return self.personalize(self.public(table, await self._online(table_id)), you)
+        return self.personalize(self.public(table, await self.announcer.online(table_id)), you)
 
     def public(self, table: LoadedTable, online: set[str]) -> dict[str, Any]:
-        return views.public(table, online, self.links)
+        return self.announcer.public(table, online)
 
     def personalize(self, public: Mapping[str, Any], you: Player | None) -> dict[str, Any]:
         """``public`` with the viewer's own fields filled in."""
@@ -238,15 +239,6 @@ class TableService:
     async def subscribe(self, table_id: str) -> Subscription:
         """The bus messages about the table from now on (a socket relays them)."""
         return await self.bus.subscribe(table_id)
-
-    async def _online(self, table_id: str) -> set[str]:
-        """Who is online at the table, on any server process."""
-        try:
-            return await self.bus.presence.online(table_id)
-        except Exception:
-            # Presence is a courtesy: without it a table still plays, so never fail on it.
-            logger.warning("table %s: presence unavailable", table_id, exc_info=True)
-            return set()
 
     # -- playing: each action a decision of decisions.py, committed by _change ---------------
     async def play_move(self, table_id: str, token: Actor, ply: int, move: str) -> int:
@@ -311,12 +303,12 @@ class TableService:
     def connected(self, table_id: str, player: Player) -> None:
         """A socket of ``player`` opened; tell the table if the player just came online here."""
         if self.presence.add(table_id, player):
-            self._in_background(self._announce_presence(table_id, player))
+            self.announcer.in_background(self._announce_presence(table_id, player))
 
     def disconnected(self, table_id: str, player: Player) -> None:
         """A socket of ``player`` closed; tell the table if it was the last one here."""
         if self.presence.remove(table_id, player):
-            self._in_background(self._announce_presence(table_id, player))
+            self.announcer.in_background(self._announce_presence(table_id, player))
 
     async def _announce_presence(self, table_id: str, player: Player) -> None:
         async with self._lock(table_id):
@@ -332,26 +324,16 @@ class TableService:
             except Exception:
                 logger.warning("table %s: presence not reported", table_id, exc_info=True)
                 return
-            online = await self._online(table_id)
+            online = await self.announcer.online(table_id)
             # Another process may still hold a socket of the player: the event tells the
             # sum over all processes, which is what the players see.
-            await self._publish(table, [PresenceEvent(player, player in online)], online)
-
-    def _in_background(self, work: Coroutine[Any, Any, None]) -> None:
-        # A closing socket's task may already be cancelled, and the news that a player left
-        # must not be lost with it: the service runs it and waits for it when it closes.
-        task = asyncio.create_task(work)
-        self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
+            await self.announcer.publish(table, [PresenceEvent(player, player in online)], online)
 
     async def close(self) -> None:
         """Finish the announcements still under way; call before closing the store."""
         await self.computer.close()
         self.analyses.close()
-        if self._tasks:
-            await asyncio.wait(set(self._tasks), timeout=5)
-        for task in set(self._tasks):
-            task.cancel()
+        await self.announcer.close()
 
     # -- the machinery ----------------------------------------------------------------------
     def observed(self, table_id: str, version: int) -> None:
@@ -418,28 +400,24 @@ class TableService:
                     continue
                 if decision is None:
                     return table.version
-                if await self.store.update(table_id, table.version, decision.change):
-                    self._remember(decision.after)
-                    await self._publish(decision.after, list(decision.events))
-                    self.computer.check(decision.after)
+                # Shielded: once the commit is under way it is seen through, announced and
+                # followed up even if the request is cancelled meanwhile (a socket closing,
+                # the computer's stale job being replaced), so no stored change goes unsaid.
+                if await asyncio.shield(self._commit(decision)):
                     return decision.after.version
                 table, fresh = await self.load(table_id), True
             raise Busy("The table changed several times at once; please try again.")
 
-    async def _publish(
-        self, table: LoadedTable, events: list[Event], online: set[str] | None = None
-    ) -> None:
-        if online is None:
-            online = await self._online(table.id)
-        await self.bus.publish(
-            table.id,
-            {
-                "type": "table",
-                "version": table.version,
-                "events": [event.to_json() for event in events],
-                "table": self.public(table, online),
-            },
-        )
+    async def _commit(self, decision: Decision) -> bool:
+        """Commit ``decision`` under compare-and-set; once stored, announce it and let the
+        computer act. ``False`` if another writer changed the table first."""
+        before = decision.after.version - 1
+        if not await self.store.update(decision.after.id, before, decision.change):
+            return False
+        self._remember(decision.after)
+        await self.announcer.announce(decision.after, list(decision.events))
+        self.computer.check(decision.after)
+        return True
 
 
 __all__ = ["Bot", "CreatedTable", "GameRecord", "TableError", "TableNotFound", "TableService"]

@@ -53,7 +53,7 @@ async def create_table(request: Request) -> Response:
             return _error(413, f"the request is larger than {MAX_BODY // 1024} KiB")
     try:
         data = json.loads(body)
-    except ValueError:
+    except (ValueError, RecursionError):  # RecursionError: nested too deep to parse
         return _error(400, "the request body is not valid JSON")
     if not isinstance(data, Mapping):
         return _error(400, 'expected a JSON object {"game", "options", "seat"}')

@@ -14,17 +14,19 @@ from starlette.staticfiles import StaticFiles
 
 from playtable import games
 from playtable.ai.analysis import analysable
+from playtable.games import PLAYERS
 from playtable.tables import AnalysisRefused, TableNotFound
 from playtable.web import home
 from playtable.web.client_strings import client_strings
+from playtable.web.csrf import csrf_ok, csrf_token, set_csrf_cookie
 from playtable.web.errors import error_page, table_not_found
-from playtable.web.links import seat_token_from
+from playtable.web.links import refused, seat_token_from, set_seat_cookie, to_table
 from playtable.web.presentation import board_label, bot_names, game_title, settings_summary
 from playtable.web.templating import STATIC_DIR, gettext_for, render
 
 
 # -- the table page -------------------------------------------------------------------------
-async def _table(request: Request, *, watch: bool) -> Response:
+async def _table(request: Request, *, watch: bool, invite: str | None = None) -> Response:
     table_id = request.path_params["table_id"]
     service = request.app.state.service
     catalog = gettext_for(request)
@@ -34,10 +36,22 @@ async def _table(request: Request, *, watch: bool) -> Response:
     except TableNotFound:
         return table_not_found(request)
     _ = catalog.gettext
+    invitation = None
+    if invite is not None:
+        free = [p for p in PLAYERS if not table["seats"][p]["taken"]]
+        if not free:
+            return to_table(request, table_id)  # nobody to invite any more: just watch
+        token, new_csrf = csrf_token(request)
+        invitation = {
+            "action": request.url_for("join_link", table_id=table_id, invite=invite).path,
+            "csrf": token,
+            "new_csrf": new_csrf,
+            "button": _("Take the red seat") if free[0] == "red" else _("Take the blue seat"),
+        }
     title = game_title(table["game"], catalog)
     ws_url = request.url_for("table_socket", table_id=table_id).path + ("" if you else "?watch=1")
     page_data = {"table": table, "you": you, "ws_url": ws_url, "version": table.get("version")}
-    return render(
+    response = render(
         request,
         "table.html",
         {
@@ -49,10 +63,57 @@ async def _table(request: Request, *, watch: bool) -> Response:
             "page_data": page_data,
             "strings": client_strings(catalog),
             "bot_names": bot_names(catalog),
+            "invitation": invitation,
             "nav": "table",
         },
         headers={"Cache-Control": "no-store"},
     )
+    if invitation is not None:
+        # The address carries the invitation: out of search indexes (the site-wide
+        # Referrer-Policy, same-origin, already keeps it from other sites; no-referrer would
+        # make the browser send "Origin: null" with the form, which the site refuses).
+        response.headers["X-Robots-Tag"] = "noindex"
+        if invitation["new_csrf"]:
+            set_csrf_cookie(response, request, str(invitation["csrf"]))
+    return response
+
+
+async def invitation_page(request: Request) -> Response:
+    """The invitation link: the table, watching, with a button that takes the free seat.
+
+    Opening the link takes nothing: a chat app's preview, a link checker or a browser
+    prefetching it only sees the game. The seat goes to whoever presses the button (a POST
+    carrying the page's CSRF token), and only while it is free.
+    """
+    table_id = request.path_params["table_id"]
+    invite = request.path_params["invite"]
+    service = request.app.state.service
+    if not await service.exists(table_id):
+        return table_not_found(request)
+    if not service.is_invite(table_id, invite):
+        return refused(request, table_id, invitation=True)
+    if await service.seat_of(table_id, seat_token_from(request, table_id)) is not None:
+        return to_table(request, table_id)
+    if request.method != "POST":
+        return await _table(request, watch=True, invite=invite)
+    form = await request.form()
+    try:
+        fresh = csrf_ok(request, form)
+    finally:
+        await form.close()
+    if not fresh:
+        _ = gettext_for(request).gettext
+        return error_page(
+            request,
+            403,
+            _("This form has expired"),
+            _("Open the invitation link again and take the seat from there."),
+        )
+    claimed = await service.claim_invite(table_id, invite)
+    response = to_table(request, table_id)
+    if claimed is not None:
+        set_seat_cookie(response, request, table_id, claimed[1])
+    return response
 
 
 async def analysis_page(request: Request) -> Response:
@@ -109,5 +170,11 @@ routes: list[BaseRoute] = [
     Route("/t/{table_id}", table_page, methods=["GET", "HEAD"], name="table"),
     Route("/t/{table_id}/watch", watch_page, methods=["GET", "HEAD"], name="watch"),
     Route("/t/{table_id}/analysis", analysis_page, methods=["GET", "HEAD"], name="analysis"),
+    Route(
+        "/t/{table_id}/join/{invite}",
+        invitation_page,
+        methods=["GET", "HEAD", "POST"],
+        name="join_link",
+    ),
     Mount("/static", StaticFiles(directory=STATIC_DIR), name="static"),
 ]
