@@ -172,18 +172,20 @@ class TableService:
                 return CreatedTable(table_id, player, token, invite)
         raise RuntimeError("could not find a free table id")
 
-    async def seat_of(self, table_id: str, token: str | None) -> Player | None:
-        """The seat ``token`` holds at the table; ``None`` for no token, a wrong one or no table."""
-        if not token:
-            return None
+    async def seat_at(self, table_id: str, token: str | None) -> tuple[bool, Player | None]:
+        """Whether the table exists, and the seat ``token`` holds there (one read)."""
         row = await self.store.table(table_id)
         if row is None:
-            return None
+            return False, None
         player: Player | None = None
         for candidate in PLAYERS:
-            if tokens.matches(token, row.seats.get(candidate)):
+            if token and tokens.matches(token, row.seats.get(candidate)):
                 player = candidate
-        return player
+        return True, player
+
+    async def seat_of(self, table_id: str, token: str | None) -> Player | None:
+        """The seat ``token`` holds at the table; ``None`` for no token, a wrong one or no table."""
+        return (await self.seat_at(table_id, token))[1] if token else None
 
     async def claim_invite(self, table_id: str, invite_token: str) -> tuple[Player, str] | None:
         """Seat the bearer of the invitation in the free seat: ``(seat, seat token)``.

@@ -19,6 +19,7 @@ from playtable.store import DEFAULT_URL, Store
 from playtable.tables import TableService
 from playtable.tables.pool import BotSettings
 from playtable.web import routing
+from playtable.web.connections import Connections
 from playtable.web.errors import not_found_handler
 from playtable.web.language import LanguageMiddleware
 from playtable.web.limits import Limits, PerAddress, trusted_proxies
@@ -109,5 +110,5 @@ def create_app(
     app.state.links = links
     app.state.limits = limits = limits if limits is not None else Limits.from_env()
     app.state.table_creations = PerAddress(limits.tables_per_minute)
-    app.state.sockets_per_table = {}
+    app.state.connections = Connections(limits)
     return app

@@ -42,7 +42,11 @@ class Limits:
     # that ignores "rate_limited" is not a page that went wrong but a flood.
     flood_close_after: int = 200  # PLAYTABLE_FLOOD_CLOSE_AFTER
     tables_per_minute: int = 30  # PLAYTABLE_TABLES_PER_MINUTE: per client address
-    sockets_per_table: int = 64  # PLAYTABLE_SOCKETS_PER_TABLE: per process
+    sockets_per_table: int = 64  # PLAYTABLE_SOCKETS_PER_TABLE: spectators, per process
+    sockets_per_seat: int = 16  # PLAYTABLE_SOCKETS_PER_SEAT: a seated player's, per process
+    sockets_per_address: int = 64  # PLAYTABLE_SOCKETS_PER_ADDRESS: per process
+    # PLAYTABLE_SOCKETS_PER_ADDRESS_PER_TABLE: one address watching one table
+    sockets_per_address_per_table: int = 8
     idle_seconds: float = 300.0  # PLAYTABLE_IDLE_SECONDS: close a socket silent this long
 
     @classmethod

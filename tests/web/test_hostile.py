@@ -13,9 +13,7 @@ from tests.web.conftest import create_table
     "path",
     ["//evil.example/?lang=en", "/\\evil.example/?lang=en", "//evil.example/x?lang=fi"],
 )
-def test_the_language_switch_never_redirects_to_another_site(
-    client: TestClient, path: str
-) -> None:
+def test_the_language_switch_never_redirects_to_another_site(client: TestClient, path: str) -> None:
     response = client.get(path, follow_redirects=False)
     assert response.status_code == 302
     location = response.headers["location"]
