@@ -13,7 +13,7 @@ from starlette.routing import BaseRoute, Route
 from playtable.ai import LEVELS
 from playtable.games import GameError
 from playtable.tables import AnalysisRefused, TableNotFound, TableService
-from playtable.web.limits import creation_wait
+from playtable.web.budgets import Budget, over_budget
 
 MAX_BODY = 16 * 1024
 
@@ -27,9 +27,9 @@ def _error(status: int, message: str) -> JSONResponse:
     return JSONResponse({"error": message}, status_code=status)
 
 
-def too_many_tables(request: Request) -> Response | None:
+async def too_many_tables(request: Request) -> Response | None:
     """The refusal for an address over its tables a minute, or ``None`` if it may create one."""
-    seconds = creation_wait(request)
+    seconds = await over_budget(request, Budget.TABLES)
     if seconds is None:
         return None
     per_minute = request.app.state.limits.tables_per_minute
@@ -77,7 +77,7 @@ async def create_table(request: Request) -> Response:
         bot = opponent["bot"]
         if bot not in LEVELS:
             return _error(400, '"opponent" must be {"bot": "easy"}, "medium" or "hard", or null')
-    refusal = too_many_tables(request)
+    refusal = await too_many_tables(request)
     if refusal is not None:
         return refusal
     service = _service(request)
@@ -106,7 +106,23 @@ async def get_table(request: Request) -> Response:
         return _error(404, error.message)
 
 
+def _busy(seconds: int) -> Response:
+    response = JSONResponse(
+        {
+            "error": f"too many analyses from your address; try again in {seconds} s",
+            "code": "rate_limited",
+            "retry_after": seconds,
+        },
+        status_code=429,
+    )
+    response.headers["Retry-After"] = str(seconds)
+    return response
+
+
 async def analysis(request: Request) -> Response:
+    wait = await over_budget(request, Budget.ANALYSES)
+    if wait is not None:
+        return _busy(wait)
     try:
         return JSONResponse(await _service(request).analysis(request.path_params["table_id"]))
     except TableNotFound as error:
@@ -116,6 +132,9 @@ async def analysis(request: Request) -> Response:
 
 
 async def best_moves(request: Request) -> Response:
+    wait = await over_budget(request, Budget.ANALYSES)
+    if wait is not None:
+        return _busy(wait)
     ply = request.query_params.get("ply", "")
     if not ply.isdigit() or len(ply) > 4:
         return _error(400, '"ply" must be the number of moves before the position, such as 0')

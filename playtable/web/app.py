@@ -15,14 +15,16 @@ from starlette.routing import Router
 from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
 from playtable.bus import Bus, make_bus
+from playtable.bus.redis import DEFAULT_PREFIX
 from playtable.store import DEFAULT_URL, Store
 from playtable.tables import TableService
 from playtable.tables.pool import BotSettings
 from playtable.web import routing
+from playtable.web.budgets import Budgets
 from playtable.web.connections import Connections
 from playtable.web.errors import not_found_handler
 from playtable.web.language import LanguageMiddleware
-from playtable.web.limits import Limits, PerAddress, trusted_proxies
+from playtable.web.limits import Limits, trusted_proxies
 from playtable.web.security import SecurityHeaders
 from playtable.web.urls import SiteLinks
 
@@ -71,11 +73,10 @@ def create_app(
     """
     url = database_url or os.environ.get("PLAYTABLE_DATABASE_URL") or DEFAULT_URL
     store = Store(url)
+    redis_url = redis_url or os.environ.get("PLAYTABLE_REDIS_URL") or None
+    prefix = os.environ.get("PLAYTABLE_REDIS_PREFIX")
     if bus is None:
-        bus = make_bus(
-            redis_url or os.environ.get("PLAYTABLE_REDIS_URL"),
-            prefix=os.environ.get("PLAYTABLE_REDIS_PREFIX"),
-        )
+        bus = make_bus(redis_url, prefix=prefix)
     the_bus = bus
     bot_settings = bots if bots is not None else BotSettings.from_env()
     routes = routing.routes()
@@ -109,6 +110,7 @@ def create_app(
     app.state.service = service
     app.state.links = links
     app.state.limits = limits = limits if limits is not None else Limits.from_env()
-    app.state.table_creations = PerAddress(limits.tables_per_minute)
+    # Shared through Redis when the site has one (even with a bus given, as in tests).
+    app.state.budgets = Budgets(limits, redis_url, prefix or DEFAULT_PREFIX)
     app.state.connections = Connections(limits)
     return app

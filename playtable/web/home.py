@@ -17,9 +17,9 @@ from starlette.responses import RedirectResponse, Response
 
 from playtable.games import GameError
 from playtable.games.forms import FORMS, N_, FormError, choice
+from playtable.web.budgets import Budget, over_budget
 from playtable.web.csrf import csrf_ok, csrf_token, set_csrf_cookie
 from playtable.web.errors import error_page
-from playtable.web.limits import creation_wait
 from playtable.web.links import set_seat_cookie
 from playtable.web.presentation import say
 from playtable.web.templating import gettext_for, render
@@ -121,7 +121,7 @@ async def create_table(request: Request) -> Response:
                     "submit the form again."
                 ),
             )
-        if creation_wait(request) is not None:
+        if await over_budget(request, Budget.TABLES) is not None:
             # The same per-address limit as the API; the sentence is the translated one the
             # table page shows for rate_limited.
             return error_page(

@@ -1,21 +1,16 @@
 """Limits that keep one client from hurting the others, and the settings that tune them.
 
-Every limit answers with a clear error, never a silent drop. The counters live in each server
-process (so with N processes behind a balancer an address may create up to N times the
-per-process number of tables a minute): cheap, and enough to stop a flood, which a balancer
-spreads over the processes anyway.
+Every limit answers with a clear error, never a silent drop. The per-socket and
+per-connection limits live in each server process; the per-address budgets of
+:mod:`playtable.web.budgets` are shared through Redis when there is one.
 """
 
 from __future__ import annotations
 
-import math
 import os
 import time
-from collections import OrderedDict
 from dataclasses import dataclass, fields
 from typing import Any
-
-from starlette.requests import Request
 
 
 def _env_number(name: str, default: float) -> float:
@@ -41,7 +36,11 @@ class Limits:
     # After this many refused messages in a row the connection is closed (1008): a client
     # that ignores "rate_limited" is not a page that went wrong but a flood.
     flood_close_after: int = 200  # PLAYTABLE_FLOOD_CLOSE_AFTER
-    tables_per_minute: int = 30  # PLAYTABLE_TABLES_PER_MINUTE: per client address
+    # Per client address and minute, shared by every process through Redis (web/budgets.py):
+    tables_per_minute: int = 30  # PLAYTABLE_TABLES_PER_MINUTE: new tables, rematches too
+    reads_per_minute: int = 600  # PLAYTABLE_READS_PER_MINUTE: socket joins and table pages
+    offers_per_minute: int = 20  # PLAYTABLE_OFFERS_PER_MINUTE: draw offers, take-backs
+    analyses_per_minute: int = 30  # PLAYTABLE_ANALYSES_PER_MINUTE: analyses, best moves
     sockets_per_table: int = 64  # PLAYTABLE_SOCKETS_PER_TABLE: spectators, per process
     sockets_per_seat: int = 16  # PLAYTABLE_SOCKETS_PER_SEAT: a seated player's, per process
     sockets_per_address: int = 64  # PLAYTABLE_SOCKETS_PER_ADDRESS: per process
@@ -84,40 +83,6 @@ class TokenBucket:
         return max(0.0, (1 - self.allowance) / self.rate) if self.rate else 60.0
 
 
-class PerAddress:
-    """A token bucket per client address, remembering at most ``size`` addresses.
-
-    Bounded, so a flood of spoofed or many addresses cannot grow the memory: the least
-    recently seen addresses are forgotten first (they get a full bucket when they come back).
-    """
-
-    def __init__(self, per_minute: int, size: int = 65536) -> None:
-        self.per_minute = per_minute
-        self.size = size
-        self._buckets: OrderedDict[str, TokenBucket] = OrderedDict()
-
-    def take(self, address: str) -> float | None:
-        """``None`` if allowed, else the seconds to wait."""
-        bucket = self._buckets.get(address)
-        if bucket is None:
-            bucket = TokenBucket(self.per_minute, self.per_minute / 60)
-            self._buckets[address] = bucket
-            while len(self._buckets) > self.size:
-                self._buckets.popitem(last=False)
-        self._buckets.move_to_end(address)
-        if bucket.take():
-            return None
-        return bucket.wait()
-
-
-def creation_wait(request: Request) -> int | None:
-    """Seconds the request's address must wait before it may create another table (the
-    tables-a-minute budget shared by every route that creates tables), or ``None``."""
-    address = request.client.host if request.client else "unknown"
-    wait = request.app.state.table_creations.take(address)
-    return None if wait is None else max(1, math.ceil(wait))
-
-
 def trusted_proxies() -> list[str]:
     """``PLAYTABLE_TRUSTED_PROXIES``: addresses or networks whose X-Forwarded-For is believed.
 
@@ -128,4 +93,4 @@ def trusted_proxies() -> list[str]:
     return [item.strip() for item in raw.split(",") if item.strip()]
 
 
-__all__ = ["Limits", "PerAddress", "TokenBucket", "trusted_proxies"]
+__all__ = ["Limits", "TokenBucket", "trusted_proxies"]

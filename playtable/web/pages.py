@@ -17,6 +17,7 @@ from playtable.ai.analysis import analysable
 from playtable.games import PLAYERS
 from playtable.tables import AnalysisRefused, TableNotFound
 from playtable.web import home
+from playtable.web.budgets import Budget, over_budget
 from playtable.web.client_strings import client_strings
 from playtable.web.csrf import csrf_ok, csrf_token, set_csrf_cookie
 from playtable.web.errors import error_page, table_not_found
@@ -30,6 +31,16 @@ async def _table(request: Request, *, watch: bool, invite: str | None = None) ->
     table_id = request.path_params["table_id"]
     service = request.app.state.service
     catalog = gettext_for(request)
+    wait = await over_budget(request, Budget.READS)
+    if wait is not None:
+        response = error_page(
+            request,
+            429,
+            catalog.gettext("Too many actions at once. Wait a moment and try again."),
+            "",
+        )
+        response.headers["Retry-After"] = str(wait)
+        return response
     try:
         you = None if watch else await service.seat_of(table_id, seat_token_from(request, table_id))
         table = await service.snapshot(table_id, you)

@@ -22,6 +22,7 @@ from playtable.bus import Subscription
 from playtable.games import Player
 from playtable.tables import Stale, TableError, TableNotFound, TableService
 from playtable.tables.views import VIEWER_FIELDS
+from playtable.web.budgets import Budget, over_budget
 from playtable.web.connections import Connections
 from playtable.web.limits import Limits, TokenBucket
 from playtable.web.links import seat_token_from
@@ -81,8 +82,8 @@ class TableSocket:
             "ping": self.on_ping,
             "move": self.on_move,
             "resign": self.on_simple(service.resign),
-            "offer_draw": self.on_simple(service.offer_draw),
-            "request_undo": self.on_simple(service.request_undo),
+            "offer_draw": self.on_simple(service.offer_draw, Budget.OFFERS),
+            "request_undo": self.on_simple(service.request_undo, Budget.OFFERS),
             "rematch": self.on_rematch,
             "decline_rematch": self.on_simple(service.decline_rematch),
             "answer_draw": self.on_answer(service.answer_draw),
@@ -227,6 +228,15 @@ class TableSocket:
         since = message.get("since")
         if since is not None and type(since) is not int:
             raise _BadMessage("malformed", '"since" must be a version number or null.')
+        wait = await over_budget(self.websocket, Budget.READS)
+        if wait is not None:
+            # Each join costs a full state: past the address's budget the page is told, and
+            # the socket closed so that the page tries again later (its reconnect backs off).
+            await self.send_error(
+                "rate_limited", f"Too many page loads from your address; try again in {wait} s."
+            )
+            await self.websocket.close(1013)
+            raise WebSocketDisconnect(1013)
         if not self.counted and self.player is not None:
             self.counted = True
             self.service.connected(self.table_id, self.player)
@@ -278,12 +288,23 @@ class TableSocket:
         await self.service.play_move(self.table_id, self.token, ply, move)
 
     def on_simple(
-        self, action: Callable[[str, str | None], Awaitable[int]]
+        self, action: Callable[[str, str | None], Awaitable[int]], budget: Budget | None = None
     ) -> Callable[[dict[str, Any]], Awaitable[None]]:
         async def handler(message: dict[str, Any]) -> None:
+            if budget is not None:
+                await self.spend(budget)
             await action(self.table_id, self.token)
 
         return handler
+
+    async def spend(self, budget: Budget) -> None:
+        """One unit of the client address's ``budget``; raises ``rate_limited`` if none is
+        left (the computer thinks about every offer, a rematch makes a table)."""
+        wait = await over_budget(self.websocket, budget)
+        if wait is not None:
+            raise _BadMessage(
+                "rate_limited", f"Too many of those from your address; try again in {wait} s."
+            )
 
     def on_answer(
         self, action: Callable[[str, str | None, bool], Awaitable[int]]
@@ -297,6 +318,7 @@ class TableSocket:
         return handler
 
     async def on_rematch(self, message: dict[str, Any]) -> None:
+        await self.spend(Budget.TABLES)
         await self.service.rematch(self.table_id, self.token)
         # Once agreed, asking again just sends the link again (the bus brings it otherwise).
         await self.send_rematch_link()

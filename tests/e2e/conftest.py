@@ -85,6 +85,20 @@ def server_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         "PLAYTABLE_BOT_WORKERS": "1",
         "PLAYTABLE_BOT_BUDGET": "0.3",
         "PLAYTABLE_ANALYSIS_BUDGET": "1.0",
+        # Every page of the whole browser suite comes from one address (127.0.0.1): the
+        # per-address budgets and caps, tested in tests/web, would be the suite's own limit.
+        **{
+            f"PLAYTABLE_{name}": "100000"
+            for name in (
+                "READS_PER_MINUTE",
+                "TABLES_PER_MINUTE",
+                "OFFERS_PER_MINUTE",
+                "ANALYSES_PER_MINUTE",
+                "SOCKETS_PER_ADDRESS",
+                "SOCKETS_PER_ADDRESS_PER_TABLE",
+                "PENDING_PER_ADDRESS",
+            )
+        },
     }
     log = (workdir / "server.log").open("wb")
     process = subprocess.Popen(

@@ -1,0 +1,98 @@
+"""Per-address budgets on what costs the server, each refusal a clear error; with Redis they
+hold across processes."""
+
+from __future__ import annotations
+
+import pytest
+from starlette.testclient import TestClient
+from starlette.websockets import WebSocketDisconnect
+
+from playtable.bus import InProcessBus
+from playtable.web.app import create_app
+from playtable.web.limits import Limits
+from tests.web.conftest import DOTS, SECRET, Socket, claim, connect, create_table
+from tests.web.test_limits import app_with
+
+NEW_TABLE = {"game": "dots", "options": DOTS, "seat": "red"}
+
+
+def test_joins_and_table_pages_past_the_budget_are_refused_then_the_page_retries(
+    db_url: str,
+) -> None:
+    with app_with(db_url, Limits(reads_per_minute=3)) as client:
+        table = create_table(client)
+        assert client.get(f"/t/{table.id}/watch").status_code == 200
+        for _ in range(2):
+            with connect(client, table.id, watch=True) as session:
+                Socket(session).join()
+        with connect(client, table.id, watch=True) as session:
+            socket = Socket(session)
+            socket.send("join", protocol=1, since=None)
+            error = socket.error()
+            assert error["code"] == "rate_limited" and "try again in" in error["message"]
+            with pytest.raises(WebSocketDisconnect) as closed:
+                socket.receive()
+            assert closed.value.code == 1013  # try again later: the page reconnects
+        page = client.get(f"/t/{table.id}/watch")
+        assert page.status_code == 429 and int(page.headers["retry-after"]) >= 1
+
+
+def test_offers_have_a_budget_per_address(db_url: str) -> None:
+    with app_with(db_url, Limits(offers_per_minute=2)) as client:
+        table = create_table(client)
+        blue = claim(client, table)
+        with connect(client, table.id, table.token) as session:
+            red = Socket(session)
+            red.join()
+            red.send("offer_draw")
+            red.until_state(lambda t: t["offers"]["draw"] == "red")
+            with connect(client, table.id, blue) as other:
+                blue_socket = Socket(other)
+                blue_socket.join()
+                blue_socket.send("answer_draw", accept=False)
+                blue_socket.until_state(lambda t: t["offers"]["draw"] is None)
+            red.until_state(lambda t: t["offers"]["draw"] is None)
+            red.send("offer_draw")
+            red.until_state(lambda t: t["offers"]["draw"] == "red")
+            red.send("offer_draw")
+            assert red.error()["code"] == "rate_limited"
+
+
+def test_a_rematch_counts_as_a_new_table(db_url: str) -> None:
+    with app_with(db_url, Limits(tables_per_minute=1)) as client:
+        table = create_table(client)  # the one table of this minute
+        blue = claim(client, table)
+        with connect(client, table.id, blue) as blue_session:
+            blue_socket = Socket(blue_session)
+            blue_socket.join()
+            blue_socket.send("resign")
+            blue_socket.until_state(lambda t: t["outcome"] is not None)
+            blue_socket.send("rematch")
+            assert blue_socket.error()["code"] == "rate_limited"
+
+
+def test_the_budget_holds_across_processes_through_redis(db_url: str, redis_url: str) -> None:
+    import os
+    import secrets
+
+    os.environ["PLAYTABLE_REDIS_PREFIX"] = f"playtable-test-budget-{secrets.token_hex(4)}:"
+    try:
+        apps = [
+            create_app(
+                db_url,
+                secret=SECRET,
+                bus=InProcessBus(),  # the bus does not matter here: only the budgets' Redis
+                redis_url=redis_url,
+                limits=Limits(tables_per_minute=3),
+                proxies=[],
+            )
+            for _ in range(2)
+        ]
+        with TestClient(apps[0]) as one, TestClient(apps[1]) as two:
+            statuses = [
+                client.post("/api/tables", json=NEW_TABLE).status_code
+                for client in (one, two, one, two, one)
+            ]
+    finally:
+        del os.environ["PLAYTABLE_REDIS_PREFIX"]
+    assert statuses == [201, 201, 201, 429, 429]
