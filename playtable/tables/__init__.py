@@ -6,6 +6,7 @@ One concern a file: ``decisions`` (the rules of table actions, pure), ``service`
 """
 
 from playtable.tables.errors import (
+    AnalysisBusy,
     AnalysisRefused,
     Busy,
     GameOver,
@@ -22,6 +23,7 @@ from playtable.tables.table import Bot, LoadedTable, Offers
 from playtable.tables.views import Links
 
 __all__ = [
+    "AnalysisBusy",
     "AnalysisRefused",
     "Bot",
     "Busy",

@@ -11,17 +11,25 @@ One analysis per table at a time runs in each process.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
+import math
 import weakref
-from collections import OrderedDict
-from collections.abc import Awaitable, Callable
+from collections import Counter, OrderedDict
+from collections.abc import Awaitable, Callable, Iterator
 from typing import Any
 
 from playtable.ai import analysis as solver_work
 from playtable.store import Store, position_digests
-from playtable.tables.errors import AnalysisRefused
+from playtable.tables.errors import AnalysisBusy, AnalysisRefused
 from playtable.tables.pool import BotPool, BotSettings
 from playtable.tables.table import LoadedTable
+
+# Jobs waiting for or running in this process's analysis pool, in all and per requester (an
+# address): past either, a request is refused at once with the time to wait, never queued
+# behind minutes of other people's work.
+MAX_QUEUED = 4
+MAX_QUEUED_PER_REQUESTER = 1
 
 # Positions this process failed to prove, keyed by (table, moves hash): not tried again here
 # (the budget would be the same), so a reloaded analysis page costs no solver time.
@@ -76,6 +84,22 @@ class Analysis:
         self.pool = BotPool(settings.analysis_workers)
         self._locks: weakref.WeakValueDictionary[str, asyncio.Lock] = weakref.WeakValueDictionary()
         self._unproved: OrderedDict[tuple[str, str], None] = OrderedDict()
+        self._queued: Counter[str] = Counter()  # requester -> jobs
+
+    @contextlib.contextmanager
+    def _slot(self, requester: str, seconds: float) -> Iterator[None]:
+        """A place in the pool's queue for ``requester``, or AnalysisBusy."""
+        total = sum(self._queued.values())
+        if total >= MAX_QUEUED or self._queued[requester] >= MAX_QUEUED_PER_REQUESTER:
+            wait = max(1, math.ceil(seconds * max(1, total) / self.pool.workers))
+            raise AnalysisBusy(f"The analysis is busy; try again in {wait} s.", retry_after=wait)
+        self._queued[requester] += 1
+        try:
+            yield
+        finally:
+            self._queued[requester] -= 1
+            if self._queued[requester] <= 0:
+                del self._queued[requester]
 
     async def open_table(self, table_id: str) -> LoadedTable:
         """The table if its analysis is open; raises AnalysisRefused or TableNotFound."""
@@ -83,7 +107,7 @@ class Analysis:
         require_open(table)
         return table
 
-    async def analyse(self, table_id: str) -> dict[str, Any]:
+    async def analyse(self, table_id: str, requester: str = "") -> dict[str, Any]:
         """The solver's value after each move and the mistakes; see docs/protocol.md."""
         lock = self._locks.get(table_id)
         if lock is None:
@@ -91,9 +115,9 @@ class Analysis:
         # A second request waits, then finds the first one's values in the store.
         async with lock:
             table = await self.open_table(table_id)
-            return summary(table, await self._values(table))
+            return summary(table, await self._values(table, requester))
 
-    async def _values(self, table: LoadedTable) -> list[int | None]:
+    async def _values(self, table: LoadedTable, requester: str) -> list[int | None]:
         played = table.move_texts()
         known: dict[int, int | None] = dict(await self.store.analysis_values(table.id, played))
         digests = position_digests(played)
@@ -103,14 +127,15 @@ class Analysis:
             if ply not in known and (table.id, digests[ply]) not in self._unproved
         ]
         if missing:
-            found = await self.pool.run(
-                solver_work.analyse_positions,
-                table.row.options,
-                played,
-                missing,
-                self.settings.position_budget_s,
-                self.settings.analysis_total_s,
-            )
+            with self._slot(requester, self.settings.analysis_total_s):
+                found = await self.pool.run(
+                    solver_work.analyse_positions,
+                    table.row.options,
+                    played,
+                    missing,
+                    self.settings.position_budget_s,
+                    self.settings.analysis_total_s,
+                )
             known.update(found)
             for ply, value in found.items():
                 if value is None:
@@ -127,17 +152,16 @@ class Analysis:
                 logger.warning("table %s: analysis values not saved", table.id, exc_info=True)
         return [known.get(ply) for ply in range(len(played) + 1)]
 
-    async def best_moves(self, table_id: str, ply: int) -> dict[str, Any]:
+    async def best_moves(self, table_id: str, ply: int, requester: str = "") -> dict[str, Any]:
         """Every optimal move after ``ply`` moves, if the solver proves it within budget."""
         table = await self.open_table(table_id)
         if not 0 <= ply <= table.ply:
             raise AnalysisRefused(f"There is no position after {ply} moves at this table.")
-        found = await self.pool.run(
-            solver_work.best_moves,
-            table.row.options,
-            table.move_texts()[:ply],
-            self.settings.position_budget_s * 2,
-        )
+        budget = self.settings.position_budget_s * 2
+        with self._slot(requester, budget):
+            found = await self.pool.run(
+                solver_work.best_moves, table.row.options, table.move_texts()[:ply], budget
+            )
         if found is None:
             return {"ply": ply, "proved": False, "value": None, "best_moves": []}
         return {"ply": ply, "proved": True, **found}
@@ -146,4 +170,4 @@ class Analysis:
         self.pool.shutdown()
 
 
-__all__ = ["UNPROVED_SIZE", "Analysis", "require_open", "summary"]
+__all__ = ["MAX_QUEUED", "UNPROVED_SIZE", "Analysis", "require_open", "summary"]

@@ -52,3 +52,14 @@ class AnalysisRefused(TableError):
     """The analysis is not offered for this table (yet): see docs/protocol.md."""
 
     code = "not_available"
+
+
+class AnalysisBusy(TableError):
+    """The analysis has as much work queued as it takes; ``retry_after`` seconds from now
+    there is room again."""
+
+    code = "busy"
+
+    def __init__(self, message: str, *, retry_after: int) -> None:
+        super().__init__(message)
+        self.retry_after = retry_after

@@ -293,13 +293,14 @@ class TableService:
         """The table if its analysis is open; raises AnalysisRefused or TableNotFound."""
         return await self.analyses.open_table(table_id)
 
-    async def analysis(self, table_id: str) -> dict[str, Any]:
-        """The solver's value after each move and the mistakes; see docs/protocol.md."""
-        return await self.analyses.analyse(table_id)
+    async def analysis(self, table_id: str, requester: str = "") -> dict[str, Any]:
+        """The solver's value after each move and the mistakes; see docs/protocol.md.
+        ``requester`` (an address) has one job at a time in the queue (AnalysisBusy)."""
+        return await self.analyses.analyse(table_id, requester)
 
-    async def best_moves(self, table_id: str, ply: int) -> dict[str, Any]:
+    async def best_moves(self, table_id: str, ply: int, requester: str = "") -> dict[str, Any]:
         """Every optimal move after ``ply`` moves, if the solver proves it within budget."""
-        return await self.analyses.best_moves(table_id, ply)
+        return await self.analyses.best_moves(table_id, ply, requester)
 
     # -- presence ---------------------------------------------------------------------------
     def connected(self, table_id: str, player: Player) -> None:

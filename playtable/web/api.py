@@ -12,7 +12,7 @@ from starlette.routing import BaseRoute, Route
 
 from playtable.ai import LEVELS
 from playtable.games import GameError
-from playtable.tables import AnalysisRefused, TableNotFound, TableService
+from playtable.tables import AnalysisBusy, AnalysisRefused, TableNotFound, TableService
 from playtable.web.budgets import Budget, over_budget
 
 MAX_BODY = 16 * 1024
@@ -119,16 +119,32 @@ def _busy(seconds: int) -> Response:
     return response
 
 
+def _address(request: Request) -> str:
+    return request.client.host if request.client else "unknown"
+
+
+def _queue_full(error: AnalysisBusy) -> Response:
+    response = JSONResponse(
+        {"error": error.message, "code": error.code, "retry_after": error.retry_after},
+        status_code=503,
+    )
+    response.headers["Retry-After"] = str(error.retry_after)
+    return response
+
+
 async def analysis(request: Request) -> Response:
     wait = await over_budget(request, Budget.ANALYSES)
     if wait is not None:
         return _busy(wait)
+    table_id = request.path_params["table_id"]
     try:
-        return JSONResponse(await _service(request).analysis(request.path_params["table_id"]))
+        return JSONResponse(await _service(request).analysis(table_id, _address(request)))
     except TableNotFound as error:
         return _error(404, error.message)
     except AnalysisRefused as error:
         return _error(409, error.message)
+    except AnalysisBusy as error:
+        return _queue_full(error)
 
 
 async def best_moves(request: Request) -> Response:
@@ -138,12 +154,15 @@ async def best_moves(request: Request) -> Response:
     ply = request.query_params.get("ply", "")
     if not ply.isdigit() or len(ply) > 4:
         return _error(400, '"ply" must be the number of moves before the position, such as 0')
+    table_id = request.path_params["table_id"]
     try:
-        found = await _service(request).best_moves(request.path_params["table_id"], int(ply))
+        found = await _service(request).best_moves(table_id, int(ply), _address(request))
     except TableNotFound as error:
         return _error(404, error.message)
     except AnalysisRefused as error:
         return _error(409, error.message)
+    except AnalysisBusy as error:
+        return _queue_full(error)
     return JSONResponse(found)
 
 

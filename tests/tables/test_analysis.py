@@ -11,7 +11,7 @@ import pytest
 from playtable.ai.analysis import analyse_positions
 from playtable.bus import InProcessBus
 from playtable.store import Change, MoveRow, NewTable, Store
-from playtable.tables import TableService
+from playtable.tables import AnalysisBusy, TableService
 from playtable.tables.pool import BotSettings
 from tests.tables.conftest import SECRET
 from tests.tables.links import LINKS
@@ -169,5 +169,27 @@ async def test_an_analysis_does_not_hold_up_the_bots(store: Store) -> None:
         assert not analysis.done()  # the computer moved while the analysis was still at work
         assert service.bot_replies == {"thought": 1}
         assert (await analysis)["values"] == [None]
+    finally:
+        await service.close()
+
+
+async def test_the_analysis_queue_is_bounded_and_fair_between_requesters(store: Store) -> None:
+    # A big board nobody proves from its start: each best-move request takes its whole budget.
+    table_id = await bot_table(store, {"grid": "square", "rows": 8, "cols": 8})
+    settings = BotSettings(workers=1, position_budget_s=0.5, analysis_total_s=2.0)
+    service = TableService(store, InProcessBus(), SECRET, settings, links=LINKS)
+    try:
+        await service.analysis_pool.run(len, [])  # the worker is up: only the solving counts
+        flood = [
+            asyncio.create_task(service.best_moves(table_id, 0, "203.0.113.9")) for _ in range(20)
+        ]
+        await asyncio.sleep(0.05)
+        victim = await service.best_moves(table_id, 0, "198.51.100.7")
+        results = await asyncio.gather(*flood, return_exceptions=True)
+        refused = [r for r in results if isinstance(r, AnalysisBusy)]
+        assert len(refused) == 19 and all(r.retry_after >= 1 for r in refused)
+        assert "try again in" in refused[0].message
+        # The other address got its answer, queued behind one job of the flood, not twenty.
+        assert victim["ply"] == 0
     finally:
         await service.close()
