@@ -14,6 +14,9 @@ from typing import Any
 
 Message = dict[str, Any]
 
+#: The name under which a process reports its spectators' sockets to :class:`Presence`.
+WATCHING = "watch"
+
 
 class Subscription(ABC):
     """The messages about one table, from the moment of subscribing until closed."""
@@ -57,8 +60,13 @@ class Presence(ABC):
         """This process now holds ``sockets`` sockets of ``player`` at ``table_id``."""
 
     @abstractmethod
+    async def census(self, table_id: str) -> tuple[set[str], int]:
+        """The players of ``table_id`` with a socket open anywhere, and how many spectator
+        sockets (reported as the player :data:`WATCHING`) are open there."""
+
     async def online(self, table_id: str) -> set[str]:
         """The players of ``table_id`` with a socket open anywhere."""
+        return (await self.census(table_id))[0]
 
 
 class Bus(ABC):

@@ -6,7 +6,7 @@ import asyncio
 from collections import defaultdict
 from collections.abc import Awaitable, Callable
 
-from playtable.bus.base import Bus, Message, Presence, Subscription
+from playtable.bus.base import WATCHING, Bus, Message, Presence, Subscription
 
 OVERFLOW: Message = {"type": "overflow"}
 
@@ -56,8 +56,9 @@ class LocalPresence(Presence):
             if not players:
                 del self._sockets[table_id]
 
-    async def online(self, table_id: str) -> set[str]:
-        return set(self._sockets.get(table_id, ()))
+    async def census(self, table_id: str) -> tuple[set[str], int]:
+        sockets = self._sockets.get(table_id, {})
+        return {p for p in sockets if p != WATCHING}, sockets.get(WATCHING, 0)
 
 
 class InProcessBus(Bus):

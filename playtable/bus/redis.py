@@ -29,7 +29,7 @@ from typing import Any
 import redis.asyncio as aioredis
 from redis.exceptions import RedisError
 
-from playtable.bus.base import Bus, Message, Presence, Subscription
+from playtable.bus.base import WATCHING, Bus, Message, Presence, Subscription
 from playtable.bus.memory import OVERFLOW, QueueSubscription
 
 log = logging.getLogger(__name__)
@@ -58,7 +58,7 @@ class RedisPresence(Presence):
         # Every move's public table says who is online: reusing a fresh answer for a second
         # saves the move one or two Redis round trips. Any change reported here, or announced
         # by another process (a presence event on the bus), drops the table's answer at once.
-        self._cache: dict[str, tuple[float, set[str]]] = {}
+        self._cache: dict[str, tuple[float, set[str], int]] = {}
         self._unreported: dict[tuple[str, str], int] = {}
 
     def forget(self, table_id: str) -> None:
@@ -102,32 +102,34 @@ class RedisPresence(Presence):
             if self._unreported.get((table_id, player)) == sockets:
                 del self._unreported[(table_id, player)]
 
-    async def online(self, table_id: str) -> set[str]:
+    async def census(self, table_id: str) -> tuple[set[str], int]:
         now = time.monotonic()
         cached = self._cache.get(table_id)
         if cached is not None and now - cached[0] < self.cache_seconds:
-            return set(cached[1])
-        found = await self._online(table_id)
+            return set(cached[1]), cached[2]
+        found, watching = await self._census(table_id)
         if len(self._cache) >= PRESENCE_CACHE_SIZE:
             self._cache.clear()
-        self._cache[table_id] = (now, found)
-        return set(found)
+        self._cache[table_id] = (now, found, watching)
+        return set(found), watching
 
-    async def _online(self, table_id: str) -> set[str]:
+    async def _census(self, table_id: str) -> tuple[set[str], int]:
         counts = await self._client.hgetall(self._key(table_id))
-        holders: list[tuple[str, str]] = []
+        holders: list[tuple[str, str, int]] = []
         for field, count in counts.items():
             name = field.decode() if isinstance(field, bytes) else field
             player, _, node = name.partition("|")
             if int(count) > 0:
-                holders.append((player, node))
+                holders.append((player, node, int(count)))
         if not holders:
-            return set()
-        nodes = sorted({node for _, node in holders})
+            return set(), 0
+        nodes = sorted({node for _, node, _ in holders})
         alive = await self._client.mget([self.node_key(n) for n in nodes])
         live = {n for n, flag in zip(nodes, alive, strict=True) if flag is not None}
         live.add(self.node)  # this process is alive, heartbeat or not
-        return {player for player, node in holders if node in live}
+        here = [(player, count) for player, node, count in holders if node in live]
+        players = {player for player, _ in here if player != WATCHING}
+        return players, sum(count for player, count in here if player == WATCHING)
 
 
 class RedisBus(Bus):
@@ -256,7 +258,7 @@ class RedisBus(Bus):
             return
         events = decoded.get("events") if isinstance(decoded, dict) else None
         if isinstance(events, list) and any(
-            isinstance(e, dict) and e.get("kind") == "presence" for e in events
+            isinstance(e, dict) and e.get("kind") in ("presence", "spectators") for e in events
         ):
             self.presence.forget(table_id)
         # One decoded object for all local subscribers, so the socket layer can encode each

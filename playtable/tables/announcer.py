@@ -21,7 +21,7 @@ from playtable.bus import Bus
 from playtable.tables import views
 from playtable.tables.events import Event
 from playtable.tables.table import LoadedTable
-from playtable.tables.views import Links
+from playtable.tables.views import Census, Links
 
 # About a minute of retries in all.
 REPUBLISH_ATTEMPTS = 15
@@ -37,31 +37,32 @@ class Announcer:
         self.links = links
         self._tasks: set[asyncio.Task[None]] = set()
 
-    def public(self, table: LoadedTable, online: set[str]) -> dict[str, Any]:
-        return views.public(table, online, self.links)
+    def public(self, table: LoadedTable, census: Census) -> dict[str, Any]:
+        return views.public(table, census, self.links)
 
-    async def online(self, table_id: str) -> set[str]:
-        """Who is online at the table, on any server process."""
+    async def census(self, table_id: str) -> Census:
+        """Who is at the table, on any server process."""
         try:
-            return await self.bus.presence.online(table_id)
+            online, spectators = await self.bus.presence.census(table_id)
         except Exception:
             # Presence is a courtesy: without it a table still plays, so never fail on it.
             logger.warning("table %s: presence unavailable", table_id, exc_info=True)
-            return set()
+            return Census()
+        return Census(frozenset(online), spectators)
 
     async def publish(
-        self, table: LoadedTable, events: list[Event], online: set[str] | None = None
+        self, table: LoadedTable, events: list[Event], census: Census | None = None
     ) -> None:
         """Publish now; raises if the bus fails."""
-        if online is None:
-            online = await self.online(table.id)
+        if census is None:
+            census = await self.census(table.id)
         await self.bus.publish(
             table.id,
             {
                 "type": "table",
                 "version": table.version,
                 "events": [event.to_json() for event in events],
-                "table": self.public(table, online),
+                "table": self.public(table, census),
             },
         )
 

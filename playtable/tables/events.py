@@ -28,6 +28,8 @@ class Kind(enum.StrEnum):
     REMATCH_ACCEPTED = "rematch_accepted"
     SEATED = "seated"
     PRESENCE = "presence"
+    SPECTATORS = "spectators"
+    QUICK = "quick"
     GAME_OVER = "game_over"
 
 
@@ -100,6 +102,34 @@ class PresenceEvent:
 
 
 @dataclass(frozen=True)
+class Spectators:
+    """How many spectator sockets the table has now, on every process."""
+
+    count: int
+
+    kind = Kind.SPECTATORS
+
+    def to_json(self) -> dict[str, Any]:
+        return {"kind": self.kind.value, "count": self.count}
+
+
+#: The quick messages a player may send the table (the page shows them translated):
+#: instead of free chat, which would need moderating.
+QUICK_MESSAGES = ("good_luck", "good_game", "thanks", "oops", "well_played")
+
+
+@dataclass(frozen=True)
+class QuickMessage:
+    player: Player
+    message: str  # one of QUICK_MESSAGES
+
+    kind = Kind.QUICK
+
+    def to_json(self) -> dict[str, Any]:
+        return {"kind": self.kind.value, "player": self.player, "message": self.message}
+
+
+@dataclass(frozen=True)
 class GameOver:
     outcome: Outcome
 
@@ -109,15 +139,27 @@ class GameOver:
         return {"kind": self.kind.value, "outcome": self.outcome.to_json()}
 
 
-Event = TableEvent | MoveEvent | UndoEvent | RematchAccepted | PresenceEvent | GameOver
+Event = (
+    TableEvent
+    | MoveEvent
+    | UndoEvent
+    | RematchAccepted
+    | PresenceEvent
+    | Spectators
+    | QuickMessage
+    | GameOver
+)
 
 __all__ = [
+    "QUICK_MESSAGES",
     "Event",
     "GameOver",
     "Kind",
     "MoveEvent",
     "PresenceEvent",
+    "QuickMessage",
     "RematchAccepted",
+    "Spectators",
     "TableEvent",
     "UndoEvent",
 ]

@@ -1,27 +1,44 @@
-"""Who is connected: how many sockets each player has open at each table, in this process.
+"""Who is connected: how many sockets each player (and how many spectators) have open at
+each table, in this process, and telling the table when that changes.
 
-The bus's :class:`~playtable.bus.Presence` adds these counts up across processes; the
-service reports a player's count whenever it changes between zero and more.
+The bus's :class:`~playtable.bus.Presence` adds these counts up across processes; a
+player's count is reported whenever it changes between zero and more (and the table told
+whether the player is online anywhere), the spectators' count at most once a second.
 """
 
 from __future__ import annotations
 
+import asyncio
+import logging
+from collections.abc import Awaitable, Callable
+
+from playtable.bus.base import WATCHING
+from playtable.bus.base import Presence as SitePresence
 from playtable.games import Player
+from playtable.tables.announcer import Announcer
+from playtable.tables.errors import TableNotFound
+from playtable.tables.events import PresenceEvent, Spectators
+from playtable.tables.table import LoadedTable
+
+SPECTATOR_NEWS_EVERY = 1.0  # seconds: how often at most a table hears its spectators' count
+
+logger = logging.getLogger(__name__)
 
 
 class Presence:
-    """Socket counts per (table, player) in this process."""
+    """Socket counts per (table, player) in this process; spectators count as
+    :data:`~playtable.bus.base.WATCHING`."""
 
     def __init__(self) -> None:
-        self._counts: dict[tuple[str, Player], int] = {}
+        self._counts: dict[tuple[str, str], int] = {}
 
-    def add(self, table_id: str, player: Player) -> bool:
+    def add(self, table_id: str, player: str) -> bool:
         """Count one more socket; ``True`` if the player just came online."""
         key = (table_id, player)
         self._counts[key] = self._counts.get(key, 0) + 1
         return self._counts[key] == 1
 
-    def remove(self, table_id: str, player: Player) -> bool:
+    def remove(self, table_id: str, player: str) -> bool:
         """Count one socket less; ``True`` if the player just went offline."""
         key = (table_id, player)
         left = self._counts.get(key, 0) - 1
@@ -31,8 +48,79 @@ class Presence:
         self._counts.pop(key, None)
         return left == 0
 
-    def count(self, table_id: str, player: Player) -> int:
+    def count(self, table_id: str, player: str) -> int:
         return self._counts.get((table_id, player), 0)
 
 
-__all__ = ["Presence"]
+class TablePresence(Presence):
+    """This process's counts, reported to the site's presence and announced to the table."""
+
+    def __init__(
+        self,
+        site: SitePresence,
+        announcer: Announcer,
+        load: Callable[[str], Awaitable[LoadedTable]],
+        lock: Callable[[str], asyncio.Lock],
+    ) -> None:
+        super().__init__()
+        self.site = site
+        self.announcer = announcer
+        self.load = load
+        self.lock = lock
+        self._counting: set[str] = set()  # tables whose spectator count is about to be told
+
+    def connected(self, table_id: str, player: Player | None) -> None:
+        """A socket of ``player`` (``None``: a spectator) opened: tell the table if the player
+        just came online here, or (at most every second) how many watch."""
+        if self.add(table_id, player or WATCHING) or player is None:
+            self._presence_changed(table_id, player)
+
+    def disconnected(self, table_id: str, player: Player | None) -> None:
+        """A socket of ``player`` closed; tell the table if it was the last one here."""
+        if self.remove(table_id, player or WATCHING) or player is None:
+            self._presence_changed(table_id, player)
+
+    def _presence_changed(self, table_id: str, player: Player | None) -> None:
+        if player is not None:
+            self.announcer.in_background(self._announce_presence(table_id, player))
+        elif table_id not in self._counting:
+            # Spectators come and go in crowds: one announcement a second per table at most,
+            # telling the count as it is by then.
+            self._counting.add(table_id)
+            self.announcer.in_background(self._announce_spectators(table_id))
+
+    async def _announce_presence(self, table_id: str, player: Player) -> None:
+        async with self.lock(table_id):
+            # The count as it is now, not as it was when the task was made: of a quick close
+            # and reopen, whichever task runs last reports the truth.
+            try:
+                await self.site.report(table_id, player, self.count(table_id, player))
+                table = await self.load(table_id)
+            except TableNotFound:
+                return
+            except Exception:
+                logger.warning("table %s: presence not reported", table_id, exc_info=True)
+                return
+            census = await self.announcer.census(table_id)
+            # Another process may still hold a socket of the player: the event tells the
+            # sum over all processes, which is what the players see.
+            online = player in census.online
+            await self.announcer.publish(table, [PresenceEvent(player, online)], census)
+
+    async def _announce_spectators(self, table_id: str) -> None:
+        try:
+            await asyncio.sleep(SPECTATOR_NEWS_EVERY)
+        finally:
+            self._counting.discard(table_id)
+        try:
+            await self.site.report(table_id, WATCHING, self.count(table_id, WATCHING))
+            table = await self.load(table_id)
+            census = await self.announcer.census(table_id)
+            await self.announcer.publish(table, [Spectators(census.spectators)], census)
+        except TableNotFound:
+            return
+        except Exception:
+            logger.warning("table %s: spectators not reported", table_id, exc_info=True)
+
+
+__all__ = ["Presence", "TablePresence"]

@@ -41,12 +41,12 @@ from playtable.tables.analysis import Analysis
 from playtable.tables.announcer import Announcer
 from playtable.tables.computer import Computer
 from playtable.tables.decisions import Decision, RematchSeats
-from playtable.tables.errors import Busy, TableError, TableNotFound
-from playtable.tables.events import Kind, PresenceEvent, TableEvent
+from playtable.tables.errors import Busy, Illegal, TableError, TableNotFound
+from playtable.tables.events import QUICK_MESSAGES, Kind, QuickMessage, TableEvent
 from playtable.tables.pool import BotPool, BotSettings
-from playtable.tables.presence import Presence
+from playtable.tables.presence import TablePresence
 from playtable.tables.table import Actor, Bot, LoadedTable
-from playtable.tables.views import Links
+from playtable.tables.views import Census, Links
 
 SEAT_CHOICES = ("red", "blue", "random")
 # How often one request re-reads the table after losing a race to another writer.
@@ -84,10 +84,10 @@ class TableService:
         self.bus = bus
         self.links = links
         self._secret = secret
-        self.presence = Presence()
+        self.announcer = Announcer(bus, links)
+        self.presence = TablePresence(bus.presence, self.announcer, self.load, self._lock)
         self._locks: weakref.WeakValueDictionary[str, asyncio.Lock] = weakref.WeakValueDictionary()
         self._cache: OrderedDict[str, LoadedTable] = OrderedDict()
-        self.announcer = Announcer(bus, links)
         self.bot_settings = bots if bots is not None else BotSettings()
         self.computer = Computer(self.bot_settings, self)
         self.analyses = Analysis(store, self.bot_settings, self.load)
@@ -217,10 +217,10 @@ class TableService:
         """The ``table`` object of docs/protocol.md as ``you`` see it; raises TableNotFound."""
         table = await self.load(table_id)
         self.computer.check(table)  # after a restart, a bot to move resumes when it is seen
-        return self.personalize(self.public(table, await self.announcer.online(table_id)), you)
+        return self.personalize(self.public(table, await self.announcer.census(table_id)), you)
 
-    def public(self, table: LoadedTable, online: set[str]) -> dict[str, Any]:
-        return self.announcer.public(table, online)
+    def public(self, table: LoadedTable, census: Census) -> dict[str, Any]:
+        return self.announcer.public(table, census)
 
     def personalize(self, public: Mapping[str, Any], you: Player | None) -> dict[str, Any]:
         """``public`` with the viewer's own fields filled in."""
@@ -302,35 +302,23 @@ class TableService:
         """Every optimal move after ``ply`` moves, if the solver proves it within budget."""
         return await self.analyses.best_moves(table_id, ply, requester)
 
-    # -- presence ---------------------------------------------------------------------------
-    def connected(self, table_id: str, player: Player) -> None:
-        """A socket of ``player`` opened; tell the table if the player just came online here."""
-        if self.presence.add(table_id, player):
-            self.announcer.in_background(self._announce_presence(table_id, player))
+    # -- presence and the table's talk -------------------------------------------------------
+    def connected(self, table_id: str, player: Player | None) -> None:
+        """A socket of ``player`` (``None``: a spectator) opened."""
+        self.presence.connected(table_id, player)
 
-    def disconnected(self, table_id: str, player: Player) -> None:
-        """A socket of ``player`` closed; tell the table if it was the last one here."""
-        if self.presence.remove(table_id, player):
-            self.announcer.in_background(self._announce_presence(table_id, player))
+    def disconnected(self, table_id: str, player: Player | None) -> None:
+        """A socket of ``player`` (``None``: a spectator) closed."""
+        self.presence.disconnected(table_id, player)
 
-    async def _announce_presence(self, table_id: str, player: Player) -> None:
-        async with self._lock(table_id):
-            # The count as it is now, not as it was when the task was made: of a quick close
-            # and reopen, whichever task runs last reports the truth.
-            try:
-                await self.bus.presence.report(
-                    table_id, player, self.presence.count(table_id, player)
-                )
-                table = await self.load(table_id)
-            except TableNotFound:
-                return
-            except Exception:
-                logger.warning("table %s: presence not reported", table_id, exc_info=True)
-                return
-            online = await self.announcer.online(table_id)
-            # Another process may still hold a socket of the player: the event tells the
-            # sum over all processes, which is what the players see.
-            await self.announcer.publish(table, [PresenceEvent(player, player in online)], online)
+    async def say(self, table_id: str, token: Actor, message: str) -> None:
+        """A player's quick message to the table (one of :data:`QUICK_MESSAGES`); nothing is
+        stored, and the table's version does not change."""
+        table = await self.load(table_id)
+        player = decisions.require_seat(table, token)
+        if message not in QUICK_MESSAGES:
+            raise Illegal("That is not one of the quick messages.", version=table.version)
+        await self.announcer.publish(table, [QuickMessage(player, message)])
 
     async def close(self) -> None:
         """Finish the announcements still under way; call before closing the store."""

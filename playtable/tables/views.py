@@ -9,6 +9,7 @@ its named routes).
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from typing import Any, Protocol
 
 from playtable.games import PLAYERS, Player, other
@@ -30,13 +31,21 @@ class Links(Protocol):
     def watch(self, table_id: str) -> str: ...
 
 
-def seat_view(row: TableRow, player: Player, online: set[str]) -> dict[str, Any]:
+@dataclass(frozen=True)
+class Census:
+    """Who is at the table on any server process: the players online, and how many watch."""
+
+    online: frozenset[str] = frozenset()
+    spectators: int = 0
+
+
+def seat_view(row: TableRow, player: Player, online: frozenset[str]) -> dict[str, Any]:
     if player in row.bots:
         return {"taken": True, "online": True, "bot": row.bots[player]}
     return {"taken": player in row.seats, "online": player in online}
 
 
-def public(table: LoadedTable, online: set[str], links: Links) -> dict[str, Any]:
+def public(table: LoadedTable, census: Census, links: Links) -> dict[str, Any]:
     """The ``table`` object as everybody may see it, with the viewer's own fields empty."""
     row = table.row
     outcome = table.outcome()
@@ -57,7 +66,8 @@ def public(table: LoadedTable, online: set[str], links: Links) -> dict[str, Any]
         "to_move": table.to_move(),
         "outcome": None if outcome is None else outcome.to_json(),
         "you": None,
-        "seats": {p: seat_view(row, p, online) for p in PLAYERS},
+        "seats": {p: seat_view(row, p, census.online) for p in PLAYERS},
+        "spectators": census.spectators,
         "offers": table.offers.public(),
         "rematch_id": row.rematch_id,
         "invite_url": None,
@@ -99,4 +109,4 @@ def record(table: LoadedTable) -> GameRecord:
     return GameRecord(table.row.game, table.row.options, tuple(table.move_texts()), result)
 
 
-__all__ = ["VIEWER_FIELDS", "Links", "api_view", "personal", "public", "record"]
+__all__ = ["VIEWER_FIELDS", "Census", "Links", "api_view", "personal", "public", "record"]

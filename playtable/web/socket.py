@@ -28,6 +28,7 @@ from playtable.web.limits import Limits, TokenBucket
 from playtable.web.links import seat_token_from
 
 PROTOCOL = 1
+UNVERSIONED = ("presence", "spectators", "quick")  # event kinds that change no version
 RESYNC_SPREAD = 1.0  # seconds over which the sockets of a process re-read after an overflow
 
 log = logging.getLogger(__name__)
@@ -88,7 +89,10 @@ class TableSocket:
             "decline_rematch": self.on_simple(service.decline_rematch),
             "answer_draw": self.on_answer(service.answer_draw),
             "answer_undo": self.on_answer(service.answer_undo),
+            "say": self.on_say,
         }
+        # Quick messages: a few at once, then one every few seconds.
+        self.talk = TokenBucket(3, 0.25)
 
     # -- the connection's life --------------------------------------------------------------
     async def run(self, connections: Connections) -> None:
@@ -137,7 +141,7 @@ class TableSocket:
 
     async def leave(self) -> None:
         # Bookkeeping first and without awaiting: this task may already be cancelled.
-        if self.counted and self.player is not None:
+        if self.counted:
             self.counted = False
             self.service.disconnected(self.table_id, self.player)
         for task in (self.resubscribing, self.resync):
@@ -237,7 +241,7 @@ class TableSocket:
             )
             await self.websocket.close(1013)
             raise WebSocketDisconnect(1013)
-        if not self.counted and self.player is not None:
+        if not self.counted:
             self.counted = True
             self.service.connected(self.table_id, self.player)
         if self.subscription is None and self.resubscribing is None:
@@ -317,6 +321,14 @@ class TableSocket:
 
         return handler
 
+    async def on_say(self, message: dict[str, Any]) -> None:
+        said = message.get("message")
+        if not isinstance(said, str):
+            raise _BadMessage("malformed", '"message" must be one of the quick messages.')
+        if not self.talk.take():
+            raise _BadMessage("rate_limited", "One quick message at a time, please.")
+        await self.service.say(self.table_id, self.token, said)
+
     async def on_rematch(self, message: dict[str, Any]) -> None:
         await self.spend(Budget.TABLES)
         await self.service.rematch(self.table_id, self.token)
@@ -361,7 +373,8 @@ class TableSocket:
         version: int = message["version"]
         self.service.observed(self.table_id, version)
         events: list[dict[str, Any]] = message["events"]
-        presence_only = all(e.get("kind") == "presence" for e in events)
+        # Presence, the spectators' count and quick messages change no version.
+        presence_only = all(e.get("kind") in UNVERSIONED for e in events)
         if version < self.sent_version or (version == self.sent_version and not presence_only):
             return  # already covered by a state we sent
         for event in events:

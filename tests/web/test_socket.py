@@ -355,3 +355,29 @@ def test_a_socket_closed_mid_game_leaves_the_table_playable(client: TestClient) 
         assert socket.join()["table"]["you"] == "red"
         socket.send("move", ply=0, move="a2-b2")
         assert socket.at_version(1)[1]["moves"] == ["a2-b2"]
+
+
+def test_spectators_are_counted_and_players_send_quick_messages(client: TestClient) -> None:
+    table = create_table(client)
+    blue = claim(client, table)
+    with connect(client, table.id, table.token) as red_session:
+        red = Socket(red_session)
+        red.join()
+        with connect(client, table.id, watch=True) as one, connect(client, table.id, watch=True):
+            Socket(one).join()
+            red.until_state(lambda t: t["spectators"] == 1)  # the one that joined
+        red.until_state(lambda t: t["spectators"] == 0)
+        with connect(client, table.id, blue) as blue_session:
+            blue_socket = Socket(blue_session)
+            blue_socket.join()
+            blue_socket.send("say", message="good_luck")
+            events, _ = red.until_state(lambda t: True)
+            while {"kind": "quick", "player": "blue", "message": "good_luck"} not in events:
+                events, _ = red.until_state(lambda t: True)
+            blue_socket.send("say", message="you are bad")  # free text is not a quick message
+            assert blue_socket.error()["code"] == "illegal"
+        with connect(client, table.id, watch=True) as watcher:
+            spectator = Socket(watcher)
+            spectator.join()
+            spectator.send("say", message="thanks")
+            assert spectator.error()["code"] == "not_seated"
