@@ -129,10 +129,14 @@ def play(table: LoadedTable, actor: Actor, ply: int, text: str) -> Decision:
         state = table.game.apply(table.state, parsed)
     except GameError as error:
         raise Illegal(str(error), version=table.version) from None
-    played = MoveRow(ply, table.game.format_move(parsed), player)
-    events: list[Event] = [
-        MoveEvent(player, played.move, ply, table.game.move_facts(table.state, state))
-    ]
+    return moved(table, MoveRow(ply, table.game.format_move(parsed), player), state)
+
+
+def moved(table: LoadedTable, played: MoveRow, state: Any) -> Decision:
+    """The decision of a move already judged legal: ``played`` leads to ``state``. Also how
+    a process advances its cached table by a move another process made."""
+    facts = table.game.move_facts(table.state, state)
+    events: list[Event] = [MoveEvent(played.player, played.move, played.ply, facts)]
     outcome = table.game.outcome(state)
     if outcome is not None:
         events.append(GameOverEvent(outcome))
@@ -339,6 +343,7 @@ __all__ = [
     "answer_undo",
     "decline_rematch",
     "ended",
+    "moved",
     "offer_draw",
     "play",
     "rematch",

@@ -26,16 +26,16 @@ import logging
 import secrets
 import weakref
 from collections import Counter, OrderedDict
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, cast
 
 from playtable import games
 from playtable.ai import LEVELS
 from playtable.bus import Bus, Subscription
-from playtable.games import PLAYERS, Player, SettingsError, other
+from playtable.games import PLAYERS, GameError, Player, SettingsError, other
 from playtable.games.records import GameRecord
-from playtable.store import Change, NewTable, Store
+from playtable.store import Change, MoveRow, NewTable, Store
 from playtable.tables import decisions, tokens, views
 from playtable.tables.analysis import Analysis
 from playtable.tables.announcer import Announcer
@@ -327,16 +327,35 @@ class TableService:
         await self.announcer.close()
 
     # -- the machinery ----------------------------------------------------------------------
-    def observed(self, table_id: str, version: int) -> None:
-        """The bus told of ``version`` of the table: a cached older position is now stale.
+    def observed(
+        self, table_id: str, version: int, events: Sequence[Mapping[str, Any]] = ()
+    ) -> None:
+        """The bus told of ``version`` of the table, made by ``events``: bring the cached
+        position up to it, or drop it if it is older.
 
-        Dropping it costs nothing, and spares the next request here a commit doomed to fail
-        its compare-and-set (with several processes, players of one table alternate between
-        them, so without this nearly every move would first try on a stale cache).
+        With several processes, players of one table alternate between them, so nearly every
+        move is news from another process. A single move right after the cached version is
+        played on the cached position (the next request reads only the table's row, which
+        it does anyway, instead of every move again); anything else drops the cache, which
+        spares the next request a commit doomed to fail its compare-and-set.
         """
         cached = self._cache.get(table_id)
-        if cached is not None and cached.version < version:
-            del self._cache[table_id]
+        if cached is None or cached.version >= version:
+            return
+        moves = [e for e in events if e.get("kind") == "move"]
+        if version == cached.version + 1 and len(moves) == 1 and moves[0].get("ply") == cached.ply:
+            event = moves[0]
+            try:
+                state = cached.game.play(cached.state, str(event["move"]))
+            except (GameError, KeyError):
+                del self._cache[table_id]
+                return
+            played = MoveRow(cached.ply, str(event["move"]), cast(Player, event.get("player")))
+            # The row as that move left it (offers lapsed, the result): the next request
+            # reads the real row anyway, but the first attempt of a change decides on this.
+            self._cache[table_id] = decisions.moved(cached, played, state).after
+            return
+        del self._cache[table_id]
 
     def _lock(self, table_id: str) -> asyncio.Lock:
         lock = self._locks.get(table_id)

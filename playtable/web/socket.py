@@ -371,8 +371,8 @@ class TableSocket:
                 self.resync = asyncio.create_task(self.read_again())
             return
         version: int = message["version"]
-        self.service.observed(self.table_id, version)
         events: list[dict[str, Any]] = message["events"]
+        self.service.observed(self.table_id, version, events)
         # Presence, the spectators' count and quick messages change no version.
         presence_only = all(e.get("kind") in UNVERSIONED for e in events)
         if version < self.sent_version or (version == self.sent_version and not presence_only):

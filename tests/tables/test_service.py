@@ -352,3 +352,32 @@ async def test_a_change_committed_while_its_request_is_cancelled_is_still_announ
                 break
     assert message["table"]["moves"] == ["a2-b2"]
     await subscription.close()
+
+
+async def test_news_of_the_next_move_is_played_on_the_cached_position(db_url: str) -> None:
+    """A move another process made is played on this one's cached position, not re-read."""
+    store_a, store_b = Store(db_url), Store(db_url)
+    await store_a.open()
+    await store_b.open()
+    node_a = TableService(store_a, InProcessBus(), SECRET, links=LINKS)
+    node_b = TableService(store_b, InProcessBus(), SECRET, links=LINKS)
+    try:
+        table_id, red, blue = await seated_table(node_a)
+        await node_b.snapshot(table_id, "red")  # node B caches the table
+        subscription = await node_a.subscribe(table_id)
+        version = await node_a.play_move(table_id, red, 0, "a2-b2")
+        message = await subscription.get()
+        node_b.observed(table_id, version, message["events"])
+        cached = node_b._cache[table_id]
+        assert cached.version == version and cached.move_texts() == ["a2-b2"]
+        assert cached.game.to_move(cached.state) == "blue"
+        # Decided on the advanced cache, and committed: it was the true position.
+        await node_b.play_move(table_id, blue, 1, "b1-b2")
+        assert (await node_a.snapshot(table_id, None))["moves"] == ["a2-b2", "b1-b2"]
+        # A forged or garbled event drops the cache instead of corrupting it.
+        node_b.observed(table_id, version + 2, [{"kind": "move", "ply": 2, "move": "zz"}])
+        assert table_id not in node_b._cache
+        await subscription.close()
+    finally:
+        await store_a.close()
+        await store_b.close()
