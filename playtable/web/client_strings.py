@@ -88,10 +88,21 @@ def client_strings(catalog: gettext.NullTranslations) -> dict[str, str]:
         "square_checker": _("%(square)s, %(player)s checker"),
         "square_place": _("Place a checker on %(square)s"),
         "square_place_swap": _("Place a checker on %(square)s, then choose a swap"),
-        "choose_swap": _(
-            "Your checker on %(square)s forms a crosscut: choose a swap, or cancel the placement."
+        # choosing the swap of a placement that forms a crosscut, one checker at a time
+        "swap_prompt_first": _(
+            "Your checker on %(square)s forms a crosscut. Choose the two checkers to swap:"
+            " first one of the highlighted squares."
         ),
-        "swap": _("Swap %(a)s and %(b)s"),
+        "swap_prompt_second": _("Now choose the checker to swap with %(square)s."),
+        "swap_prompt_confirm": _(
+            "Swap %(a)s and %(b)s? Confirm, or choose a checker again to change the swap."
+        ),
+        "swap_pick_first": _("Choose %(square)s (%(player)s checker) for the swap"),
+        "swap_pick_second": _("Swap %(square)s (%(player)s checker) with %(other)s"),
+        "swap_pick_chosen": _("%(square)s is chosen: choose it again to take it back"),
+        "swap_pick_chosen_pair": _(
+            "%(square)s is chosen for the swap: choose it again to change the swap"
+        ),
         "last_move": _("Last move: %(move)s"),
         # the analysis page
         "analysis_loading": _("The solver is working through the positions…"),

@@ -43,37 +43,37 @@ function playMove(move) {
   render();
 }
 
-function showSwapChooser(square, options) {
+// The swap of a placement that forms a crosscut: the board takes the two checkers, this
+// panel (always within the viewport) says what to do next and holds the confirmation.
+function showSwapChooser(choice, { byKeyboard = false } = {}) {
   const chooser = $("swap-chooser");
-  if (!square) {
+  document.body.classList.toggle("is-choosing-swap", Boolean(choice));
+  if (!choice) {
     chooser.hidden = true;
+    document.documentElement.style.removeProperty("--chooser-space");
     return;
   }
-  $("swap-prompt").textContent = t("choose_swap", { square });
-  const list = $("swap-options");
-  list.replaceChildren(
-    ...options.map((move) => {
-      const [, pair] = move.split(":");
-      const [a, b] = pair.split("-");
-      const button = document.createElement("button");
-      button.type = "button";
-      button.className = "button";
-      button.dataset.choice = move;
-      button.textContent = t("swap", { a, b });
-      return button;
-    }),
-  );
+  const pair = choice.pair();
+  let text;
+  if (pair) text = t("swap_prompt_confirm", { a: pair[0], b: pair[1] });
+  else if (choice.picked.length) text = t("swap_prompt_second", { square: choice.picked[0] });
+  else text = t("swap_prompt_first", { square: choice.square });
+  $("swap-prompt").textContent = text;
+  $("swap-confirm").disabled = !pair;
+  const opening = chooser.hidden;
   chooser.hidden = false;
-  announce(t("choose_swap", { square }));
+  document.documentElement.style.setProperty("--chooser-space", `${chooser.offsetHeight}px`);
+  if (opening) boardRoot.scrollIntoView({ block: "nearest" });
+  announce(text);
+  if (pair && byKeyboard) $("swap-confirm").focus();
 }
 
-$("swap-options")?.addEventListener("click", (event) => {
-  const button = event.target.closest("[data-choice]");
-  if (button) board.activate(button.dataset.choice, false);
-});
+$("swap-confirm")?.addEventListener("click", () => board.confirm());
 $("swap-cancel")?.addEventListener("click", () => board.cancel({ focus: true }));
 document.addEventListener("keydown", (event) => {
-  if (event.key === "Escape" && board.cancel()) event.preventDefault();
+  // the board handles its own Escape (one step back); elsewhere it steps back too
+  if (event.key !== "Escape" || event.defaultPrevented || !board.back) return;
+  if (board.back({ focus: true })) event.preventDefault();
 });
 
 // -- the socket -----------------------------------------------------------------------------
