@@ -131,7 +131,9 @@ export class SwaptimumBoard {
     // A quarter turn clockwise when turned: column c, row r is drawn where row c, column
     // N-1-r would be, so the a-file runs along the top and Blue's sides face the player.
     const at = (col, row) =>
-      this.turned ? { x: r2(row * U), y: r2(col * U) } : { x: r2(col * U), y: r2((N - 1 - row) * U) };
+      this.turned
+        ? { x: r2(row * U), y: r2(col * U) }
+        : { x: r2(col * U), y: r2((N - 1 - row) * U) };
     const centre = (name) => {
       const index = squareIndex(name, N);
       const p = at(index % N, Math.floor(index / N));
@@ -372,7 +374,14 @@ export function crosscutsFormed(board, size, index, player) {
 function insetSquare(parent, c, inset, cls, extra = {}) {
   return svgEl(
     "rect",
-    { x: c.x - U / 2 + inset, y: c.y - U / 2 + inset, width: U - 2 * inset, height: U - 2 * inset, class: cls, ...extra },
+    {
+      x: c.x - U / 2 + inset,
+      y: c.y - U / 2 + inset,
+      width: U - 2 * inset,
+      height: U - 2 * inset,
+      class: cls,
+      ...extra,
+    },
     parent,
   );
 }

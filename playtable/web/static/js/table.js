@@ -2,7 +2,9 @@
 // everything around the board: turn, players, offers, actions, links, moves, result.
 
 import { DotsBoard } from "./dots.js";
-import { hasString, playerName, t } from "./i18n.js";
+import { showFeedback } from "./feedback.js";
+import { formatNumber, hasString, playerName, t, tn } from "./i18n.js";
+import { moveWords } from "./move_words.js";
 import { SwaptimumBoard } from "./swaptimum.js";
 
 const PROTOCOL = 1;
@@ -22,6 +24,11 @@ let pingTimer = null;
 let sending = false; // a move is on its way: the board waits for the next state
 let leaving = false;
 let lastMover = null; // from the event stream, when the state does not say
+let everConnected = false; // "connection lost" only after there was one
+let joined = false; // the first state after a (re)join is a catch-up, not a change seen
+// offers answered by an event (declined, agreed, taken back): any other offer that goes
+// away lapsed (a move clears them), and the players are told so
+const answered = { draw: false, undo: false };
 // A rematch agreed before this page was opened: the server repeats its link on every join,
 // but someone who came back to look at the old game is not sent away from it.
 const rematchAtLoad = Boolean(page.table.rematch_id);
@@ -89,6 +96,9 @@ function connect() {
   socket = ws;
   ws.addEventListener("open", () => {
     connected = true;
+    joined = false;
+    if (everConnected) showFeedback(t("reconnected"), "ok");
+    everConnected = true;
     retries = 0;
     ws.send(JSON.stringify({ type: "join", protocol: PROTOCOL, since: version }));
     setConnection("connected");
@@ -135,6 +145,8 @@ function receive(message) {
     case "state":
       // an older state than one already seen (from a reconnect race) changes nothing
       if (typeof message.version === "number" && message.version < version) break;
+      noteLapsedOffers(table.offers, message.table.offers, joined);
+      joined = true;
       table = message.table;
       version = message.version ?? table.version;
       sending = false;
@@ -183,6 +195,20 @@ function errorText(message) {
   return message.message || message.code || "";
 }
 
+// An offer that disappears without an answer lapsed: a move was played meanwhile.
+function noteLapsedOffers(before, after, seen) {
+  const wasOver = isOver();
+  for (const kind of ["draw", "undo"]) {
+    const lapsed = before && before[kind] && !(after && after[kind]) && !answered[kind];
+    if (lapsed && seen && !wasOver) {
+      const text = t(`lapsed_${kind}`);
+      showFeedback(text);
+      announce(text);
+    }
+    answered[kind] = false;
+  }
+}
+
 function handleEvent(event) {
   const who = event.player ? playerName(event.player) : "";
   let text = "";
@@ -193,8 +219,7 @@ function handleEvent(event) {
       if (event.claimed === 1) text = t("ann_move_claim_one", { player: who, move: event.move });
       else if (event.claimed >= 2)
         text = t("ann_move_claim_two", { player: who, move: event.move });
-      else if (table.game === "dots") text = t("ann_line", { player: who, move: event.move });
-      else text = t("ann_move", { player: who, move: event.move });
+      else text = moveWords(table.game, event.player, event.move);
       if (event.skipped) text += ` ${t("skipped", { player: playerName(event.skipped) })}`;
       // Who moves next: the same player after a claimed box or a skipped turn. If the move
       // ended the game, the "game_over" event right behind it drops this and gives the result.
@@ -203,21 +228,35 @@ function handleEvent(event) {
         next = t("ann_next", { player: playerName(again ? event.player : other(event.player)) });
       }
       break;
-    case "undo":
+    case "undo": {
       lastMover = null;
-      text = t("ann_undo", { player: who, move: event.move });
+      answered.undo = true;
+      // against the computer one take-back may remove its replies too (`count` plies)
+      const count = Number.isInteger(event.count) ? event.count : 1;
+      text =
+        count > 1
+          ? tn("ann_undo_many", count, { player: who })
+          : t("ann_undo", { player: who, move: event.move });
+      if (count > 1) showFeedback(text, "ok");
       break;
+    }
     case "resign":
       text = t("wins_resign", { loser: who, winner: playerName(other(event.player)) });
       break;
     case "draw_offered":
-    case "draw_declined":
     case "undo_requested":
-    case "undo_declined":
     case "rematch_offered":
       text = t(`ann_${event.kind}`, { player: who });
       break;
+    case "draw_declined":
+    case "undo_declined":
+      // seen, not only heard: the offer box simply goes away otherwise
+      answered[event.kind === "draw_declined" ? "draw" : "undo"] = true;
+      text = t(`ann_${event.kind}`, { player: who });
+      showFeedback(text);
+      break;
     case "draw_agreed":
+      answered.draw = true;
       text = t("draw_agreed");
       break;
     case "rematch_accepted":
@@ -225,6 +264,7 @@ function handleEvent(event) {
       break;
     case "seated":
       text = t("ann_seated", { player: who });
+      showFeedback(text, "ok");
       break;
     case "presence":
       text = t(event.online ? "ann_online" : "ann_offline", { player: who });
@@ -238,7 +278,6 @@ function handleEvent(event) {
   if (event.kind === "game_over") announceNext = "";
   if (text) announce(text, next);
 }
-
 
 // -- rendering ------------------------------------------------------------------------------
 function moversOf(current) {
@@ -284,7 +323,12 @@ function renderTurn(over) {
   let text;
   let state;
   const opponent = you ? other(you) : null;
-  if (over) {
+  const thinking = !over && table.to_move && table.seats[table.to_move].bot;
+  if (everConnected && !connected && !leaving) {
+    // clicks do nothing while the socket is down: never say "Your turn" then
+    text = t("turn_offline");
+    state = "offline";
+  } else if (over) {
     text = table.outcome.winner
       ? t("wins_generic", { winner: playerName(table.outcome.winner) })
       : t("draw_generic");
@@ -295,6 +339,9 @@ function renderTurn(over) {
   } else if (myTurn()) {
     text = sending ? t("sending") : t("your_turn");
     state = "yours";
+  } else if (thinking) {
+    text = t("computer_thinking");
+    state = you ? "theirs" : "watching";
   } else if (you) {
     text = t("waiting_for", { player: playerName(table.to_move) });
     state = "theirs";
@@ -320,7 +367,8 @@ function renderTurn(over) {
   } else {
     note.hidden = true;
   }
-  document.title = myTurn() ? `${t("your_turn")} · ${baseTitle}` : baseTitle;
+  document.title = myTurn() && connected ? `${t("your_turn")} · ${baseTitle}` : baseTitle;
+  $("offline-banner").hidden = !(everConnected && !connected && !leaving);
 }
 
 function renderPlayers() {
@@ -332,13 +380,16 @@ function renderPlayers() {
     name.textContent =
       player === you ? t("you_suffix", { player: playerName(player) }) : playerName(player);
     const presence = row.querySelector(".player__presence");
-    const status = !seat.taken ? "free" : seat.online ? "online" : "offline";
+    // while this page is offline it cannot know who else is: it says so
+    let status = !seat.taken ? "free" : seat.online ? "online" : "offline";
+    if (seat.taken && !seat.bot && everConnected && !connected) status = "unknown";
     presence.dataset.presence = status;
-    presence.textContent = seat.bot ? t(`bot_${seat.bot}`) : t(status === "free" ? "seat_free" : status);
+    const label = { free: "seat_free", unknown: "presence_unknown" }[status] || status;
+    presence.textContent = seat.bot ? t(`bot_${seat.bot}`) : t(label);
     row.classList.toggle("is-to-move", !isOver() && table.to_move === player);
     row.classList.toggle("is-winner", isOver() && table.outcome.winner === player);
     const scoreEl = row.querySelector(".player__score");
-    if (scoreEl && score) scoreEl.textContent = String(score[player]);
+    if (scoreEl && score) scoreEl.textContent = formatNumber(score[player]);
   }
 }
 
@@ -374,7 +425,7 @@ function renderOffers(over) {
   const rematchBy = rematch.includes(you) ? you : rematch[0] || null;
   show(
     "offer-rematch",
-    over ? rematchBy : null,
+    over && !table.rematch_id ? rematchBy : null,
     t("your_rematch"),
     t("opponent_rematch", { player: playerName(rematchBy || "red") }),
   );
@@ -386,12 +437,17 @@ function renderActions(over) {
   const offers = table.offers || { draw: null, undo: null, rematch: [] };
   const opponentSeated = table.seats[other(you)].taken;
   const running = !over && opponentSeated;
-  $("action-undo").hidden = !(
-    running &&
-    table.ply > 0 &&
-    !offers.undo &&
-    lastMoverOf(table) !== other(you)
-  );
+  // Against the computer a take-back removes your last move and its replies after it, so
+  // it is there once you have moved at all; against a person only while the last move is
+  // yours.
+  const movers = moversOf(table);
+  const computer = Boolean(table.seats[other(you)].bot);
+  const mayUndo = computer
+    ? movers
+      ? movers.includes(you)
+      : table.ply > 0
+    : lastMoverOf(table) !== other(you);
+  $("action-undo").hidden = !(running && table.ply > 0 && !offers.undo && mayUndo);
   $("action-draw").hidden = !(running && !offers.draw);
   $("action-resign").hidden = over || !opponentSeated;
   const rematch = $("action-rematch");
@@ -426,6 +482,7 @@ function renderMoves() {
   const items = table.moves.map((move, index) => {
     const item = document.createElement("li");
     const mover = movers ? movers[index] : null;
+    const inWords = table.game === "swaptimum" && mover;
     if (mover) {
       item.dataset.player = mover;
       const mark = document.createElement("span");
@@ -435,12 +492,21 @@ function renderMoves() {
       const name = document.createElement("span");
       name.className = "visually-hidden";
       name.textContent = playerName(mover);
-      item.append(mark, name, " ");
+      item.append(mark);
+      if (!inWords) item.append(name, " ");
     }
     const text = document.createElement("span");
     text.className = "move-text";
     text.textContent = move;
     item.append(text);
+    if (inWords) {
+      // the notation is for the eye; a screen reader hears the move in words
+      text.setAttribute("aria-hidden", "true");
+      const words = document.createElement("span");
+      words.className = "visually-hidden";
+      words.textContent = moveWords(table.game, mover, move);
+      item.append(words);
+    }
     if (index === table.moves.length - 1) item.classList.add("is-last");
     return item;
   });
@@ -459,10 +525,10 @@ function resultText(outcome) {
       const params = outcome.winner
         ? {
             winner,
-            winner_score: score[outcome.winner],
-            loser_score: score[other(outcome.winner)],
+            winner_score: formatNumber(score[outcome.winner]),
+            loser_score: formatNumber(score[other(outcome.winner)]),
           }
-        : { score: score.red };
+        : { score: formatNumber(score.red) };
       let text = outcome.winner ? t("wins_score", params) : t("draw_score", params);
       if (table.view && table.view.misere) text += ` ${t("misere_rule")}`;
       return text;
