@@ -9,12 +9,7 @@ from __future__ import annotations
 
 import gettext
 
-from babel import Locale
-
-
-def N_(message: str) -> str:
-    """Mark ``message`` for extraction without translating it here."""
-    return message
+from babel import Locale, UnknownLocaleError
 
 
 def plural_forms(catalog: gettext.NullTranslations, singular: str, plural: str) -> dict[str, str]:
@@ -24,7 +19,10 @@ def plural_forms(catalog: gettext.NullTranslations, singular: str, plural: str) 
     whole number in that category. Categories with no whole number (Czech ``many``) fall
     back to ``other`` in the script."""
     lang = catalog.info().get("language") or "en"
-    rule = Locale.parse(lang.replace("-", "_")).plural_form
+    try:
+        rule = Locale.parse(lang.replace("-", "_")).plural_form
+    except (UnknownLocaleError, ValueError):  # a language CLDR does not know: English's
+        rule = Locale("en").plural_form
     forms: dict[str, str] = {}
     for n in range(0, 200):
         forms.setdefault(rule(n), catalog.ngettext(singular, plural, n))

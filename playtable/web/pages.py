@@ -19,7 +19,7 @@ from starlette.responses import RedirectResponse, Response
 from starlette.routing import BaseRoute, Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from playtable.games import GameError
+from playtable.games import GameError, SettingsError
 from playtable.tables import AnalysisRefused, TableNotFound
 from playtable.web.api import too_many_tables
 from playtable.web.client_strings import client_strings
@@ -242,7 +242,8 @@ async def create_table(request: Request) -> Response:
             bot = None if opponent == "friend" else opponent
             created = await request.app.state.service.create_table(game, options, seat, bot=bot)
         except (FormError, GameError) as exc:
-            reason = str(exc)
+            # a game's settings error is a catalog message: said in the page's language
+            reason = exc.translate(catalog.gettext) if isinstance(exc, SettingsError) else str(exc)
             return _home(request, values, error=reason[:1].upper() + reason[1:], status_code=400)
     finally:
         await form.close()

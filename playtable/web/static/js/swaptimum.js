@@ -72,7 +72,7 @@ export class SwaptimumBoard {
   }
 
   /** Play the chosen swap; false if the pair is not complete. */
-  confirm() {
+  confirmSwap() {
     const move = this.choice ? this.choice.move() : null;
     if (!move) return false;
     this.choice = null;

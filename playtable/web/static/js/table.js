@@ -75,7 +75,7 @@ function showSwapChooser(choice, { byKeyboard = false } = {}) {
   if (pair && byKeyboard) $("swap-confirm").focus();
 }
 
-$("swap-confirm")?.addEventListener("click", () => board.confirm());
+$("swap-confirm")?.addEventListener("click", () => board.confirmSwap());
 $("swap-cancel")?.addEventListener("click", () => board.cancel({ focus: true }));
 document.addEventListener("keydown", (event) => {
   // the board handles its own Escape (one step back); elsewhere it steps back too
