@@ -19,6 +19,8 @@ from tests.e2e.helpers import (
     focused_move,
     moves_offered,
     ply,
+    record_announcements,
+    wait_announced,
     wait_ply,
     wait_ready,
 )
@@ -145,10 +147,18 @@ def test_the_tangle_on_a_desktop_is_chosen_checker_by_checker(
     assert chosen(red) == ["a3", "b2"]
     assert ply(red) == len(TANGLE)
 
+    record_announcements(red)
     red.locator("#swap-confirm").click()
     wait_ply(red, len(TANGLE) + 1)
     expect(red.locator("#move-list li").last).to_contain_text("a4:a3-b2")
     expect(chooser).to_be_hidden()
+    # a screen reader hears the move in words, in the live region and in the move list
+    wait_announced(red, "Red placed a checker on a4 and swapped a3 and b2.")
+    last = red.locator("#move-list li").last
+    expect(last.locator(".visually-hidden")).to_have_text(
+        "Red placed a checker on a4 and swapped a3 and b2."
+    )
+    expect(last.locator(".move-text")).to_have_attribute("aria-hidden", "true")
 
 
 def test_the_tangle_on_a_phone_in_czech_fits_the_screen(browser: Browser, server_url: str) -> None:

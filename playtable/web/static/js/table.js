@@ -5,6 +5,8 @@ import { DotsBoard } from "./dots.js";
 import { showFeedback } from "./feedback.js";
 import { formatNumber, hasString, playerName, t, tn } from "./i18n.js";
 import { moveWords } from "./move_words.js";
+import { toggleButton } from "./prefs.js";
+import { playSound, setSound } from "./sound.js";
 import { SwaptimumBoard } from "./swaptimum.js";
 
 const PROTOCOL = 1;
@@ -43,6 +45,34 @@ const board =
   table.game === "dots"
     ? new DotsBoard(boardRoot, { onMove: playMove })
     : new SwaptimumBoard(boardRoot, { onMove: playMove, onPending: showSwapChooser });
+
+// -- display choices: zoom (big boards on small screens), the board turned, sounds -------
+const ZOOM_BELOW_PX = 24; // squares smaller than this on screen: offer the zoom
+const ZOOMED_PX = 34;
+let zoomed = false;
+toggleButton($("board-turn"), "turned", (on) => board.setTurned && board.setTurned(on));
+toggleButton($("sound-toggle"), "sound", setSound);
+$("board-zoom")?.addEventListener("click", () => {
+  zoomed = !zoomed;
+  fitZoom();
+});
+
+function fitZoom() {
+  const button = $("board-zoom");
+  const svg = boardRoot.querySelector("svg");
+  if (!button || !svg) return;
+  const squares = Number(svg.dataset.squares || "0");
+  boardRoot.style.setProperty("--zoomed-width", `${Math.round(squares * ZOOMED_PX)}px`);
+  boardRoot.classList.toggle("is-zoomed", zoomed);
+  button.setAttribute("aria-pressed", zoomed ? "true" : "false");
+  if (!zoomed) {
+    const perSquare = squares ? svg.getBoundingClientRect().width / squares : Infinity;
+    button.hidden = !(perSquare < ZOOM_BELOW_PX);
+  } else {
+    button.hidden = false;
+  }
+}
+window.addEventListener("resize", () => fitZoom());
 
 function playMove(move) {
   if (!send({ type: "move", ply: table.ply, move })) return;
@@ -216,6 +246,7 @@ function handleEvent(event) {
   switch (event.kind) {
     case "move":
       lastMover = event.player;
+      playSound(event.player === you ? "mine" : "theirs");
       if (event.claimed === 1) text = t("ann_move_claim_one", { player: who, move: event.move });
       else if (event.claimed >= 2)
         text = t("ann_move_claim_two", { player: who, move: event.move });
@@ -270,6 +301,7 @@ function handleEvent(event) {
       text = t(event.online ? "ann_online" : "ann_offline", { player: who });
       break;
     case "game_over":
+      playSound("end");
       text = resultText(event.outcome);
       break;
     default:
@@ -307,6 +339,7 @@ function render() {
   boardRoot.setAttribute("aria-busy", sending ? "true" : "false");
 
   board.render(table, { interactive: myTurn() && !sending && connected });
+  fitZoom();
 
   $("board-help").hidden = !you || over;
   renderTurn(over);
