@@ -128,7 +128,7 @@ def test_the_table_page_passes_axe_and_announces_the_board(
     if lang == "en":
         wait_announced(red, f"Blue drew {reply}. Red to move.")
     else:
-        wait_announced(red, f"파랑: {reply} 선을 그었습니다. 이제 빨강 차례입니다.")
+        wait_announced(red, f"파랑이 {reply} 선을 그었습니다. 이제 빨강 차례입니다.")
     assert not serious_violations(red), serious_violations(red)
     headings_in_order(red)
     # red and blue are never told apart by colour alone: each claimed box carries a letter,
