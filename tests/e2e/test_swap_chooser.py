@@ -249,6 +249,8 @@ def test_the_tangle_with_the_keyboard(browser: Browser, server_url: str) -> None
     pair = chosen(red)
     red.keyboard.press("Enter")
     wait_ply(red, len(TANGLE) + 1)
+    # the focus is back on the board, ready for the next turn
+    assert red.evaluate("document.getElementById('board').contains(document.activeElement)")
     expect(red.locator("#move-list li").last).to_contain_text(f"a4:{'-'.join(pair)}")
 
 

@@ -105,7 +105,12 @@ function showSwapChooser(choice, { byKeyboard = false } = {}) {
   if (pair && byKeyboard) $("swap-confirm").focus();
 }
 
-$("swap-confirm")?.addEventListener("click", () => board.confirmSwap());
+$("swap-confirm")?.addEventListener("click", () => {
+  // a keyboard player who confirmed lands back on the board (its root until the turn
+  // comes round again), not on the vanished button
+  const fromKeyboard = document.activeElement === $("swap-confirm");
+  if (board.confirmSwap() && fromKeyboard) boardRoot.focus({ preventScroll: true });
+});
 $("swap-cancel")?.addEventListener("click", () => board.cancel({ focus: true }));
 document.addEventListener("keydown", (event) => {
   // the board handles its own Escape (one step back); elsewhere it steps back too
