@@ -240,3 +240,29 @@ def test_an_error_page_links_the_watch_address(browser: Browser, server_url: str
     link.click()
     page.wait_for_url(table_url + "/watch")
     wait_ready(page)
+
+
+def test_a_finished_dots_game_in_the_dark_theme_passes_axe(
+    browser: Browser, server_url: str
+) -> None:
+    red = browser.new_context(color_scheme="dark").new_page()
+    create_table(
+        red, server_url, "dots", seat="red", dots_grid="square", dots_rows="1", dots_cols="2"
+    )
+    blue = browser.new_context(color_scheme="dark").new_page()
+    blue.goto(red.locator("#invite-url").input_value())
+    wait_ready(blue)
+    game = load("dots", {"grid": "square", "rows": 1, "cols": 2})
+    state = game.initial()
+    moves = []
+    while game.outcome(state) is None:
+        move = game.legal_moves(state)[0]
+        moves.append(game.format_move(move))
+        state = game.apply(state, move)
+    play_record({"red": red, "blue": blue}, moves)
+    red.locator("#action-rematch").click()
+    for page in (red, blue):
+        expect(page.locator("#result")).to_be_visible()
+        expect(page.locator(".cell-mark").first).to_be_visible()
+        assert is_dark(background(page))
+        assert not serious_violations(page), serious_violations(page)
