@@ -93,8 +93,14 @@ def assert_in_viewport(page: Page, *selectors: str) -> None:
 
 
 def squares_in_viewport(page: Page, names: list[str]) -> None:
+    """Every choosable square is on screen and not under the chooser at the foot."""
+    chooser = page.locator("#swap-chooser").bounding_box()
+    assert chooser
     for name in names:
-        assert_in_viewport(page, f'#board [data-pick="{name}"]')
+        selector = f'#board [data-pick="{name}"]'
+        assert_in_viewport(page, selector)
+        box = page.locator(selector).bounding_box()
+        assert box and box["y"] + box["height"] <= chooser["y"], (name, box, chooser)
 
 
 def test_the_tangle_on_a_desktop_is_chosen_checker_by_checker(
@@ -261,3 +267,25 @@ def partner_of(square: str) -> list[str]:
         if square in pair:
             partners.append(pair[1] if pair[0] == square else pair[0])
     return partners
+
+
+@pytest.mark.parametrize(("size", "context"), [(9, DESKTOP), (13, PHONE), (19, DESKTOP)])
+def test_a_crosscut_in_the_bottom_corner_stays_clear_of_the_chooser(
+    browser: Browser, server_url: str, size: int, context: dict[str, Any]
+) -> None:
+    """The bottom row is where the chooser sits: the board shrinks and scrolls above it."""
+    red = browser.new_context().new_page()
+    table_url = create_table(red, server_url, "swaptimum", seat="red", swaptimum_size=str(size))
+    blue = browser.new_context(**context).new_page()
+    blue.goto(red.locator("#invite-url").input_value())
+    blue.wait_for_url(table_url)
+    wait_ready(blue)
+    play_record({"red": red, "blue": blue}, ["a1", "b1", "b2"])
+    target = blue.locator('#board [data-move="a2"]')
+    target.scroll_into_view_if_needed()
+    target.click()
+    expect(blue.locator("#swap-chooser")).to_be_visible()
+    squares = picks(blue)
+    assert "a1" in squares and "b1" in squares
+    assert_in_viewport(blue, "#swap-chooser", "#swap-confirm", "#swap-cancel")
+    squares_in_viewport(blue, squares)
