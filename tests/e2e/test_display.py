@@ -266,3 +266,29 @@ def test_a_finished_dots_game_in_the_dark_theme_passes_axe(
         expect(page.locator(".cell-mark").first).to_be_visible()
         assert is_dark(background(page))
         assert not serious_violations(page), serious_violations(page)
+
+
+def centre_of(page: Page, selector: str) -> tuple[float, float]:
+    box = page.locator(selector).bounding_box()
+    assert box, selector
+    return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+
+
+def test_a_dots_board_turns_half_round_for_blue(browser: Browser, server_url: str) -> None:
+    red = browser.new_context().new_page()
+    create_table(
+        red, server_url, "dots", seat="blue", dots_grid="square", dots_rows="2", dots_cols="2"
+    )
+    blue = red
+    # as drawn at first, a1-b1 is the bottom left line
+    low_x, low_y = centre_of(blue, '#board [data-line="a1-b1"]')
+    high_x, high_y = centre_of(blue, '#board [data-line="b3-c3"]')
+    assert low_y > high_y and low_x < high_x
+    blue.locator("#board-turn").click()
+    low_x, low_y = centre_of(blue, '#board [data-line="a1-b1"]')
+    high_x, high_y = centre_of(blue, '#board [data-line="b3-c3"]')
+    assert low_y < high_y and low_x > high_x
+    # the choice is the board's of this game only
+    blue.goto(server_url + "/")
+    create_table(blue, server_url, "swaptimum", seat="blue", swaptimum_size="3")
+    expect(blue.locator("#board-turn")).to_have_attribute("aria-pressed", "false")

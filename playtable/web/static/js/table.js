@@ -50,7 +50,7 @@ const board =
 const ZOOM_BELOW_PX = 24; // squares smaller than this on screen: offer the zoom
 const ZOOMED_PX = 34;
 let zoomed = false;
-toggleButton($("board-turn"), "turned", (on) => board.setTurned && board.setTurned(on));
+toggleButton($("board-turn"), `turned-${table.game}`, (on) => board.setTurned(on));
 toggleButton($("sound-toggle"), "sound", setSound);
 $("board-zoom")?.addEventListener("click", () => {
   zoomed = !zoomed;
