@@ -9,7 +9,14 @@ import re
 import pytest
 from playwright.sync_api import Browser, Page, WebSocketRoute, expect
 
-from tests.e2e.helpers import create_table, wait_moves_offered, wait_ply, wait_ready
+from tests.e2e.helpers import (
+    create_table,
+    record_announcements,
+    wait_announced,
+    wait_moves_offered,
+    wait_ply,
+    wait_ready,
+)
 
 pytestmark = pytest.mark.e2e
 
@@ -64,6 +71,17 @@ def test_answers_lapses_and_the_friend_joining_are_shown(browser: Browser, serve
             "Tasapelitarjous raukesi, koska siirto pelattiin."
         )
     expect(red.locator("#offer-draw")).to_be_hidden()
+
+    # an offer cleared by the end of the game did not lapse: the result says what happened
+    blue.locator("#action-draw").click()
+    expect(red.locator("#offer-draw")).to_be_visible()
+    record_announcements(red)
+    red.locator("#action-resign").click()
+    red.locator("#resign-confirm").click()
+    expect(red.locator("#result")).to_be_visible()
+    wait_announced(red, "luovutti")
+    said = red.evaluate("window.__said")
+    assert not any("raukesi" in text for text in said), said
 
 
 def test_a_lost_connection_is_unmistakable(browser: Browser, server_url: str) -> None:

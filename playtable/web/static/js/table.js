@@ -180,7 +180,7 @@ function receive(message) {
     case "state":
       // an older state than one already seen (from a reconnect race) changes nothing
       if (typeof message.version === "number" && message.version < version) break;
-      noteLapsedOffers(table.offers, message.table.offers, joined);
+      noteLapsedOffers(table.offers, message.table, joined);
       joined = true;
       table = message.table;
       version = message.version ?? table.version;
@@ -230,12 +230,14 @@ function errorText(message) {
   return message.message || message.code || "";
 }
 
-// An offer that disappears without an answer lapsed: a move was played meanwhile.
-function noteLapsedOffers(before, after, seen) {
-  const wasOver = isOver();
+// An offer that disappears without an answer, while the game goes on, lapsed: a move was
+// played meanwhile. (The end of the game clears offers too; the result says enough then.)
+function noteLapsedOffers(before, next, seen) {
+  const after = next.offers;
+  const goesOn = next.outcome === null || next.outcome === undefined;
   for (const kind of ["draw", "undo"]) {
     const lapsed = before && before[kind] && !(after && after[kind]) && !answered[kind];
-    if (lapsed && seen && !wasOver) {
+    if (lapsed && seen && goesOn) {
       const text = t(`lapsed_${kind}`);
       showFeedback(text);
       announce(text);
