@@ -89,9 +89,12 @@ def client_strings(catalog: gettext.NullTranslations) -> dict[str, str | dict[st
         "ann_place_swap": _(
             "%(player)s placed a checker on %(square)s and swapped %(a)s and %(b)s."
         ),
-        "ann_line": _("%(player)s drew %(move)s."),
-        "ann_move_claim_one": _("%(player)s drew %(move)s and claimed a box."),
-        "ann_move_claim_two": _("%(player)s drew %(move)s and claimed two boxes."),
+        # a Dots and Boxes move in words: the line between the dots %(a)s and %(b)s
+        "ann_line": _("%(player)s drew the line from %(a)s to %(b)s."),
+        "ann_move_claim_one": _("%(player)s drew the line from %(a)s to %(b)s and claimed a box."),
+        "ann_move_claim_two": _(
+            "%(player)s drew the line from %(a)s to %(b)s and claimed two boxes."
+        ),
         "ann_next": _("%(player)s to move."),
         "ann_undo": _("%(player)s took back %(move)s."),
         # Translators: a take-back against the computer: the player's move and the

@@ -254,10 +254,7 @@ function handleEvent(event) {
     case "move":
       lastMover = event.player;
       playSound(event.player === you ? "mine" : "theirs");
-      if (event.claimed === 1) text = t("ann_move_claim_one", { player: who, move: event.move });
-      else if (event.claimed >= 2)
-        text = t("ann_move_claim_two", { player: who, move: event.move });
-      else text = moveWords(table.game, event.player, event.move);
+      text = moveWords(table.game, event.player, event.move, event.claimed || 0);
       if (event.skipped) text += ` ${t("skipped", { player: playerName(event.skipped) })}`;
       // Who moves next: the same player after a claimed box or a skipped turn. If the move
       // ended the game, the "game_over" event right behind it drops this and gives the result.
@@ -522,7 +519,7 @@ function renderMoves() {
   const items = table.moves.map((move, index) => {
     const item = document.createElement("li");
     const mover = movers ? movers[index] : null;
-    const inWords = table.game === "swaptimum" && mover;
+    const inWords = Boolean(mover);
     if (mover) {
       item.dataset.player = mover;
       const mark = document.createElement("span");
