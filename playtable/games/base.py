@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import enum
 from abc import ABC, abstractmethod
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, Generic, Literal, TypeVar
 
@@ -47,8 +47,36 @@ class GameError(ValueError):
     """Base class of every error a player or a script can cause."""
 
 
+def N_(message: str) -> str:
+    """Mark ``message`` for the catalogs (``make i18n`` extracts it) without translating it:
+    the games know no language; whoever shows the message translates it."""
+    return message
+
+
 class SettingsError(GameError):
-    """A table setting is unknown or out of range; the message names it."""
+    """A table setting is unknown or out of range; the message names it.
+
+    ``message`` is an English sentence with ``%(name)s`` placeholders, a catalog message id
+    (marked with :func:`N_`), and ``params`` fill it: ``str()`` is the English text (the API
+    and the command line say it), :meth:`translate` says it in a page's language.
+
+    >>> error = SettingsError(N_("size must be a whole number from %(low)s to %(high)s"),
+    ...                       low=2, high=26)
+    >>> str(error)
+    'size must be a whole number from 2 to 26'
+    >>> error.translate(lambda text: text.replace("size", "SIZE"))
+    'SIZE must be a whole number from 2 to 26'
+    """
+
+    def __init__(self, message: str, **params: object) -> None:
+        self.message = message
+        self.params = params
+        super().__init__(message % params if params else message)
+
+    def translate(self, gettext: Callable[[str], str]) -> str:
+        """The message in the language of ``gettext`` (a catalog's ``gettext``)."""
+        text = gettext(self.message)
+        return text % self.params if self.params else text
 
 
 class IllegalMove(GameError):

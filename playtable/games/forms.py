@@ -15,14 +15,9 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any, ClassVar
 
-from playtable.games.base import GameError
+from playtable.games.base import N_, SettingsError
 from playtable.games.dots.game import DotsAndBoxes
 from playtable.games.swaptimum import Swaptimum
-
-
-def N_(message: str) -> str:
-    """Marks ``message`` for the catalogs without translating it (the web layer does)."""
-    return message
 
 
 @dataclass(frozen=True)
@@ -33,13 +28,9 @@ class Phrase:
     params: Mapping[str, Any] = field(default_factory=dict)
 
 
-class FormError(GameError):
+class FormError(SettingsError):
     """A form value that cannot even be handed to the game (not a number, unknown choice);
-    ``phrase`` is the reason, to be translated."""
-
-    def __init__(self, msgid: str) -> None:
-        super().__init__(msgid)
-        self.phrase = Phrase(msgid)
+    like every settings error, a catalog message (:meth:`SettingsError.translate`)."""
 
 
 def choice(value: Any, allowed: tuple[str, ...], msgid: str) -> str:
@@ -172,4 +163,4 @@ class SwaptimumForm(GameForm):
 #: Every game's form, in the order the home page offers them.
 FORMS: dict[str, GameForm] = {form.name: form for form in (DotsForm(), SwaptimumForm())}
 
-__all__ = ["FORMS", "N_", "DotsForm", "FormError", "GameForm", "Phrase", "SwaptimumForm"]
+__all__ = ["FORMS", "DotsForm", "FormError", "GameForm", "Phrase", "SwaptimumForm"]

@@ -36,6 +36,7 @@ from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 from playtable.games.base import (
+    N_,
     Game,
     IllegalMove,
     NotationError,
@@ -111,7 +112,9 @@ class Swaptimum(Game[SwaptimumSettings, SwaptimumState, SwaptimumMove]):
         """
         unknown = sorted(str(key) for key in options if key != "size")
         if unknown:
-            raise SettingsError(f"unknown option {unknown[0]!r} (swaptimum takes: size)")
+            raise SettingsError(
+                N_("unknown option %(option)s (swaptimum takes: size)"), option=repr(unknown[0])
+            )
         size = options.get("size", DEFAULT_SIZE)
         _check_size(size)
         return SwaptimumSettings(size=size)
@@ -567,7 +570,9 @@ class Swaptimum(Game[SwaptimumSettings, SwaptimumState, SwaptimumMove]):
 
 def _check_size(size: Any) -> None:
     if isinstance(size, bool) or not isinstance(size, int) or not MIN_SIZE <= size <= MAX_SIZE:
-        raise SettingsError(f"size must be a whole number from {MIN_SIZE} to {MAX_SIZE}")
+        raise SettingsError(
+            N_("size must be a whole number from %(low)s to %(high)s"), low=MIN_SIZE, high=MAX_SIZE
+        )
 
 
 def _on_board(square: Any, area: int) -> bool:

@@ -9,10 +9,34 @@ from __future__ import annotations
 
 import gettext
 
+from babel import Locale, UnknownLocaleError
 
-def client_strings(catalog: gettext.NullTranslations) -> dict[str, str]:
-    """Every string a script may show, translated with ``catalog``."""
+
+def plural_forms(catalog: gettext.NullTranslations, singular: str, plural: str) -> dict[str, str]:
+    """The translation of a counted message for each CLDR plural category of the catalog's
+    language (``one``, ``few``, ``other``...), as ``static/js/i18n.js``'s ``tn`` picks them
+    with ``Intl.PluralRules``: each category's form is the catalog's own for the smallest
+    whole number in that category. Categories with no whole number (Czech ``many``) fall
+    back to ``other`` in the script."""
+    lang = catalog.info().get("language") or "en"
+    try:
+        rule = Locale.parse(lang.replace("-", "_")).plural_form
+    except (UnknownLocaleError, ValueError):  # a language CLDR does not know: English's
+        rule = Locale("en").plural_form
+    forms: dict[str, str] = {}
+    for n in range(0, 200):
+        forms.setdefault(rule(n), catalog.ngettext(singular, plural, n))
+    return forms
+
+
+def client_strings(catalog: gettext.NullTranslations) -> dict[str, str | dict[str, str]]:
+    """Every string a script may show, translated with ``catalog``; a counted message is
+    one form per plural category (see :func:`plural_forms`)."""
     _ = catalog.gettext
+
+    def ngettext(singular: str, plural: str) -> dict[str, str]:
+        return plural_forms(catalog, singular, plural)
+
     return {
         # players and seats
         "red": _("Red"),
@@ -25,12 +49,17 @@ def client_strings(catalog: gettext.NullTranslations) -> dict[str, str]:
         "online": _("online"),
         "offline": _("offline"),
         "seat_free": _("seat free"),
+        # a player's presence while this page has lost its own connection
+        "presence_unknown": _("not known while offline"),
         "bot_easy": _("Computer (easy)"),
         "bot_medium": _("Computer (medium)"),
         "bot_hard": _("Computer (hard)"),
         # turn and status
         "your_turn": _("Your turn"),
         "waiting_for": _("Waiting for %(player)s"),
+        "computer_thinking": _("The computer is thinking…"),
+        "turn_offline": _("Offline: your moves are not sent"),
+        "reconnected": _("Connected again."),
         "waiting_for_opponent": _("Waiting for an opponent to join"),
         "invite_hint": _("Nobody sits opposite you yet: send them the invitation link."),
         "to_move": _("%(player)s to move"),
@@ -56,12 +85,25 @@ def client_strings(catalog: gettext.NullTranslations) -> dict[str, str]:
         "draw_generic": _("The game is drawn."),
         "skipped": _("%(player)s has no legal move: the turn is skipped."),
         # move announcements (ARIA live region)
-        "ann_move": _("%(player)s played %(move)s."),
-        "ann_line": _("%(player)s drew %(move)s."),
-        "ann_move_claim_one": _("%(player)s drew %(move)s and claimed a box."),
-        "ann_move_claim_two": _("%(player)s drew %(move)s and claimed two boxes."),
+        "ann_place": _("%(player)s placed a checker on %(square)s."),
+        "ann_place_swap": _(
+            "%(player)s placed a checker on %(square)s and swapped %(a)s and %(b)s."
+        ),
+        # a Dots and Boxes move in words: the line between the dots %(a)s and %(b)s
+        "ann_line": _("%(player)s drew the line from %(a)s to %(b)s."),
+        "ann_move_claim_one": _("%(player)s drew the line from %(a)s to %(b)s and claimed a box."),
+        "ann_move_claim_two": _(
+            "%(player)s drew the line from %(a)s to %(b)s and claimed two boxes."
+        ),
         "ann_next": _("%(player)s to move."),
         "ann_undo": _("%(player)s took back %(move)s."),
+        # Translators: a take-back against the computer: the player's move and the
+        # computer's replies after it
+        "ann_undo_many": ngettext(
+            "%(player)s took back %(count)s move.", "%(player)s took back %(count)s moves."
+        ),
+        "lapsed_draw": _("The draw offer lapsed: a move was played."),
+        "lapsed_undo": _("The take-back request lapsed: a move was played."),
         "ann_draw_offered": _("%(player)s offers a draw."),
         "ann_draw_declined": _("%(player)s declined the draw."),
         "ann_undo_requested": _("%(player)s asks to take back their last move."),
@@ -88,10 +130,21 @@ def client_strings(catalog: gettext.NullTranslations) -> dict[str, str]:
         "square_checker": _("%(square)s, %(player)s checker"),
         "square_place": _("Place a checker on %(square)s"),
         "square_place_swap": _("Place a checker on %(square)s, then choose a swap"),
-        "choose_swap": _(
-            "Your checker on %(square)s forms a crosscut: choose a swap, or cancel the placement."
+        # choosing the swap of a placement that forms a crosscut, one checker at a time
+        "swap_prompt_first": _(
+            "Your checker on %(square)s forms a crosscut. Choose the two checkers to swap:"
+            " first one of the highlighted squares."
         ),
-        "swap": _("Swap %(a)s and %(b)s"),
+        "swap_prompt_second": _("Now choose the checker to swap with %(square)s."),
+        "swap_prompt_confirm": _(
+            "Swap %(a)s and %(b)s? Confirm, or choose a checker again to change the swap."
+        ),
+        "swap_pick_first": _("Choose %(square)s (%(player)s checker) for the swap"),
+        "swap_pick_second": _("Swap %(square)s (%(player)s checker) with %(other)s"),
+        "swap_pick_chosen": _("%(square)s is chosen: choose it again to take it back"),
+        "swap_pick_chosen_pair": _(
+            "%(square)s is chosen for the swap: choose it again to change the swap"
+        ),
         "last_move": _("Last move: %(move)s"),
         # the analysis page
         "analysis_loading": _("The solver is working through the positions…"),

@@ -15,13 +15,13 @@ from starlette.datastructures import FormData
 from starlette.requests import Request
 from starlette.responses import RedirectResponse, Response
 
-from playtable.games import GameError
-from playtable.games.forms import FORMS, N_, FormError, choice
+from playtable.games import GameError, SettingsError
+from playtable.games.base import N_
+from playtable.games.forms import FORMS, choice
 from playtable.web.budgets import Budget, over_budget
 from playtable.web.csrf import csrf_ok, csrf_token, set_csrf_cookie
 from playtable.web.errors import error_page
 from playtable.web.links import set_seat_cookie
-from playtable.web.presentation import say
 from playtable.web.templating import gettext_for, render
 
 GAMES = tuple(FORMS)
@@ -133,10 +133,9 @@ async def create_table(request: Request) -> Response:
             opponent = choice(values.get("opponent"), OPPONENTS, N_("Choose an opponent."))
             bot = None if opponent == "friend" else opponent
             created = await request.app.state.service.create_table(game, options, seat, bot=bot)
-        except FormError as exc:
-            return _home(request, values, error=say(catalog, exc.phrase), status_code=400)
         except GameError as exc:
-            reason = str(exc)
+            # A settings error is a catalog message: said in the page's language.
+            reason = exc.translate(catalog.gettext) if isinstance(exc, SettingsError) else str(exc)
             return _home(request, values, error=reason[:1].upper() + reason[1:], status_code=400)
     finally:
         await form.close()

@@ -126,10 +126,16 @@ def test_the_table_page_passes_axe_and_announces_the_board(
     reply = wait_moves_offered(blue)[0]
     blue.locator(f'#board [data-move="{reply}"]').click()
     wait_ply(red, 2)
+    a, b = reply.split("-")
     if lang == "en":
-        wait_announced(red, f"Blue drew {reply}. Red to move.")
+        wait_announced(red, f"Blue drew the line from {a} to {b}. Red to move.")
+        # the move list says it in words too; the notation is for the eye
+        last = red.locator("#move-list li").last
+        expect(last.locator(".visually-hidden")).to_have_text(
+            f"Blue drew the line from {a} to {b}."
+        )
     else:
-        wait_announced(red, f"파랑: {reply} 선을 그었습니다. 이제 빨강 차례입니다.")
+        wait_announced(red, f"파랑이 {a}에서 {b}까지 선을 그었습니다. 이제 빨강 차례입니다.")
     assert not serious_violations(red), serious_violations(red)
     headings_in_order(red)
     # red and blue are never told apart by colour alone: each claimed box carries a letter,

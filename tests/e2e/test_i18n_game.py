@@ -73,7 +73,7 @@ def test_a_full_game_in_korean(browser: Browser, server_url: str) -> None:
 
     # a rematch keeps both players in Korean, at the new table, colours swapped
     red.locator("#action-rematch").click()
-    expect(blue.locator("#action-rematch")).to_have_text("재대국 수락")
+    expect(blue.locator("#action-rematch")).to_have_text("재대결 수락")
     blue.locator("#action-rematch").click()
     old = red.url
     for page in (red, blue):

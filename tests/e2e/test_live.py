@@ -57,7 +57,8 @@ def test_a_dropped_connection_reconnects_and_catches_up(browser: Browser, server
     reply = wait_moves_offered(blue)[0]
     blue.locator(f'#board [data-move="{reply}"]').click()
     wait_ply(red, 2)
-    wait_announced(red, f"Blue drew {reply}. Red to move.")
+    a, b = reply.split("-")
+    wait_announced(red, f"Blue drew the line from {a} to {b}. Red to move.")
 
 
 CSP = (

@@ -41,8 +41,12 @@ def keyboard_turn(page: Page, presses: list[str]) -> None:
     assert placement and placement in moves_offered(page)
     page.keyboard.press("Enter")
     if page.locator("#swap-chooser").is_visible():
-        swap = focused_move(page)
-        assert swap and swap.startswith(placement + ":"), swap
+        # the first checker of the swap, then (unless it has one partner only) the second,
+        # then the confirmation, which has the focus by then
+        page.keyboard.press("Enter")
+        if not page.locator("#swap-confirm").is_enabled():
+            page.keyboard.press("Enter")
+        expect(page.locator("#swap-confirm")).to_be_focused()
         page.keyboard.press("Enter")
 
 
@@ -74,13 +78,15 @@ def test_a_phone_player_against_a_keyboard_player_with_a_spectator(
         assert played < 16, "a 4x4 board holds 16 checkers"
         if to_move(red) == "red":
             options = wait_moves_offered(red)
-            # a placement with swaps takes two taps: the square, then a swap
+            # a placement with swaps takes more taps: the square, the swap's two checkers
+            # (one, if it has a single partner), then the confirmation
             placement = options[len(options) // 2]
             red.locator(f'#board [data-move="{placement}"]').tap()
             if red.locator("#swap-chooser").is_visible():
-                swaps = [m for m in moves_offered(red) if m.startswith(placement + ":")]
-                assert swaps
-                red.locator(f'#board [data-move="{swaps[0]}"]').tap()
+                red.locator("#board [data-pick]").first.tap()
+                if not red.locator("#swap-confirm").is_enabled():
+                    red.locator('#board [data-pick][aria-pressed="false"]').first.tap()
+                red.locator("#swap-confirm").tap()
         else:
             expect(blue).to_have_title(re.compile(r"^Your turn"))
             if not tabbed_in:
@@ -128,8 +134,10 @@ def test_a_crosscut_offers_the_swaps_and_can_be_taken_back(
     expect(blue.locator("#swap-chooser")).to_be_visible()
     expect(blue.locator(".checker--provisional")).to_have_count(1)
     expect(blue.locator(".crosscut")).to_have_count(1)
-    assert sorted(m for m in moves_offered(blue) if ":" in m) == sorted(expected)
-    assert "c3" not in moves_offered(blue), "other placements wait until this one is settled"
+    squares = {s for m in expected for s in m.split(":")[1].split("-")}
+    offered = blue.eval_on_selector_all("#board [data-pick]", "els => els.map(e => e.dataset.pick)")
+    assert sorted(offered) == sorted(squares)
+    assert moves_offered(blue) == [], "other placements wait until this one is settled"
 
     # Escape takes it back
     blue.keyboard.press("Escape")
@@ -143,10 +151,15 @@ def test_a_crosscut_offers_the_swaps_and_can_be_taken_back(
     expect(blue.locator("#swap-chooser")).to_be_hidden()
     assert ply(blue) == 3 and ply(red) == 3
 
-    # and a swap chosen on the board plays the whole move
+    # and a swap chosen on the board, then confirmed, plays the whole move
     blue.locator('#board [data-move="a2"]').click()
     choice = expected[-1]
-    blue.locator(f'#board [data-move="{choice}"]').click()
+    first, second = choice.split(":")[1].split("-")
+    blue.locator(f'#board [data-pick="{first}"]').click()
+    if not blue.locator("#swap-confirm").is_enabled():
+        blue.locator(f'#board [data-pick="{second}"]').click()
+    assert ply(blue) == 3, "nothing is played before the confirmation"
+    blue.locator("#swap-confirm").click()
     wait_ply(red, 4)
     wait_ply(blue, 4)
     expect(red.locator("#move-list li").last).to_contain_text(choice)

@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar, Literal, NamedTuple
 
 from playtable.games.base import (
+    N_,
     Game,
     IllegalMove,
     NotationError,
@@ -139,10 +140,22 @@ def _legal_moves_function(line_count: int) -> Callable[[DotsState], list[int]]:
     return function
 
 
+# The range of each number setting, said as the home form and the API say it.
+_RANGE_MESSAGES = {
+    # Translators: "rows" is the setting of the number of rows of boxes
+    "rows": N_("rows must be a whole number from %(low)s to %(high)s"),
+    # Translators: "cols" is the setting of the number of columns of boxes
+    "cols": N_("cols must be a whole number from %(low)s to %(high)s"),
+    # Translators: "size" is the size setting of a board (squares per side, triangle side,
+    # hexagon radius)
+    "size": N_("size must be a whole number from %(low)s to %(high)s"),
+}
+
+
 def _whole_number(options: Mapping[str, Any], name: str, low: int, high: int, default: int) -> int:
     value = options.get(name, default)
     if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-        raise SettingsError(f"{name} must be a whole number from {low} to {high}")
+        raise SettingsError(_RANGE_MESSAGES[name], low=low, high=high)
     return value
 
 
@@ -155,13 +168,16 @@ class DotsAndBoxes(Game[DotsSettings, DotsState, int]):
     def parse_settings(cls, options: Mapping[str, Any]) -> DotsSettings:
         grid = options.get("grid", "square")
         if grid not in GRIDS:
-            raise SettingsError(f"grid must be one of {', '.join(GRIDS)}")
+            raise SettingsError(N_("grid must be one of %(choices)s"), choices=", ".join(GRIDS))
         allowed = {"grid", "start", "misere"} | ({"rows", "cols"} if grid == "square" else {"size"})
         unknown = sorted(set(options) - allowed)
         if unknown:
             hint = "rows and cols" if grid == "square" else "size"
             raise SettingsError(
-                f"unknown option {unknown[0]!r} for the {grid} grid (its size is set by {hint})"
+                N_("unknown option %(option)s for the %(grid)s grid (its size is set by %(hint)s)"),
+                option=repr(unknown[0]),
+                grid=grid,
+                hint=hint,
             )
         dimensions: tuple[int, ...]
         if grid == "square":
@@ -173,12 +189,12 @@ class DotsAndBoxes(Game[DotsSettings, DotsState, int]):
             dimensions = (size,)
         start = options.get("start", "standard")
         if start not in STARTS:
-            raise SettingsError(f"start must be one of {', '.join(STARTS)}")
+            raise SettingsError(N_("start must be one of %(choices)s"), choices=", ".join(STARTS))
         if start == "icelandic" and grid != "square":
-            raise SettingsError("the Icelandic board is played on the square grid only")
+            raise SettingsError(N_("the Icelandic board is played on the square grid only"))
         misere = options.get("misere", False)
         if not isinstance(misere, bool):
-            raise SettingsError("misere must be true or false")
+            raise SettingsError(N_("misere must be true or false"))
         return DotsSettings(grid, dimensions, start, misere)
 
     def __init__(self, settings: DotsSettings) -> None:

@@ -1,6 +1,7 @@
 // Shared pieces of the SVG boards: element creation and keyboard navigation.
 //
-// Every clickable board element carries data-move="<move text>" and the class "target".
+// Every clickable board element carries the class "target" and data-key (unique on the
+// board); one that plays a move also carries data-move="<move text>".
 // Keyboard users move a single focus between targets with the arrow keys (roving
 // tabindex: exactly one target is in the tab order) and play with Enter or Space.
 
@@ -77,11 +78,11 @@ export class BoardControls {
     root.setAttribute("tabindex", "-1");
 
     root.addEventListener("click", (event) => {
-      const target = event.target.closest("[data-move]");
+      const target = event.target.closest(".target[data-key]");
       if (target && root.contains(target)) {
         event.preventDefault();
         this.current = target.dataset.key;
-        this.onActivate(target.dataset.move, target, false);
+        this.onActivate(target.dataset.move ?? null, target, false);
       }
     });
     root.addEventListener("keydown", (event) => this.keydown(event));
@@ -92,7 +93,7 @@ export class BoardControls {
   }
 
   targets() {
-    return Array.from(this.root.querySelectorAll(".target[data-move]"));
+    return Array.from(this.root.querySelectorAll(".target[data-key]"));
   }
 
   makeCurrent(target) {
@@ -107,11 +108,11 @@ export class BoardControls {
       if (this.onEscape && this.onEscape()) event.preventDefault();
       return;
     }
-    const target = event.target.closest(".target[data-move]");
+    const target = event.target.closest(".target[data-key]");
     if (!target) return;
     if (event.key === "Enter" || event.key === " ") {
       event.preventDefault();
-      this.onActivate(target.dataset.move, target, true);
+      this.onActivate(target.dataset.move ?? null, target, true);
       return;
     }
     const targets = this.targets();

@@ -15,6 +15,8 @@ export class DotsBoard {
   constructor(root, { onMove = null, still = false } = {}) {
     this.root = root;
     this.onMove = onMove;
+    this.turned = false;
+    this.last = null; // the table and interactivity of the last render, to redraw turned
     this.controls = still
       ? null
       : new BoardControls(root, {
@@ -23,13 +25,20 @@ export class DotsBoard {
         });
   }
 
+  /** Draw the board half a turn round (as seen from the other side of the table). */
+  setTurned(turned) {
+    this.turned = Boolean(turned);
+    if (this.last) this.render(this.last.table, { interactive: this.last.interactive });
+  }
+
   render(table, { interactive }) {
+    this.last = { table, interactive };
     const view = table.view;
     const hadFocus = this.controls ? this.controls.hasFocus() : false;
     const width = view.width;
     const height = view.height;
-    const X = (x) => r2(x * U);
-    const Y = (y) => r2((height - y) * U);
+    const X = (x) => r2((this.turned ? width - x : x) * U);
+    const Y = (y) => r2((this.turned ? y : height - y) * U);
 
     const svg = svgEl("svg", {
       class: "board-svg dots-board",

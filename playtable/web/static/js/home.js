@@ -1,9 +1,12 @@
-// The home form: show only the settings of the chosen game and grid. Without this script
-// every field is shown and the server still reads only the relevant ones.
+// The home form: show only the settings of the chosen game and grid, check the numbers
+// before sending (in the page's language: the messages are the catalog's, rendered into
+// the inputs' data-invalid attributes), and say so when a choice becomes unavailable.
+// Without this script every field is shown and the server checks everything itself.
 
 const form = document.getElementById("table-form");
 
 const SIZE_LIMITS = { triangle: 10, hexagon: 6 };
+let startChanged = false; // the Icelandic start gave way to the Swedish one: say so
 
 function checked(name) {
   const input = form.querySelector(`input[name="${name}"]:checked`);
@@ -33,16 +36,80 @@ function update() {
   const size = form.querySelector("#dots_size");
   if (SIZE_LIMITS[grid]) {
     size.max = String(SIZE_LIMITS[grid]);
-    if (Number(size.value) > SIZE_LIMITS[grid]) size.value = String(SIZE_LIMITS[grid]);
+    // a size the new grid does not allow is not changed behind the player's back: it is
+    // shown as out of range
+    if (size.dataset.checked || problem(size)) check(size);
   }
   const start = form.querySelector("#dots_start");
   const icelandic = start.querySelector('option[value="icelandic"]');
   icelandic.disabled = grid !== "square";
-  if (icelandic.disabled && start.value === "icelandic") start.value = "swedish";
+  if (icelandic.disabled && start.value === "icelandic") {
+    start.value = "swedish";
+    startChanged = true;
+  } else if (!icelandic.disabled && startChanged && start.value === "swedish") {
+    start.value = "icelandic"; // back on the square grid: the player's own choice again
+    startChanged = false;
+  }
+  form.querySelector("#start-note").hidden = !startChanged;
+}
+
+/** The message for `input` if its value is not a whole number in its range, else "". */
+function problem(input) {
+  const text = input.value.trim();
+  const value = Number(text);
+  const low = Number(input.min);
+  const high = Number(input.max);
+  if (/^-?\d+$/.test(text) && value >= low && value <= high) return "";
+  const grid = checked("dots_grid") || "square";
+  const message = input.dataset[`invalid${grid[0].toUpperCase()}${grid.slice(1)}`];
+  const sentence = message || input.dataset.invalid || "";
+  return sentence.charAt(0).toLocaleUpperCase(document.documentElement.lang) + sentence.slice(1);
+}
+
+/** Show or clear the message under `input`; true if the value is fine. */
+function check(input) {
+  input.dataset.checked = "1";
+  const message = input.disabled ? "" : problem(input);
+  const id = `${input.id}-error`;
+  let box = document.getElementById(id);
+  if (!box) {
+    box = document.createElement("p");
+    box.id = id;
+    box.className = "field-error";
+    input.closest(".field").append(box);
+    const described = (input.getAttribute("aria-describedby") || "").split(" ");
+    input.setAttribute("aria-describedby", [...described, id].filter(Boolean).join(" "));
+  }
+  box.textContent = message;
+  box.hidden = !message;
+  if (message) input.setAttribute("aria-invalid", "true");
+  else input.removeAttribute("aria-invalid");
+  return !message;
+}
+
+function numberInputs() {
+  return Array.from(form.querySelectorAll('input[type="number"]')).filter((i) => !i.disabled);
 }
 
 if (form) {
-  form.addEventListener("change", update);
+  form.addEventListener("change", (event) => {
+    if (event.target.id === "dots_start") startChanged = false;
+    update();
+  });
+  form.addEventListener("input", (event) => {
+    // once a field was checked (at sending), its message follows the typing; not before,
+    // so that a message appearing on blur never moves the button being clicked
+    if (event.target.matches('input[type="number"]') && event.target.dataset.checked) {
+      check(event.target);
+    }
+  });
+  form.addEventListener("submit", (event) => {
+    const wrong = numberInputs().filter((input) => !check(input));
+    if (wrong.length) {
+      event.preventDefault();
+      wrong[0].focus();
+    }
+  });
   update();
   const error = document.getElementById("form-error");
   if (error) error.focus();

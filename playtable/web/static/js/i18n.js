@@ -37,3 +37,25 @@ export function playerName(player) {
 export function playerInitial(player) {
   return t(`${player}_initial`);
 }
+
+/** A number as the page's language writes it (CLDR's data, as Babel's on the server). */
+export function formatNumber(value) {
+  return new Intl.NumberFormat(document.documentElement.lang || "en").format(value);
+}
+
+/** The translation of a counted message: the form for `count`'s CLDR plural category
+ * (client_strings.py renders one form per category, from the catalog's own plurals);
+ * `%(count)s` is filled with the formatted number. */
+export function tn(key, count, params = {}) {
+  const forms = load()[key];
+  if (!forms || typeof forms !== "object") {
+    console.warn(`missing plural translation key: ${key}`);
+    return key;
+  }
+  const category = new Intl.PluralRules(document.documentElement.lang || "en").select(count);
+  const template = forms[category] ?? forms.other;
+  const all = { ...params, count: formatNumber(count) };
+  return template.replace(/%\((\w+)\)s/g, (whole, name) =>
+    Object.prototype.hasOwnProperty.call(all, name) ? String(all[name]) : whole,
+  );
+}

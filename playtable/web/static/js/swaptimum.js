@@ -1,9 +1,14 @@
 // The Swaptimum board: N x N squares, red sides top and bottom, blue sides left and right.
-// A placement that forms a crosscut is played in two clicks: the square (shown
-// provisionally), then one of the legal swaps, each drawn as a clickable double arrow.
+// A placement that forms a crosscut is played in steps that cannot misfire: the square
+// (its checker drawn provisionally), then the two checkers of the swap, one at a time, each
+// possible one highlighted as a whole square, then a confirmation outside the board
+// (`onPending` tells the page which step it is at). Any step can be taken back.
 
 import { BoardControls, r2, svgEl } from "./board.js";
 import { playerName, t } from "./i18n.js";
+import { SwapChoice, parseMove } from "./swap_choice.js";
+
+export { parseMove };
 
 const U = 100;
 // room for the coloured sides and the coordinates, in squares (more on big boards, whose
@@ -23,63 +28,97 @@ export function squareIndex(name, size) {
   return row * size + col;
 }
 
-/** The placement and the swapped pair of a move text: "d4:c3-d4" -> ["d4", ["c3", "d4"]]. */
-export function parseMove(text) {
-  const [placement, swap] = text.split(":");
-  return [placement, swap ? swap.split("-") : null];
-}
-
 export class SwaptimumBoard {
   // `still: true` draws a picture that nobody plays on (the diagrams of the rules page).
+  // `onPending(choice or null)` follows the swap being chosen (a SwapChoice).
   constructor(root, { onMove = null, onPending = null, still = false } = {}) {
     this.root = root;
     this.onMove = onMove;
-    this.onPending = onPending; // (square or null, [move texts]) -> the page shows the chooser
-    this.pending = null;
+    this.onPending = onPending || (() => {});
+    this.choice = null;
     this.table = null;
     this.interactive = false;
+    this.turned = false;
     this.controls = null;
     if (still) return;
     this.controls = new BoardControls(root, {
-      onActivate: (move, target, byKeyboard) => this.activate(move, byKeyboard),
-      onEscape: () => this.cancel(),
-    });
-    root.addEventListener("click", (event) => {
-      if (event.target.closest("[data-cancel]")) this.cancel();
+      onActivate: (move, target, byKeyboard) => this.activate(move, target, byKeyboard),
+      onEscape: () => this.back(),
     });
   }
 
-  activate(move, byKeyboard) {
-    const options = this.table.view.placements[move];
-    if (!this.pending && options && !(options.length === 1 && options[0] === move)) {
-      this.pending = move;
-      this.draw(byKeyboard || this.controls.hasFocus());
-      this.onPending(move, options);
+  get pending() {
+    return this.choice ? this.choice.square : null;
+  }
+
+  activate(move, target, byKeyboard) {
+    const keep = byKeyboard || this.controls.hasFocus();
+    if (this.choice) {
+      const name = target ? target.dataset.pick : null;
+      if (!name) return;
+      this.choice.pick(name);
+      this.draw(keep, this.choice.picked.length === 1 ? null : `pick:${name}`);
+      this.onPending(this.choice, { byKeyboard });
       return;
     }
-    this.pending = null;
-    this.onPending(null, []);
+    const options = this.table.view.placements[move];
+    if (options && !(options.length === 1 && options[0] === move)) {
+      this.choice = new SwapChoice(move, options);
+      this.draw(keep);
+      this.onPending(this.choice, { byKeyboard });
+      return;
+    }
     this.onMove(move);
+  }
+
+  /** Play the chosen swap; false if the pair is not complete. */
+  confirmSwap() {
+    const move = this.choice ? this.choice.move() : null;
+    if (!move) return false;
+    this.choice = null;
+    this.onPending(null, {});
+    this.onMove(move);
+    return true;
+  }
+
+  /** One step back: the last chosen checker, else the provisional placement. True if
+   * there was something to take back. */
+  back({ focus = false } = {}) {
+    if (!this.choice) return false;
+    if (this.choice.back()) {
+      this.draw(focus || this.controls.hasFocus());
+      this.onPending(this.choice, { byKeyboard: focus });
+      return true;
+    }
+    return this.cancel({ focus });
   }
 
   /** Take back a provisional placement; true if there was one. The focus goes back to
    * its square if it was on the board, or if `focus` asks for it (the Cancel button). */
   cancel({ focus = false } = {}) {
-    if (!this.pending) return false;
-    const square = this.pending;
-    this.pending = null;
+    if (!this.choice) return false;
+    const square = this.choice.square;
+    this.choice = null;
     this.draw(focus || this.controls.hasFocus(), square);
-    this.onPending(null, []);
+    this.onPending(null, {});
     return true;
   }
 
+  /** Draw the board a quarter turn round, so that Blue's sides are at top and bottom. */
+  setTurned(turned) {
+    this.turned = Boolean(turned);
+    if (this.table) this.draw(this.controls ? this.controls.hasFocus() : false);
+  }
+
   render(table, { interactive }) {
+    const before = this.table ? this.table.ply : null;
     this.table = table;
     this.interactive = interactive;
-    const stillLegal = interactive && this.pending && table.view.placements[this.pending];
-    if (this.pending && !stillLegal) {
-      this.pending = null;
-      this.onPending(null, []);
+    const stillLegal =
+      interactive && this.choice && table.ply === before && table.view.placements[this.pending];
+    if (this.choice && !stillLegal) {
+      this.choice = null;
+      this.onPending(null, {});
     }
     this.draw(this.controls ? this.controls.hasFocus() : false);
   }
@@ -89,45 +128,48 @@ export class SwaptimumBoard {
     const view = table.view;
     const N = view.size;
     const PAD = padFor(N);
-    const X = (col) => r2(col * U);
-    const Y = (row) => r2((N - 1 - row) * U);
+    // A quarter turn clockwise when turned: column c, row r is drawn where row c, column
+    // N-1-r would be, so the a-file runs along the top and Blue's sides face the player.
+    const at = (col, row) =>
+      this.turned
+        ? { x: r2(row * U), y: r2(col * U) }
+        : { x: r2(col * U), y: r2((N - 1 - row) * U) };
     const centre = (name) => {
       const index = squareIndex(name, N);
-      return { x: X(index % N) + U / 2, y: Y(Math.floor(index / N)) + U / 2 };
+      const p = at(index % N, Math.floor(index / N));
+      return { x: p.x + U / 2, y: p.y + U / 2 };
     };
+    const choice = this.interactive ? this.choice : null;
 
     const svg = svgEl("svg", {
-      class: `board-svg swaptimum-board${this.pending ? " is-pending" : ""}`,
+      class: `board-svg swaptimum-board${choice ? " is-pending" : ""}${this.turned ? " is-turned" : ""}`,
       viewBox: `${-PAD * U} ${-PAD * U} ${(N + 2 * PAD) * U} ${(N + 2 * PAD) * U}`,
       role: "presentation",
       focusable: "false",
     });
     svg.style.maxWidth = `${Math.round((N + 2 * PAD) * MAX_PX_PER_SQUARE)}px`;
+    svg.dataset.squares = String(N + 2 * PAD);
 
-    // The coloured sides: red joins top and bottom, blue joins left and right.
+    // The coloured sides: red joins top and bottom, blue joins left and right (the other
+    // way round when turned).
     const sides = svgEl("g", { class: "sides", "aria-hidden": "true" }, svg);
     const bar = 0.22 * U;
     const gap = 0.07 * U;
-    svgEl(
-      "rect",
-      { x: 0, y: -gap - bar, width: N * U, height: bar, class: "board-side board-side--red" },
-      sides,
-    );
-    svgEl(
-      "rect",
-      { x: 0, y: N * U + gap, width: N * U, height: bar, class: "board-side board-side--red" },
-      sides,
-    );
-    svgEl(
-      "rect",
-      { x: -gap - bar, y: 0, width: bar, height: N * U, class: "board-side board-side--blue" },
-      sides,
-    );
-    svgEl(
-      "rect",
-      { x: N * U + gap, y: 0, width: bar, height: N * U, class: "board-side board-side--blue" },
-      sides,
-    );
+    const [across, along] = this.turned ? ["blue", "red"] : ["red", "blue"];
+    for (const y of [-gap - bar, N * U + gap]) {
+      svgEl(
+        "rect",
+        { x: 0, y, width: N * U, height: bar, class: `board-side board-side--${across}` },
+        sides,
+      );
+    }
+    for (const x of [-gap - bar, N * U + gap]) {
+      svgEl(
+        "rect",
+        { x, y: 0, width: bar, height: N * U, class: `board-side board-side--${along}` },
+        sides,
+      );
+    }
 
     // big boards have small squares: their coordinates take a larger share of a square
     const labels = svgEl(
@@ -136,22 +178,15 @@ export class SwaptimumBoard {
       svg,
     );
     for (let i = 0; i < N; i++) {
-      const file = svgEl(
-        "text",
-        {
-          x: X(i) + U / 2,
-          y: N * U + 0.58 * U,
-          "text-anchor": "middle",
-          "dominant-baseline": "central",
-        },
-        labels,
-      );
+      const fileAt = this.turned
+        ? { x: -0.36 * U, y: i * U + U / 2, "text-anchor": "end" }
+        : { x: i * U + U / 2, y: N * U + 0.58 * U, "text-anchor": "middle" };
+      const file = svgEl("text", { ...fileAt, "dominant-baseline": "central" }, labels);
       file.textContent = String.fromCharCode(97 + i);
-      const rank = svgEl(
-        "text",
-        { x: -0.36 * U, y: Y(i) + U / 2, "text-anchor": "end", "dominant-baseline": "central" },
-        labels,
-      );
+      const rankAt = this.turned
+        ? { x: i * U + U / 2, y: N * U + 0.58 * U, "text-anchor": "middle" }
+        : { x: -0.36 * U, y: (N - 1 - i) * U + U / 2, "text-anchor": "end" };
+      const rank = svgEl("text", { ...rankAt, "dominant-baseline": "central" }, labels);
       rank.textContent = String(i + 1);
     }
 
@@ -159,25 +194,47 @@ export class SwaptimumBoard {
     const [lastPlacement, lastSwap] = lastMove ? parseMove(lastMove) : [null, null];
     const path = new Set(view.winning_path || []);
 
+    // What the board would hold: the provisional checker placed and, once both checkers
+    // are chosen, the swap made (a preview until it is confirmed).
+    const shown = [...view.board];
+    const chosen = choice ? choice.pair() : null;
+    if (choice) {
+      shown[squareIndex(choice.square, N)] = view.to_move;
+      if (chosen) {
+        const [i, j] = chosen.map((name) => squareIndex(name, N));
+        [shown[i], shown[j]] = [shown[j], shown[i]];
+      }
+    }
+
+    // squares that can take part in the swap are tinted beneath their checkers, whose
+    // colours stay as they are
+    const choosable = new Set(choice ? choice.choosable() : []);
+    const picked = new Set(choice ? choice.picked : []);
     const squares = svgEl("g", { class: "squares", "aria-hidden": "true" }, svg);
     const checkers = svgEl("g", { class: "checkers", "aria-hidden": "true" }, svg);
-    view.board.forEach((owner, index) => {
+    shown.forEach((owner, index) => {
       const name = squareName(index, N);
       const col = index % N;
       const row = Math.floor(index / N);
+      const p = at(col, row);
       let cls = `sq ${(row + col) % 2 ? "sq--light" : "sq--dark"}`;
       if (path.has(index)) cls += " sq--path";
-      svgEl("rect", { x: X(col), y: Y(row), width: U, height: U, class: cls }, squares);
-      if (owner) drawChecker(checkers, X(col) + U / 2, Y(row) + U / 2, owner, "", name);
+      if (picked.has(name)) cls += " sq--chosen";
+      else if (choosable.has(name)) cls += " sq--choosable";
+      svgEl("rect", { x: p.x, y: p.y, width: U, height: U, class: cls }, squares);
+      if (!owner) return;
+      let extra = "";
+      if (choice && name === choice.square) extra += " checker--provisional";
+      if (chosen && chosen.includes(name)) extra += " checker--swapped";
+      drawChecker(checkers, p.x + U / 2, p.y + U / 2, owner, extra, name);
     });
 
     // The last move: a ring on the placed square, dashed outlines on a swapped pair.
     const marks = svgEl("g", { class: "last-move", "aria-hidden": "true" }, svg);
-    if (lastPlacement) {
-      const c = centre(lastPlacement);
-      insetSquare(marks, c, 5, "last-square", { rx: 6 });
+    if (lastPlacement && !choice) {
+      insetSquare(marks, centre(lastPlacement), 5, "last-square", { rx: 6 });
     }
-    if (lastSwap) {
+    if (lastSwap && !choice) {
       for (const name of lastSwap) {
         insetSquare(marks, centre(name), 12, "last-swap");
       }
@@ -187,7 +244,7 @@ export class SwaptimumBoard {
     }
 
     const targets = svgEl("g", { class: "targets" }, svg);
-    if (this.interactive && !this.pending) {
+    if (this.interactive && !choice) {
       for (const [name, options] of Object.entries(view.placements)) {
         const c = centre(name);
         const needsSwap = !(options.length === 1 && options[0] === name);
@@ -212,100 +269,81 @@ export class SwaptimumBoard {
       }
     }
 
-    if (this.interactive && this.pending) {
-      // the crosscut(s) the placement forms, outlined so the reason for the swap is visible
-      const index = squareIndex(this.pending, N);
-      const blocks = crosscutsFormed(view.board, N, index, view.to_move);
-      const outline = svgEl("g", { class: "crosscuts", "aria-hidden": "true" }, svg);
-      for (const [col, row] of blocks) {
-        svgEl(
-          "rect",
-          {
-            x: X(col) + 3,
-            y: Y(row + 1) + 3,
-            width: 2 * U - 6,
-            height: 2 * U - 6,
-            rx: 10,
-            class: "crosscut",
-          },
-          outline,
-        );
-      }
-      const c = centre(this.pending);
-      const provisional = svgEl("g", { class: "provisional", "data-cancel": "" }, svg);
-      drawChecker(provisional, c.x, c.y, view.to_move, " checker--provisional");
-      this.drawSwaps(svg, view.placements[this.pending] || [], centre);
-    }
+    if (choice) this.drawChoice(svg, choice, shown, centre);
 
     // Squares a diagram points at (view.marked, only in still pictures).
     for (const name of view.marked || []) {
-      const c = centre(name);
-      insetSquare(marks, c, 4, "marked-square");
+      insetSquare(marks, centre(name), 4, "marked-square");
     }
 
     this.root.replaceChildren(svg);
     if (!this.controls) return;
-    const first = this.pending ? (view.placements[this.pending] || [])[0] : prefer;
+    let first = prefer;
+    if (choice && !first) {
+      const open = choice.choosable().filter((name) => !choice.picked.includes(name));
+      first = `pick:${open[0] || choice.picked[0]}`;
+    }
     this.controls.refresh({ hadFocus: keepFocus, prefer: first });
   }
 
-  drawSwaps(svg, options, centre) {
-    const layer = svgEl("g", { class: "targets swaps" }, svg);
-    // Two swaps can share a midpoint (the two diagonals of one 2x2 block): slide such
-    // handles apart along their own arrows.
-    const seen = new Map();
-    for (const move of options) {
-      const [, pair] = parseMove(move);
-      if (!pair) continue;
-      const a = centre(pair[0]);
-      const b = centre(pair[1]);
-      const key = `${a.x + b.x},${a.y + b.y}`;
-      const count = seen.get(key) || 0;
-      seen.set(key, count + 1);
-      const shift = count === 0 ? 0 : 0.22;
-      const hx = (a.x + b.x) / 2 + (a.x - b.x) * shift;
-      const hy = (a.y + b.y) / 2 + (a.y - b.y) * shift;
-      const group = svgEl(
+  drawChoice(svg, choice, shown, centre) {
+    const N = this.table.view.size;
+    // the crosscut(s) the placement forms, outlined so the reason for the swap is visible
+    const formed = crosscutsFormed(
+      this.table.view.board,
+      N,
+      squareIndex(choice.square, N),
+      this.table.view.to_move,
+    );
+    const outline = svgEl("g", { class: "crosscuts", "aria-hidden": "true" }, svg);
+    for (const [col, row] of formed) {
+      const corners = [
+        [col, row],
+        [col + 1, row + 1],
+      ].map(([c, r]) => centre(squareName(r * N + c, N)));
+      const x = Math.min(corners[0].x, corners[1].x) - U / 2;
+      const y = Math.min(corners[0].y, corners[1].y) - U / 2;
+      svgEl(
+        "rect",
+        { x: x + 3, y: y + 3, width: 2 * U - 6, height: 2 * U - 6, rx: 10, class: "crosscut" },
+        outline,
+      );
+    }
+    // the provisional checker: a dashed ring around it, in whatever colour it now has
+    insetSquare(outline, centre(choice.square), 2, "provisional-square", { rx: 50 });
+
+    const chosen = choice.pair();
+    if (chosen) {
+      const a = centre(chosen[0]);
+      const b = centre(chosen[1]);
+      svgEl("line", { x1: a.x, y1: a.y, x2: b.x, y2: b.y, class: "swap-line" }, outline);
+    }
+
+    const layer = svgEl("g", { class: "targets swap-picks" }, svg);
+    for (const name of choice.choosable()) {
+      const picked = choice.picked.includes(name);
+      const owner = shown[squareIndex(name, N)];
+      const label = picked
+        ? t(chosen ? "swap_pick_chosen_pair" : "swap_pick_chosen", { square: name })
+        : t(choice.picked.length ? "swap_pick_second" : "swap_pick_first", {
+            square: name,
+            player: playerName(owner),
+            other: choice.picked[0] || "",
+          });
+      const target = svgEl(
         "g",
         {
-          class: "target swap-option",
-          "data-move": move,
-          "data-key": move,
+          class: `target swap-pick${picked ? " is-picked" : ""}`,
+          "data-pick": name,
+          "data-key": `pick:${name}`,
           role: "button",
           tabindex: "-1",
-          "aria-label": t("swap", { a: pair[0], b: pair[1] }),
+          "aria-pressed": picked ? "true" : "false",
+          "aria-label": label,
         },
         layer,
       );
-      for (const p of [a, b]) {
-        insetSquare(group, p, 4, "swap-square");
-      }
-      svgEl("line", { x1: a.x, y1: a.y, x2: b.x, y2: b.y, class: "swap-hit" }, group);
-      svgEl("line", { x1: a.x, y1: a.y, x2: b.x, y2: b.y, class: "swap-line" }, group);
-      for (const [p, q] of [
-        [a, b],
-        [b, a],
-      ]) {
-        // an arrow head at each end, pointing outwards
-        const dx = p.x - q.x;
-        const dy = p.y - q.y;
-        const len = Math.hypot(dx, dy) || 1;
-        const ux = dx / len;
-        const uy = dy / len;
-        const tipX = p.x - ux * 14;
-        const tipY = p.y - uy * 14;
-        const baseX = tipX - ux * 22;
-        const baseY = tipY - uy * 22;
-        const points = [
-          [tipX, tipY],
-          [baseX - uy * 13, baseY + ux * 13],
-          [baseX + uy * 13, baseY - ux * 13],
-        ]
-          .map(([x, y]) => `${r2(x)},${r2(y)}`)
-          .join(" ");
-        svgEl("polygon", { points, class: "swap-head" }, group);
-      }
-      svgEl("circle", { cx: r2(hx), cy: r2(hy), r: 17, class: "swap-handle" }, group);
+      insetSquare(target, centre(name), 4, "pick-square");
     }
   }
 }
@@ -336,7 +374,14 @@ export function crosscutsFormed(board, size, index, player) {
 function insetSquare(parent, c, inset, cls, extra = {}) {
   return svgEl(
     "rect",
-    { x: c.x - U / 2 + inset, y: c.y - U / 2 + inset, width: U - 2 * inset, height: U - 2 * inset, class: cls, ...extra },
+    {
+      x: c.x - U / 2 + inset,
+      y: c.y - U / 2 + inset,
+      width: U - 2 * inset,
+      height: U - 2 * inset,
+      class: cls,
+      ...extra,
+    },
     parent,
   );
 }

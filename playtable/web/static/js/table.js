@@ -2,7 +2,11 @@
 // everything around the board: turn, players, offers, actions, links, moves, result.
 
 import { DotsBoard } from "./dots.js";
-import { hasString, playerName, t } from "./i18n.js";
+import { showFeedback } from "./feedback.js";
+import { formatNumber, hasString, playerName, t, tn } from "./i18n.js";
+import { moveWords } from "./move_words.js";
+import { toggleButton } from "./prefs.js";
+import { playSound, setSound } from "./sound.js";
 import { SwaptimumBoard } from "./swaptimum.js";
 
 const PROTOCOL = 1;
@@ -22,6 +26,11 @@ let pingTimer = null;
 let sending = false; // a move is on its way: the board waits for the next state
 let leaving = false;
 let lastMover = null; // from the event stream, when the state does not say
+let everConnected = false; // "connection lost" only after there was one
+let joined = false; // the first state after a (re)join is a catch-up, not a change seen
+// offers answered by an event (declined, agreed, taken back): any other offer that goes
+// away lapsed (a move clears them), and the players are told so
+const answered = { draw: false, undo: false };
 // A rematch agreed before this page was opened: the server repeats its link on every join,
 // but someone who came back to look at the old game is not sent away from it.
 const rematchAtLoad = Boolean(page.table.rematch_id);
@@ -37,43 +46,76 @@ const board =
     ? new DotsBoard(boardRoot, { onMove: playMove })
     : new SwaptimumBoard(boardRoot, { onMove: playMove, onPending: showSwapChooser });
 
+// -- display choices: zoom (big boards on small screens), the board turned, sounds -------
+const ZOOM_BELOW_PX = 24; // squares smaller than this on screen: offer the zoom
+const ZOOMED_PX = 34;
+let zoomed = false;
+toggleButton($("board-turn"), `turned-${table.game}`, (on) => board.setTurned(on));
+toggleButton($("sound-toggle"), "sound", setSound);
+$("board-zoom")?.addEventListener("click", () => {
+  zoomed = !zoomed;
+  fitZoom();
+});
+
+function fitZoom() {
+  const button = $("board-zoom");
+  const svg = boardRoot.querySelector("svg");
+  if (!button || !svg) return;
+  const squares = Number(svg.dataset.squares || "0");
+  boardRoot.style.setProperty("--zoomed-width", `${Math.round(squares * ZOOMED_PX)}px`);
+  boardRoot.classList.toggle("is-zoomed", zoomed);
+  button.setAttribute("aria-pressed", zoomed ? "true" : "false");
+  if (!zoomed) {
+    const perSquare = squares ? svg.getBoundingClientRect().width / squares : Infinity;
+    button.hidden = !(perSquare < ZOOM_BELOW_PX);
+  } else {
+    button.hidden = false;
+  }
+}
+window.addEventListener("resize", () => fitZoom());
+
 function playMove(move) {
   if (!send({ type: "move", ply: table.ply, move })) return;
   sending = true;
   render();
 }
 
-function showSwapChooser(square, options) {
+// The swap of a placement that forms a crosscut: the board takes the two checkers, this
+// panel (always within the viewport) says what to do next and holds the confirmation.
+function showSwapChooser(choice, { byKeyboard = false } = {}) {
   const chooser = $("swap-chooser");
-  if (!square) {
+  document.body.classList.toggle("is-choosing-swap", Boolean(choice));
+  if (!choice) {
     chooser.hidden = true;
+    document.documentElement.style.removeProperty("--chooser-space");
     return;
   }
-  $("swap-prompt").textContent = t("choose_swap", { square });
-  const list = $("swap-options");
-  list.replaceChildren(
-    ...options.map((move) => {
-      const [, pair] = move.split(":");
-      const [a, b] = pair.split("-");
-      const button = document.createElement("button");
-      button.type = "button";
-      button.className = "button";
-      button.dataset.choice = move;
-      button.textContent = t("swap", { a, b });
-      return button;
-    }),
-  );
+  const pair = choice.pair();
+  let text;
+  if (pair) text = t("swap_prompt_confirm", { a: pair[0], b: pair[1] });
+  else if (choice.picked.length) text = t("swap_prompt_second", { square: choice.picked[0] });
+  else text = t("swap_prompt_first", { square: choice.square });
+  $("swap-prompt").textContent = text;
+  $("swap-confirm").disabled = !pair;
+  const opening = chooser.hidden;
   chooser.hidden = false;
-  announce(t("choose_swap", { square }));
+  document.documentElement.style.setProperty("--chooser-space", `${chooser.offsetHeight}px`);
+  if (opening) boardRoot.scrollIntoView({ block: "nearest" });
+  announce(text);
+  if (pair && byKeyboard) $("swap-confirm").focus();
 }
 
-$("swap-options")?.addEventListener("click", (event) => {
-  const button = event.target.closest("[data-choice]");
-  if (button) board.activate(button.dataset.choice, false);
+$("swap-confirm")?.addEventListener("click", () => {
+  // a keyboard player who confirmed lands back on the board (its root until the turn
+  // comes round again), not on the vanished button
+  const fromKeyboard = document.activeElement === $("swap-confirm");
+  if (board.confirmSwap() && fromKeyboard) boardRoot.focus({ preventScroll: true });
 });
 $("swap-cancel")?.addEventListener("click", () => board.cancel({ focus: true }));
 document.addEventListener("keydown", (event) => {
-  if (event.key === "Escape" && board.cancel()) event.preventDefault();
+  // the board handles its own Escape (one step back); elsewhere it steps back too
+  if (event.key !== "Escape" || event.defaultPrevented || !board.back) return;
+  if (board.back({ focus: true })) event.preventDefault();
 });
 
 // -- the socket -----------------------------------------------------------------------------
@@ -89,6 +131,9 @@ function connect() {
   socket = ws;
   ws.addEventListener("open", () => {
     connected = true;
+    joined = false;
+    if (everConnected) showFeedback(t("reconnected"), "ok");
+    everConnected = true;
     retries = 0;
     ws.send(JSON.stringify({ type: "join", protocol: PROTOCOL, since: version }));
     setConnection("connected");
@@ -135,6 +180,8 @@ function receive(message) {
     case "state":
       // an older state than one already seen (from a reconnect race) changes nothing
       if (typeof message.version === "number" && message.version < version) break;
+      noteLapsedOffers(table.offers, message.table, joined);
+      joined = true;
       table = message.table;
       version = message.version ?? table.version;
       sending = false;
@@ -183,6 +230,22 @@ function errorText(message) {
   return message.message || message.code || "";
 }
 
+// An offer that disappears without an answer, while the game goes on, lapsed: a move was
+// played meanwhile. (The end of the game clears offers too; the result says enough then.)
+function noteLapsedOffers(before, next, seen) {
+  const after = next.offers;
+  const goesOn = next.outcome === null || next.outcome === undefined;
+  for (const kind of ["draw", "undo"]) {
+    const lapsed = before && before[kind] && !(after && after[kind]) && !answered[kind];
+    if (lapsed && seen && goesOn) {
+      const text = t(`lapsed_${kind}`);
+      showFeedback(text);
+      announce(text);
+    }
+    answered[kind] = false;
+  }
+}
+
 function handleEvent(event) {
   const who = event.player ? playerName(event.player) : "";
   let text = "";
@@ -190,11 +253,8 @@ function handleEvent(event) {
   switch (event.kind) {
     case "move":
       lastMover = event.player;
-      if (event.claimed === 1) text = t("ann_move_claim_one", { player: who, move: event.move });
-      else if (event.claimed >= 2)
-        text = t("ann_move_claim_two", { player: who, move: event.move });
-      else if (table.game === "dots") text = t("ann_line", { player: who, move: event.move });
-      else text = t("ann_move", { player: who, move: event.move });
+      playSound(event.player === you ? "mine" : "theirs");
+      text = moveWords(table.game, event.player, event.move, event.claimed || 0);
       if (event.skipped) text += ` ${t("skipped", { player: playerName(event.skipped) })}`;
       // Who moves next: the same player after a claimed box or a skipped turn. If the move
       // ended the game, the "game_over" event right behind it drops this and gives the result.
@@ -203,21 +263,35 @@ function handleEvent(event) {
         next = t("ann_next", { player: playerName(again ? event.player : other(event.player)) });
       }
       break;
-    case "undo":
+    case "undo": {
       lastMover = null;
-      text = t("ann_undo", { player: who, move: event.move });
+      answered.undo = true;
+      // against the computer one take-back may remove its replies too (`count` plies)
+      const count = Number.isInteger(event.count) ? event.count : 1;
+      text =
+        count > 1
+          ? tn("ann_undo_many", count, { player: who })
+          : t("ann_undo", { player: who, move: event.move });
+      if (count > 1) showFeedback(text, "ok");
       break;
+    }
     case "resign":
       text = t("wins_resign", { loser: who, winner: playerName(other(event.player)) });
       break;
     case "draw_offered":
-    case "draw_declined":
     case "undo_requested":
-    case "undo_declined":
     case "rematch_offered":
       text = t(`ann_${event.kind}`, { player: who });
       break;
+    case "draw_declined":
+    case "undo_declined":
+      // seen, not only heard: the offer box simply goes away otherwise
+      answered[event.kind === "draw_declined" ? "draw" : "undo"] = true;
+      text = t(`ann_${event.kind}`, { player: who });
+      showFeedback(text);
+      break;
     case "draw_agreed":
+      answered.draw = true;
       text = t("draw_agreed");
       break;
     case "rematch_accepted":
@@ -225,11 +299,13 @@ function handleEvent(event) {
       break;
     case "seated":
       text = t("ann_seated", { player: who });
+      showFeedback(text, "ok");
       break;
     case "presence":
       text = t(event.online ? "ann_online" : "ann_offline", { player: who });
       break;
     case "game_over":
+      playSound("end");
       text = resultText(event.outcome);
       break;
     default:
@@ -238,7 +314,6 @@ function handleEvent(event) {
   if (event.kind === "game_over") announceNext = "";
   if (text) announce(text, next);
 }
-
 
 // -- rendering ------------------------------------------------------------------------------
 function moversOf(current) {
@@ -268,6 +343,7 @@ function render() {
   boardRoot.setAttribute("aria-busy", sending ? "true" : "false");
 
   board.render(table, { interactive: myTurn() && !sending && connected });
+  fitZoom();
 
   $("board-help").hidden = !you || over;
   renderTurn(over);
@@ -284,7 +360,12 @@ function renderTurn(over) {
   let text;
   let state;
   const opponent = you ? other(you) : null;
-  if (over) {
+  const thinking = !over && table.to_move && table.seats[table.to_move].bot;
+  if (everConnected && !connected && !leaving) {
+    // clicks do nothing while the socket is down: never say "Your turn" then
+    text = t("turn_offline");
+    state = "offline";
+  } else if (over) {
     text = table.outcome.winner
       ? t("wins_generic", { winner: playerName(table.outcome.winner) })
       : t("draw_generic");
@@ -295,6 +376,9 @@ function renderTurn(over) {
   } else if (myTurn()) {
     text = sending ? t("sending") : t("your_turn");
     state = "yours";
+  } else if (thinking) {
+    text = t("computer_thinking");
+    state = you ? "theirs" : "watching";
   } else if (you) {
     text = t("waiting_for", { player: playerName(table.to_move) });
     state = "theirs";
@@ -320,7 +404,8 @@ function renderTurn(over) {
   } else {
     note.hidden = true;
   }
-  document.title = myTurn() ? `${t("your_turn")} · ${baseTitle}` : baseTitle;
+  document.title = myTurn() && connected ? `${t("your_turn")} · ${baseTitle}` : baseTitle;
+  $("offline-banner").hidden = !(everConnected && !connected && !leaving);
 }
 
 function renderPlayers() {
@@ -332,13 +417,16 @@ function renderPlayers() {
     name.textContent =
       player === you ? t("you_suffix", { player: playerName(player) }) : playerName(player);
     const presence = row.querySelector(".player__presence");
-    const status = !seat.taken ? "free" : seat.online ? "online" : "offline";
+    // while this page is offline it cannot know who else is: it says so
+    let status = !seat.taken ? "free" : seat.online ? "online" : "offline";
+    if (seat.taken && !seat.bot && everConnected && !connected) status = "unknown";
     presence.dataset.presence = status;
-    presence.textContent = seat.bot ? t(`bot_${seat.bot}`) : t(status === "free" ? "seat_free" : status);
+    const label = { free: "seat_free", unknown: "presence_unknown" }[status] || status;
+    presence.textContent = seat.bot ? t(`bot_${seat.bot}`) : t(label);
     row.classList.toggle("is-to-move", !isOver() && table.to_move === player);
     row.classList.toggle("is-winner", isOver() && table.outcome.winner === player);
     const scoreEl = row.querySelector(".player__score");
-    if (scoreEl && score) scoreEl.textContent = String(score[player]);
+    if (scoreEl && score) scoreEl.textContent = formatNumber(score[player]);
   }
 }
 
@@ -374,7 +462,7 @@ function renderOffers(over) {
   const rematchBy = rematch.includes(you) ? you : rematch[0] || null;
   show(
     "offer-rematch",
-    over ? rematchBy : null,
+    over && !table.rematch_id ? rematchBy : null,
     t("your_rematch"),
     t("opponent_rematch", { player: playerName(rematchBy || "red") }),
   );
@@ -386,12 +474,17 @@ function renderActions(over) {
   const offers = table.offers || { draw: null, undo: null, rematch: [] };
   const opponentSeated = table.seats[other(you)].taken;
   const running = !over && opponentSeated;
-  $("action-undo").hidden = !(
-    running &&
-    table.ply > 0 &&
-    !offers.undo &&
-    lastMoverOf(table) !== other(you)
-  );
+  // Against the computer a take-back removes your last move and its replies after it, so
+  // it is there once you have moved at all; against a person only while the last move is
+  // yours.
+  const movers = moversOf(table);
+  const computer = Boolean(table.seats[other(you)].bot);
+  const mayUndo = computer
+    ? movers
+      ? movers.includes(you)
+      : table.ply > 0
+    : lastMoverOf(table) !== other(you);
+  $("action-undo").hidden = !(running && table.ply > 0 && !offers.undo && mayUndo);
   $("action-draw").hidden = !(running && !offers.draw);
   $("action-resign").hidden = over || !opponentSeated;
   const rematch = $("action-rematch");
@@ -426,6 +519,7 @@ function renderMoves() {
   const items = table.moves.map((move, index) => {
     const item = document.createElement("li");
     const mover = movers ? movers[index] : null;
+    const inWords = Boolean(mover);
     if (mover) {
       item.dataset.player = mover;
       const mark = document.createElement("span");
@@ -435,12 +529,21 @@ function renderMoves() {
       const name = document.createElement("span");
       name.className = "visually-hidden";
       name.textContent = playerName(mover);
-      item.append(mark, name, " ");
+      item.append(mark);
+      if (!inWords) item.append(name, " ");
     }
     const text = document.createElement("span");
     text.className = "move-text";
     text.textContent = move;
     item.append(text);
+    if (inWords) {
+      // the notation is for the eye; a screen reader hears the move in words
+      text.setAttribute("aria-hidden", "true");
+      const words = document.createElement("span");
+      words.className = "visually-hidden";
+      words.textContent = moveWords(table.game, mover, move);
+      item.append(words);
+    }
     if (index === table.moves.length - 1) item.classList.add("is-last");
     return item;
   });
@@ -459,10 +562,10 @@ function resultText(outcome) {
       const params = outcome.winner
         ? {
             winner,
-            winner_score: score[outcome.winner],
-            loser_score: score[other(outcome.winner)],
+            winner_score: formatNumber(score[outcome.winner]),
+            loser_score: formatNumber(score[other(outcome.winner)]),
           }
-        : { score: score.red };
+        : { score: formatNumber(score.red) };
       let text = outcome.winner ? t("wins_score", params) : t("draw_score", params);
       if (table.view && table.view.misere) text += ` ${t("misere_rule")}`;
       return text;

@@ -1,0 +1,19 @@
+// Visible messages about what just happened at the table: an offer declined or lapsed, the
+// friend sitting down, the connection back. Screen readers hear the same words through the
+// page's live region, so this box is not one itself.
+
+const SHOW_MS = 12000;
+let timer = null;
+
+/** Show `text` under the turn line for a while; `tone` is "info" or "ok". */
+export function showFeedback(text, tone = "info") {
+  const box = document.getElementById("feedback");
+  if (!box) return;
+  box.textContent = text;
+  box.dataset.tone = tone;
+  box.hidden = false;
+  clearTimeout(timer);
+  timer = setTimeout(() => {
+    box.hidden = true;
+  }, SHOW_MS);
+}

@@ -1,0 +1,300 @@
+"""The table as a player arranges it: a dark theme (the system's, or chosen and
+remembered) that axe-core still finds clean, the Swaptimum board turned for Blue, move
+sounds made with WebAudio, the zoom of a 26x26 board on a phone; and the smaller fixes of
+issue 15 (no blank scroll after long games, the phone navigation whole, no stale rematch
+offer, the watch address of an error page a link)."""
+
+from __future__ import annotations
+
+import random
+import re
+
+import pytest
+from playwright.sync_api import Browser, Page, expect
+
+from playtable.games import load
+from tests.e2e.helpers import (
+    accept_invitation,
+    create_table,
+    wait_moves_offered,
+    wait_ply,
+    wait_ready,
+)
+from tests.e2e.i18n_helpers import LANGUAGES, prefixed
+from tests.e2e.positions import play_record
+from tests.e2e.test_a11y import serious_violations
+
+pytestmark = pytest.mark.e2e
+
+PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
+
+
+def background(page: Page) -> str:
+    colour: str = page.evaluate("getComputedStyle(document.body).backgroundColor")
+    return colour
+
+
+def is_dark(colour: str) -> bool:
+    red, green, blue = (int(v) for v in re.findall(r"\d+", colour)[:3])
+    return red + green + blue < 150
+
+
+def test_the_dark_theme_follows_the_system_and_passes_axe(
+    browser: Browser, server_url: str
+) -> None:
+    page = browser.new_context(color_scheme="dark").new_page()
+    for lang in LANGUAGES:
+        for path in ("/", "/rules/swaptimum", "/variants/swedish-board"):
+            page.goto(server_url + prefixed(lang, path))
+            page.locator("footer").wait_for()
+            assert is_dark(background(page)), (lang, path)
+            expect(page.locator("#theme-toggle")).to_have_attribute("aria-pressed", "true")
+            assert not serious_violations(page), (lang, path, serious_violations(page))
+
+    # a table with the swap chooser, the feedback line and the offline banner showing
+    red = browser.new_context(color_scheme="dark").new_page()
+    table_url = create_table(red, server_url, "swaptimum", seat="red", swaptimum_size="3")
+    blue = browser.new_context(color_scheme="dark").new_page()
+    accept_invitation(blue, red.locator("#invite-url").input_value())
+    wait_ready(blue)
+    expect(red.locator("#feedback")).to_be_visible()
+    play_record({"red": red, "blue": blue}, ["a1", "b1", "b2"])
+    blue.locator('#board [data-move="a2"]').click()
+    expect(blue.locator("#swap-chooser")).to_be_visible()
+    assert is_dark(background(blue))
+    for viewer in (red, blue):
+        assert not serious_violations(viewer), serious_violations(viewer)
+    del table_url
+
+
+def test_the_theme_toggle_is_remembered(browser: Browser, server_url: str) -> None:
+    page = browser.new_context(color_scheme="light").new_page()
+    page.goto(server_url + "/fi/")
+    toggle = page.locator("#theme-toggle")
+    expect(toggle).to_have_accessible_name("Tumma teema")
+    expect(toggle).to_have_attribute("aria-pressed", "false")
+    assert not is_dark(background(page))
+    toggle.click()
+    expect(toggle).to_have_attribute("aria-pressed", "true")
+    assert is_dark(background(page))
+    assert not serious_violations(page)
+    # another page, another visit: still dark
+    page.goto(server_url + "/fi/rules/dots-and-boxes")
+    assert is_dark(background(page))
+    expect(page.locator("html")).to_have_attribute("data-theme", "dark")
+    page.locator("#theme-toggle").click()
+    page.reload()
+    assert not is_dark(background(page))
+
+
+def side_bars(page: Page, colour: str) -> list[dict[str, float]]:
+    boxes: list[dict[str, float]] = page.eval_on_selector_all(
+        f"#board .board-side--{colour}",
+        """els => els.map(e => {
+            const b = e.getBoundingClientRect();
+            return { w: b.width, h: b.height };
+        })""",
+    )
+    return boxes
+
+
+def test_blue_turns_the_board_and_hears_the_moves(browser: Browser, server_url: str) -> None:
+    red = browser.new_context().new_page()
+    create_table(red, server_url, "swaptimum", seat="red", swaptimum_size="5")
+    blue = browser.new_context().new_page()
+    accept_invitation(blue, red.locator("#invite-url").input_value())
+    wait_ready(blue)
+    # as drawn at first, Blue's sides are left and right
+    assert all(bar["h"] > bar["w"] for bar in side_bars(blue, "blue"))
+    turn = blue.locator("#board-turn")
+    turn.click()
+    expect(turn).to_have_attribute("aria-pressed", "true")
+    # turned: Blue's sides face Blue, at top and bottom; the files run down the left
+    assert all(bar["w"] > bar["h"] for bar in side_bars(blue, "blue"))
+    assert all(bar["h"] > bar["w"] for bar in side_bars(blue, "red"))
+    blue.reload()
+    wait_ready(blue)
+    expect(blue.locator("#board-turn")).to_have_attribute("aria-pressed", "true")
+    assert all(bar["w"] > bar["h"] for bar in side_bars(blue, "blue"))
+    # red's page is as it was
+    assert all(bar["h"] > bar["w"] for bar in side_bars(red, "blue"))
+
+    # sounds: off until chosen, then one for each move
+    blue.evaluate(
+        """() => { window.__sounds = [];
+            addEventListener("playtable:sound", e => window.__sounds.push(e.detail)); }"""
+    )
+    red.locator(f'#board [data-move="{wait_moves_offered(red)[0]}"]').click()
+    wait_ply(blue, 1)
+    assert blue.evaluate("window.__sounds") == []
+    sound = blue.locator("#sound-toggle")
+    expect(sound).to_have_text("Move sounds")
+    sound.click()
+    expect(sound).to_have_attribute("aria-pressed", "true")
+    # a move on the turned board is played where it is drawn
+    move = wait_moves_offered(blue)[0]
+    blue.locator(f'#board [data-move="{move}"]').click()
+    wait_ply(red, 2)
+    red.locator(f'#board [data-move="{wait_moves_offered(red)[0]}"]').click()
+    wait_ply(blue, 3)
+    assert blue.evaluate("window.__sounds") == ["mine", "theirs"]
+    running = blue.evaluate("() => new AudioContext().state !== undefined")
+    assert running
+
+
+def test_a_26x26_board_on_a_phone_can_be_zoomed(browser: Browser, server_url: str) -> None:
+    page = browser.new_context(**PHONE).new_page()
+    create_table(page, server_url, "swaptimum", seat="red", swaptimum_size="26")
+    svg = page.locator("#board svg")
+    box = svg.bounding_box()
+    assert box and box["width"] / 28 < 14  # about 12.7 px a square: too small for a finger
+    zoom = page.locator("#board-zoom")
+    expect(zoom).to_be_visible()
+    zoom.tap()
+    expect(zoom).to_have_attribute("aria-pressed", "true")
+    box = page.locator("#board svg").bounding_box()
+    assert box and box["width"] / 28 >= 30
+    board = page.locator("#board")
+    assert board.evaluate("e => e.scrollWidth > e.clientWidth")
+    # the far corner is reachable: scrolled into view and played by touch
+    target = page.locator('#board [data-move="z26"]')
+    target.scroll_into_view_if_needed()
+    target.tap()
+    wait_ply(page, 1)
+    zoom.tap()
+    expect(zoom).to_have_attribute("aria-pressed", "false")
+    box = page.locator("#board svg").bounding_box()
+    assert box and box["x"] + box["width"] <= 390
+
+
+def test_the_phone_navigation_shows_every_link_whole(browser: Browser, server_url: str) -> None:
+    page = browser.new_context(**PHONE).new_page()
+    for lang in LANGUAGES:
+        page.goto(server_url + prefixed(lang, "/"))
+        links = page.locator(".site-nav a")
+        assert links.count() == 4
+        for i in range(4):
+            box = links.nth(i).bounding_box()
+            assert box and box["x"] >= 0 and box["x"] + box["width"] <= 390, (lang, i, box)
+        assert page.evaluate("document.documentElement.scrollWidth") <= 390
+
+
+def test_no_blank_scroll_below_the_footer_after_a_long_game(
+    browser: Browser, server_url: str
+) -> None:
+    red = browser.new_context().new_page()
+    create_table(
+        red, server_url, "dots", seat="red", dots_grid="square", dots_rows="5", dots_cols="5"
+    )
+    blue = browser.new_context().new_page()
+    accept_invitation(blue, red.locator("#invite-url").input_value())
+    wait_ready(blue)
+    game = load("dots", {"grid": "square", "rows": 5, "cols": 5})
+    state = game.initial()
+    rng = random.Random(15)
+    moves = []
+    while game.outcome(state) is None:
+        move = rng.choice(game.legal_moves(state))
+        moves.append(game.format_move(move))
+        state = game.apply(state, move)
+    assert len(moves) == 60
+    play_record({"red": red, "blue": blue}, moves)
+    for page in (red, blue):
+        page.reload()
+        wait_ready(page)
+        gap = page.evaluate(
+            """() => document.documentElement.scrollHeight
+                - (document.querySelector("footer").getBoundingClientRect().bottom + scrollY)"""
+        )
+        assert gap <= 1, gap
+
+
+def test_after_the_rematch_the_old_table_offers_nothing(browser: Browser, server_url: str) -> None:
+    red = browser.new_context().new_page()
+    create_table(
+        red, server_url, "dots", seat="red", dots_grid="square", dots_rows="1", dots_cols="1"
+    )
+    blue = browser.new_context().new_page()
+    accept_invitation(blue, red.locator("#invite-url").input_value())
+    wait_ready(blue)
+    watcher = browser.new_context().new_page()
+    watcher.goto(red.locator("#watch-url").input_value())
+    wait_ready(watcher)
+    game = load("dots", {"grid": "square", "rows": 1, "cols": 1})
+    play_record(
+        {"red": red, "blue": blue}, [game.format_move(m) for m in game.legal_moves(game.initial())]
+    )
+    red.locator("#action-rematch").click()
+    expect(watcher.locator("#offer-rematch")).to_contain_text("Red wants a rematch")
+    blue.locator("#action-rematch").click()
+    expect(watcher.locator("#rematch-watch-link")).to_be_visible()
+    expect(watcher.locator("#offer-rematch")).to_be_hidden()
+    watcher.reload()
+    wait_ready(watcher)
+    expect(watcher.locator("#rematch-watch-link")).to_be_visible()
+    expect(watcher.locator("#offer-rematch")).to_be_hidden()
+    assert "wants a rematch" not in (watcher.locator("main").inner_text())
+
+
+def test_an_error_page_links_the_watch_address(browser: Browser, server_url: str) -> None:
+    red = browser.new_context().new_page()
+    table_url = create_table(red, server_url, "dots", seat="red")
+    page = browser.new_context().new_page()
+    page.goto(table_url + "/join/not-the-invitation")
+    link = page.locator("main a", has_text="/watch")
+    expect(link).to_have_attribute("href", table_url + "/watch")
+    link.click()
+    page.wait_for_url(table_url + "/watch")
+    wait_ready(page)
+
+
+def test_a_finished_dots_game_in_the_dark_theme_passes_axe(
+    browser: Browser, server_url: str
+) -> None:
+    red = browser.new_context(color_scheme="dark").new_page()
+    create_table(
+        red, server_url, "dots", seat="red", dots_grid="square", dots_rows="1", dots_cols="2"
+    )
+    blue = browser.new_context(color_scheme="dark").new_page()
+    accept_invitation(blue, red.locator("#invite-url").input_value())
+    wait_ready(blue)
+    game = load("dots", {"grid": "square", "rows": 1, "cols": 2})
+    state = game.initial()
+    moves = []
+    while game.outcome(state) is None:
+        move = game.legal_moves(state)[0]
+        moves.append(game.format_move(move))
+        state = game.apply(state, move)
+    play_record({"red": red, "blue": blue}, moves)
+    red.locator("#action-rematch").click()
+    for page in (red, blue):
+        expect(page.locator("#result")).to_be_visible()
+        expect(page.locator(".cell-mark").first).to_be_visible()
+        assert is_dark(background(page))
+        assert not serious_violations(page), serious_violations(page)
+
+
+def centre_of(page: Page, selector: str) -> tuple[float, float]:
+    box = page.locator(selector).bounding_box()
+    assert box, selector
+    return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+
+
+def test_a_dots_board_turns_half_round_for_blue(browser: Browser, server_url: str) -> None:
+    red = browser.new_context().new_page()
+    create_table(
+        red, server_url, "dots", seat="blue", dots_grid="square", dots_rows="2", dots_cols="2"
+    )
+    blue = red
+    # as drawn at first, a1-b1 is the bottom left line
+    low_x, low_y = centre_of(blue, '#board [data-line="a1-b1"]')
+    high_x, high_y = centre_of(blue, '#board [data-line="b3-c3"]')
+    assert low_y > high_y and low_x < high_x
+    blue.locator("#board-turn").click()
+    low_x, low_y = centre_of(blue, '#board [data-line="a1-b1"]')
+    high_x, high_y = centre_of(blue, '#board [data-line="b3-c3"]')
+    assert low_y < high_y and low_x > high_x
+    # the choice is the board's of this game only
+    blue.goto(server_url + "/")
+    create_table(blue, server_url, "swaptimum", seat="blue", swaptimum_size="3")
+    expect(blue.locator("#board-turn")).to_have_attribute("aria-pressed", "false")

@@ -1,0 +1,131 @@
+"""What happens at the table is shown, not only said to screen readers: a declined draw or
+take-back, an offer that lapsed, the friend sitting down, and a lost connection (a banner,
+the turn line never says "Your turn", the opponent's presence unknown). In Finnish."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright.sync_api import Browser, Page, WebSocketRoute, expect
+
+from tests.e2e.helpers import (
+    accept_invitation,
+    create_table,
+    record_announcements,
+    wait_announced,
+    wait_moves_offered,
+    wait_ply,
+    wait_ready,
+)
+
+pytestmark = pytest.mark.e2e
+
+
+def in_finnish(page: Page, server_url: str) -> None:
+    page.goto(server_url + "/fi" + page.url.removeprefix(server_url))
+    wait_ready(page)
+
+
+def play_one(page: Page, ply: int) -> None:
+    move = wait_moves_offered(page)[0]
+    page.locator(f'#board [data-move="{move}"]').click()
+    wait_ply(page, ply)
+
+
+def test_answers_lapses_and_the_friend_joining_are_shown(browser: Browser, server_url: str) -> None:
+    red = browser.new_context().new_page()
+    create_table(red, server_url, "dots", seat="red", dots_grid="square", dots_rows="3")
+    in_finnish(red, server_url)
+    invite = red.locator("#invite-url").input_value()
+    feedback = red.locator("#feedback")
+    expect(feedback).to_be_hidden()
+
+    blue = browser.new_context().new_page()
+    accept_invitation(blue, invite)
+    wait_ready(blue)
+    in_finnish(blue, server_url)
+    # the friend sat down: seen on the page, in Finnish
+    expect(feedback).to_be_visible()
+    expect(feedback).to_have_text("Sininen istuutui vapaalle paikalle.")
+
+    # a draw offer declined
+    red.locator("#action-draw").click()
+    blue.locator("#offer-draw").get_by_role("button", name="Hylkää").click()
+    expect(feedback).to_have_text("Sininen hylkäsi tasapelin.")
+    expect(red.locator("#offer-draw")).to_be_hidden()
+
+    # a take-back declined
+    play_one(red, 1)
+    wait_ply(blue, 1)
+    red.locator("#action-undo").click()
+    blue.locator("#offer-undo").get_by_role("button", name="Hylkää").click()
+    expect(feedback).to_have_text("Sininen kieltäytyi siirron perumisesta.")
+
+    # blue offers a draw and then moves: the offer lapses, and both are told
+    blue.locator("#action-draw").click()
+    expect(red.locator("#offer-draw")).to_be_visible()
+    play_one(blue, 2)
+    wait_ply(red, 2)
+    for page in (red, blue):
+        expect(page.locator("#feedback")).to_have_text(
+            "Tasapelitarjous raukesi, koska siirto pelattiin."
+        )
+    expect(red.locator("#offer-draw")).to_be_hidden()
+
+    # an offer cleared by the end of the game did not lapse: the result says what happened
+    blue.locator("#action-draw").click()
+    expect(red.locator("#offer-draw")).to_be_visible()
+    record_announcements(red)
+    red.locator("#action-resign").click()
+    red.locator("#resign-confirm").click()
+    expect(red.locator("#result")).to_be_visible()
+    wait_announced(red, "luovutti")
+    said = red.evaluate("window.__said")
+    assert not any("raukesi" in text for text in said), said
+
+
+def test_a_lost_connection_is_unmistakable(browser: Browser, server_url: str) -> None:
+    red = browser.new_context().new_page()
+    sockets: list[WebSocketRoute] = []
+    allow = {"reconnect": True}
+
+    def route(ws: WebSocketRoute) -> None:
+        if not allow["reconnect"]:
+            ws.close()  # the network is down: the page's socket never opens
+            return
+        ws.connect_to_server()
+        sockets.append(ws)
+
+    red.route_web_socket(re.compile(r"/ws$"), route)
+    create_table(red, server_url, "dots", seat="red", dots_grid="square", dots_rows="2")
+    blue = browser.new_context().new_page()
+    accept_invitation(blue, red.locator("#invite-url").input_value())
+    wait_ready(blue)
+    in_finnish(red, server_url)
+    expect(red.locator("#turn")).to_have_text("Sinun vuorosi")
+    expect(red.locator("#player-blue .player__presence")).to_have_attribute(
+        "data-presence", "online"
+    )
+    banner = red.locator("#offline-banner")
+    expect(banner).to_be_hidden()
+
+    allow["reconnect"] = False
+    sockets[-1].close()
+    expect(banner).to_be_visible()
+    expect(banner).to_contain_text("Yhteys katkesi")
+    turn = red.locator("#turn")
+    expect(turn).to_have_attribute("data-state", "offline")
+    expect(turn).not_to_have_text("Sinun vuorosi")
+    expect(red).not_to_have_title(re.compile("^Sinun vuorosi"))
+    presence = red.locator("#player-blue .player__presence")
+    expect(presence).to_have_attribute("data-presence", "unknown")
+    expect(presence).not_to_have_text("paikalla")
+    # nothing on the board can be played meanwhile
+    expect(red.locator("#board [data-move]")).to_have_count(0)
+
+    allow["reconnect"] = True
+    expect(banner).to_be_hidden(timeout=20_000)
+    expect(red.locator("#feedback")).to_have_text("Yhteys palasi.")
+    expect(turn).to_have_text("Sinun vuorosi")
+    expect(presence).to_have_attribute("data-presence", "online")

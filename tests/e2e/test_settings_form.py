@@ -1,0 +1,76 @@
+"""The home form checks its numbers before sending, in the page's language, and says so
+when a choice becomes unavailable (Icelandic start, then the triangle grid); with scripts
+off, the server's reason is in the page's language too."""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import Browser, Page, expect
+
+pytestmark = pytest.mark.e2e
+
+
+def choose(page: Page, name: str, value: str) -> None:
+    page.locator("label", has=page.locator(f'input[name="{name}"][value="{value}"]')).click()
+
+
+def test_the_form_checks_ranges_in_finnish(browser: Browser, server_url: str) -> None:
+    page = browser.new_context().new_page()
+    page.goto(server_url + "/fi/")
+    choose(page, "game", "dots")
+    rows = page.locator("#dots_rows")
+    rows.fill("13")
+    page.locator("#table-form button[type=submit]").click()
+    # not sent: the message shows under the field, which has the focus
+    error = page.locator("#dots_rows-error")
+    expect(error).to_have_text("Rivien määrän on oltava kokonaisluku 1–12")
+    expect(rows).to_have_attribute("aria-invalid", "true")
+    expect(rows).to_be_focused()
+    assert page.url.rstrip("/").endswith("/fi")
+    # the message follows the typing and goes away once the value is right
+    rows.fill("3")
+    expect(error).to_be_hidden()
+    expect(rows).not_to_have_attribute("aria-invalid", "true")
+
+    # a triangle of size 10 on the hexagon grid is not cut to 6 silently: it is out of range
+    choose(page, "dots_grid", "triangle")
+    size = page.locator("#dots_size")
+    size.fill("10")
+    size.dispatch_event("change")
+    expect(page.locator("#dots_size-error")).to_be_hidden()
+    choose(page, "dots_grid", "hexagon")
+    expect(size).to_have_value("10")
+    expect(page.locator("#dots_size-error")).to_have_text("Koon on oltava kokonaisluku 1–6")
+    size.fill("3")
+    expect(page.locator("#dots_size-error")).to_be_hidden()
+    page.locator("#table-form button[type=submit]").click()
+    page.wait_for_url("**/fi/t/*")
+
+
+def test_an_unavailable_start_says_so_and_comes_back(browser: Browser, server_url: str) -> None:
+    page = browser.new_context().new_page()
+    page.goto(server_url + "/cs/")
+    choose(page, "game", "dots")
+    start = page.locator("#dots_start")
+    start.select_option("icelandic")
+    note = page.locator("#start-note")
+    expect(note).to_be_hidden()
+    choose(page, "dots_grid", "triangle")
+    expect(start).to_have_value("swedish")
+    expect(note).to_be_visible()
+    expect(note).to_have_text(
+        "Islandská deska se hraje jen na čtvercové mřížce, proto je teď nastavená švédská deska."
+    )
+    # back on the square grid the player's own choice returns
+    choose(page, "dots_grid", "square")
+    expect(start).to_have_value("icelandic")
+    expect(note).to_be_hidden()
+
+
+def test_without_scripts_the_server_says_it_in_korean(browser: Browser, server_url: str) -> None:
+    page = browser.new_context(java_script_enabled=False).new_page()
+    page.goto(server_url + "/ko/")
+    page.locator('input[name="game"][value="swaptimum"]').check()
+    page.locator("#swaptimum_size").fill("27")
+    page.locator("#table-form button[type=submit]").click()
+    expect(page.locator("#form-error")).to_contain_text("크기는 2에서 26 사이의 정수여야 합니다")
