@@ -32,6 +32,7 @@ from playtable.games.base import GameError
 _TAG = re.compile(r'^\[(?P<tag>[A-Za-z][A-Za-z0-9_]*) "(?P<value>(?:[^"\\]|\\.)*)"\]$')
 _PLY = re.compile(r"^(?P<n>\d+)\.$")
 _WIDTH = 78
+_STR = frozenset({str})  # JSON's strings are exactly str: one C-level test for every move
 
 
 class RecordError(GameError):
@@ -86,7 +87,9 @@ class GameRecord:
         if not isinstance(options, Mapping):
             raise RecordError('"options" must be a JSON object')
         moves = data.get("moves", [])
-        if not isinstance(moves, list) or not all(isinstance(m, str) for m in moves):
+        if not isinstance(moves, list) or not (
+            _STR.issuperset(map(type, moves)) or all(isinstance(m, str) for m in moves)
+        ):
             raise RecordError('"moves" must be a list of move texts')
         return cls(game, dict(options), tuple(moves))
 
