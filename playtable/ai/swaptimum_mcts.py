@@ -8,8 +8,9 @@ Below the tree, games are finished by a fast playout on bare bit masks:
   placement is one bit expression: an empty square next to (or on) both sides' regions;
 - the mover wins at once when it can, else blocks the opponent's winning square, else
   places at random, preferring squares that form no crosscut (a placement that forms one
-  takes a random legal swap); a swap recolours two squares, which a union-find cannot undo,
-  so the forests are rebuilt then.
+  takes a random legal swap, drawn by ``Swaptimum.random_swap`` without listing them all);
+  a swap recolours two squares, which a union-find cannot undo, so the forests are rebuilt
+  then.
 
 Levels differ only by their budget: a number of playouts and a share of the time budget.
 """
@@ -167,15 +168,16 @@ class Playout:
                     return player
                 mover = other
                 continue
-            # A crosscut-forming placement with a random legal swap.
+            # A crosscut-forming placement with a random legal swap, drawn without listing
+            # the placement's swaps (Swaptimum.random_swap; None if it has none).
             candidates = [s for s in empties if makers >> s & 1]
             rng.shuffle(candidates)
             done = False
             for candidate in candidates:
-                swaps = list(game._swaps(red, blue, player, candidate))
-                if not swaps:
+                pair = game.random_swap(red, blue, player, candidate, rng)
+                if pair is None:
                     continue
-                a, b = rng.choice(swaps)
+                a, b = pair
                 masks[colour] |= 1 << candidate
                 flip = (1 << a) | (1 << b)
                 masks[0] ^= flip
