@@ -148,6 +148,8 @@ class Swaptimum(Game[SwaptimumSettings, SwaptimumState, SwaptimumMove]):
         self.sides = [self._around(i, diagonal=False) for i in range(self.area)]
         self.blocks = [self._blocks_of(i) for i in range(self.area)]
         self.placements = [SwaptimumMove(i) for i in range(self.area)]
+        # The last _crosscut_makers answer of _has_legal_move: (red, blue, player, makers).
+        self._last_makers: tuple[int, int, Player | None, int] = (-1, -1, None, 0)
         # _bits() lists the set bits of a board mask a byte at a time from these tables.
         self.bit_tables = tuple(_byte_bits(k) for k in range(-(-self.area // 8)))
 
@@ -236,7 +238,11 @@ class Swaptimum(Game[SwaptimumSettings, SwaptimumState, SwaptimumMove]):
         if player is None:
             raise IllegalMove("the game is over")
         red, blue = state.red, state.blue
-        makers = self._crosscut_makers(red, blue, player)
+        seen = self._last_makers  # apply() has just asked the same for this position
+        if seen[0] == red and seen[1] == blue and seen[2] == player:
+            makers = seen[3]
+        else:
+            makers = self._crosscut_makers(red, blue, player)
         open_squares = self.full & ~(red | blue) & ~makers
         bare = open_squares.bit_count()
         tables = self.bit_tables
@@ -520,6 +526,8 @@ class Swaptimum(Game[SwaptimumSettings, SwaptimumState, SwaptimumMove]):
         """Whether ``player`` can move: any empty square forming no crosscut settles it at once."""
         empty = self.full & ~(red | blue)
         makers = self._crosscut_makers(red, blue, player)
+        # One tuple, replaced whole: random_move() of the position after a move reuses it.
+        self._last_makers = (red, blue, player, makers)
         if empty & ~makers:
             return True
         return any(
