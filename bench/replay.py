@@ -13,7 +13,9 @@ commands, each run as a new process from start to exit:
   same result line.
 
 Both sides pay for starting the interpreter, their imports, parsing JSON, the moves and
-writing the results, into a file. The two commands alternate for ``--rounds`` rounds; each
+writing the results, into a file. They run as from a user's shell: without
+``PYTHONDONTWRITEBYTECODE``, so the first (checking) run leaves the bytecode of what each imports,
+as an install does. The two commands alternate for ``--rounds`` rounds; each
 run's wall time and its CPU time (user + system of the child, from ``wait4``) are taken, and
 the figures are the medians. Before timing, the outputs of both are compared line by line:
 the same plies, scores, winners and legal moves, or the bench stops. The ratio is OpenSpiel's
@@ -37,6 +39,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
+# The commands run as from a user's shell: Python keeps the bytecode of what it imports (an
+# environment that says PYTHONDONTWRITEBYTECODE would compile every module in every run).
+CHILD_ENV = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
 ROWS = COLS = 5
 LETTERS = "abcdefghijklmnopqrstuvwxyz"
 
@@ -70,7 +75,7 @@ class Side:
         """One whole run of the command: records on stdin, results into ``output``."""
         with records.open("rb") as stdin, output.open("wb") as stdout:
             start = time.perf_counter()
-            proc = subprocess.Popen(self.command, stdin=stdin, stdout=stdout)
+            proc = subprocess.Popen(self.command, stdin=stdin, stdout=stdout, env=CHILD_ENV)
             _, status, usage = os.wait4(proc.pid, 0)
             wall = time.perf_counter() - start
         proc.returncode = os.waitstatus_to_exitcode(status)
@@ -101,6 +106,8 @@ def main(argv: list[str] | None = None) -> int:
     print(f"python: {platform.python_implementation()} {platform.python_version()}")
     print(f"open_spiel: {version('open_spiel')}")
     print(f"load average: {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs")
+    dropped = " (PYTHONDONTWRITEBYTECODE dropped)" if len(CHILD_ENV) < len(os.environ) else ""
+    print(f"environment: this one{dropped}")
     print(f"ours: {shlex.join(ours.command)}")
     print(f"peer: {shlex.join(peer.command)}")
     with tempfile.TemporaryDirectory(prefix="playtable-replay-") as tmp:

@@ -19,6 +19,7 @@ import functools
 import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from itertools import compress
 from operator import itemgetter
 from typing import Any, ClassVar, Literal, NamedTuple
 
@@ -229,9 +230,10 @@ class DotsAndBoxes(Game[DotsSettings, DotsState, int]):
         self._free_count = self._line_count - len(self._predrawn_lines)
         # The ply at which each line is drawn: -1 for a pre-drawn line, _line_count for one
         # not drawn yet; then every cell's sides, read in one call.
-        self._ply_template = [
-            -1 if i in self._predrawn_lines else self._line_count for i in range(self._line_count)
-        ]
+        self._ply_template = {
+            i: -1 if i in self._predrawn_lines else self._line_count
+            for i in range(self._line_count)
+        }
         sides = {len(cell.lines) for cell in board.cells}
         self._sides_per_cell = sides.pop() if len(sides) == 1 else 0
         self._cell_sides = itemgetter(*(i for cell in board.cells for i in cell.lines))
@@ -323,7 +325,7 @@ class DotsAndBoxes(Game[DotsSettings, DotsState, int]):
             return None
         line_count = self._line_count
         ply_of = self._ply_template.copy()
-        any(map(ply_of.__setitem__, lines, range(count)))  # ply_of[line] = its ply
+        ply_of.update(zip(lines, range(count)))  # noqa: B905 (ply_of[line]: the ply drawing it)
         # The ply completing each cell: that of its last side drawn (line_count if open).
         flat = self._cell_sides(ply_of)
         completed = list(map(max, *[flat[k::sides] for k in range(sides)]))
@@ -332,16 +334,14 @@ class DotsAndBoxes(Game[DotsSettings, DotsState, int]):
             plies.pop()
         if plies and plies[0] < 0:  # a cell closed by pre-drawn lines: never built that way
             return None
-        # Before the k-th ply that completes a cell (from 0), the turn passed ply - k times.
+        # Before the k-th ply that completes a cell (from 0), the turn passed ply - k times:
+        # red moved at that ply if that is even.
         red = blue = 0
         if plies:
-            passes = {ply: ply - k for k, ply in enumerate(plies)}
-            for bit, ply in zip(self._cell_bits, completed):  # noqa: B905 (same length)
-                if ply < line_count:
-                    if passes[ply] & 1:
-                        blue |= bit
-                    else:
-                        red |= bit
+            cells = self._cell_bits
+            red_plies = {ply for k, ply in enumerate(plies) if not (ply - k) & 1}
+            red = sum(compress(cells, map(red_plies.__contains__, completed)))
+            blue = sum(compress(cells, map(set(plies).__contains__, completed))) - red
         if count == self._free_count:
             return _tuple_new(DotsState, (self._full, red, blue, None, count))
         drawn = self._predrawn + sum(map(self._line_bits.__getitem__, lines))
