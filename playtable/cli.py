@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
-import argparse
 import json
 import sys
 from collections.abc import Iterable, Sequence
-from typing import Any, BinaryIO, TextIO
+from typing import TYPE_CHECKING, Any, BinaryIO, TextIO
 
 from playtable.games import GameError, IllegalMove, load
 from playtable.games.records import GameRecord, results_per_line
+
+if TYPE_CHECKING:
+    import argparse
 
 
 def replay_record(record: GameRecord) -> dict[str, Any]:
@@ -202,6 +204,8 @@ def sa_safe(url: str) -> str:
 
 
 def build_parser() -> argparse.ArgumentParser:
+    import argparse  # only when there is a command line to parse (not for a bare `replay`)
+
     parser = argparse.ArgumentParser(prog="playtable", description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True)
 
@@ -271,6 +275,10 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    words = sys.argv[1:] if argv is None else list(argv)
+    if words == ["replay"]:  # the filter of JSON Lines, as scripts call it: argparse unneeded
+        replay_stream(sys.stdin.buffer, sys.stdout)
+        return 0
     args = build_parser().parse_args(argv)
     code: int = args.func(args)
     return code

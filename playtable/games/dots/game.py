@@ -238,6 +238,7 @@ class DotsAndBoxes(Game[DotsSettings, DotsState, int]):
         self._sides_per_cell = sides.pop() if len(sides) == 1 else 0
         self._cell_sides = itemgetter(*(i for cell in board.cells for i in cell.lines))
         self._cell_bits = tuple(1 << cell.index for cell in board.cells)
+        self._all_cells = (1 << len(board.cells)) - 1
 
     def __reduce__(self) -> tuple[Any, ...]:
         # A game is its settings; rebuilding it from them keeps it picklable despite the
@@ -341,9 +342,9 @@ class DotsAndBoxes(Game[DotsSettings, DotsState, int]):
             cells = self._cell_bits
             red_plies = {ply for k, ply in enumerate(plies) if not (ply - k) & 1}
             red = sum(compress(cells, map(red_plies.__contains__, completed)))
+            if count == self._free_count:  # the whole game: every cell is claimed
+                return _tuple_new(DotsState, (self._full, red, self._all_cells ^ red, None, count))
             blue = sum(compress(cells, map(set(plies).__contains__, completed))) - red
-        if count == self._free_count:
-            return _tuple_new(DotsState, (self._full, red, blue, None, count))
         drawn = self._predrawn + sum(map(self._line_bits.__getitem__, lines))
         mover: Player = "blue" if (count - len(plies)) & 1 else "red"
         return _tuple_new(DotsState, (drawn, red, blue, mover, count))
