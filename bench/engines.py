@@ -242,25 +242,82 @@ def pure_dots_class() -> type[DotsAndBoxes]:
     return cls
 
 
-def swaptimum_at(revision: str) -> Game[Any, Any, Any]:
-    """The 9x9 Swaptimum of ``playtable/games/swaptimum.py`` as it was at a git revision.
-
-    Loaded under another module name from ``git show``, beside today's module; it imports
-    today's ``base``, which only gained methods since.
-    """
+def module_at(revision: str, path: str, name: str, replace: dict[str, str]) -> types.ModuleType:
+    """The module of ``path`` as it was at a git revision, loaded from ``git show`` as
+    ``name`` beside today's (``replace``: import lines redirected to other old modules)."""
     source = subprocess.run(
-        ["git", "-C", str(ROOT), "show", f"{revision}:playtable/games/swaptimum.py"],
+        ["git", "-C", str(ROOT), "show", f"{revision}:{path}"],
         capture_output=True,
         text=True,
         check=True,
     ).stdout
-    name = "playtable.games._bench_swaptimum_before"
+    for old, new in replace.items():
+        source = source.replace(old, new)
     module = types.ModuleType(name)
-    module.__file__ = f"{revision}:playtable/games/swaptimum.py"
+    module.__file__ = f"{revision}:{path}"
     sys.modules[name] = module  # dataclasses look their module up while building the class
     exec(compile(source, module.__file__, "exec"), module.__dict__)
+    return module
+
+
+OLD_SWAPTIMUM = "playtable.games._bench_swaptimum_before"
+
+
+def swaptimum_at(revision: str) -> Game[Any, Any, Any]:
+    """The 9x9 Swaptimum of ``playtable/games/swaptimum.py`` as it was at a git revision (it
+    imports today's ``base``, which only gained methods since)."""
+    module = module_at(revision, "playtable/games/swaptimum.py", OLD_SWAPTIMUM, {})
     game: Game[Any, Any, Any] = module.Swaptimum(module.SwaptimumSettings(size=SWAPTIMUM_SIZE))
     return game
+
+
+def uct_rates(revision: str, seconds: float, rounds: int, seed: int) -> tuple[float, float]:
+    """The UCT bot's playouts per CPU second, the bot of ``revision`` (on its own Swaptimum)
+    and today's, from the same mid-game 9x9 positions, alternating slices of ``seconds``."""
+    from playtable.ai import swaptimum_mcts
+    from playtable.games.swaptimum import Swaptimum, SwaptimumSettings
+
+    old_mcts = module_at(
+        revision,
+        "playtable/ai/swaptimum_mcts.py",
+        "playtable.ai._bench_mcts_before",
+        {"from playtable.games.swaptimum import": f"from {OLD_SWAPTIMUM} import"},
+    )
+    old_games = sys.modules[OLD_SWAPTIMUM]
+    sides = [
+        (old_mcts, old_games.Swaptimum(old_games.SwaptimumSettings(SWAPTIMUM_SIZE)), old_games),
+        (
+            swaptimum_mcts,
+            Swaptimum(SwaptimumSettings(SWAPTIMUM_SIZE)),
+            sys.modules[Swaptimum.__module__],
+        ),
+    ]
+    game = sides[1][1]
+    rng = random.Random(seed)
+    positions = []
+    while len(positions) < 6:
+        state = game.initial()
+        for _ in range(rng.randrange(10, 40)):
+            if state.to_move is None:
+                break
+            state = game.apply(state, game.random_move(state, rng))
+        if state.to_move is not None:
+            positions.append((state.red, state.blue, state.to_move, state.ply))
+    playouts, cpu = [0, 0], [0.0, 0.0]
+    slice_ = seconds / rounds / len(positions)
+    for _ in range(rounds):
+        for k, (mcts, swaptimum, module) in enumerate(sides):
+            for red, blue, to_move, ply in positions:
+                search = mcts.MCTS(swaptimum, random.Random(seed))
+                start = CLOCK()
+                search.choose(
+                    module.SwaptimumState(red, blue, to_move, ply),
+                    10**9,
+                    time.perf_counter() + slice_,
+                )
+                cpu[k] += CLOCK() - start
+                playouts[k] += search.last_playouts
+    return playouts[0] / cpu[0], playouts[1] / cpu[1]
 
 
 def check_same_swaptimum(before: Any, after: Any, seed: int) -> str:
@@ -446,6 +503,12 @@ def main(argv: list[str] | None = None) -> int:
         for tally in (swap_listing, swap_sampled):
             ratio = tally.playouts_per_second / swap_before.playouts_per_second
             print(f"ratio {tally.label}/before playouts/s: {ratio:.2f}")
+        before, after = uct_rates(args.baseline, seconds, rounds, args.seed)
+        print(
+            f"{board} UCT bot (ai/swaptimum_mcts.py) playouts/s, {rounds} alternating slices "
+            f"from 6 mid-game positions: before ({args.baseline}) {before:.0f}, ours {after:.0f}"
+        )
+        print(f"ratio {board} UCT bot playouts/s ours/before: {after / before:.2f}")
     return 0
 
 

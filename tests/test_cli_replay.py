@@ -147,3 +147,32 @@ def test_many_records_stream_through_in_order() -> None:
         assert result["score"] == dict(zip(("red", "blue"), game.score(state), strict=True))
         assert json.loads(result_line(result)) == result
         assert result_line(result) == json.dumps(result) + "\n"
+
+
+def test_lines_cut_across_reads_and_any_line_ending() -> None:
+    """replay_stream on a source that hands out 7 bytes a read: the same results as the
+    line-by-line replay, whatever the line endings, a last line without one included."""
+    import io
+
+    from playtable.cli import replay_lines, replay_stream
+
+    records = [
+        json.dumps({"game": "dots", "options": {"rows": 1, "cols": 1}, "moves": moves})
+        for moves in (["a1-b1"], [], ["a1-b1", "b1-b2", "a2-b2", "a1-a2"], ["zz"])
+    ]
+    text = records[0] + "\r\n" + records[1] + "\r" + records[2] + "\n\n" + records[3]
+
+    class Trickle(io.BytesIO):
+        def read1(self, size: int = -1) -> bytes:
+            return super().read1(7)
+
+    streamed, listed = io.StringIO(), io.StringIO()
+    assert replay_stream(Trickle(text.encode()), streamed) == 4
+    replay_lines(records, listed)
+    assert streamed.getvalue() == listed.getvalue()
+    assert [json.loads(line)["ok"] for line in streamed.getvalue().splitlines()] == [
+        True,
+        True,
+        True,
+        False,
+    ]

@@ -229,10 +229,11 @@ class Swaptimum(Game[SwaptimumSettings, SwaptimumState, SwaptimumMove]):
         adjacent checker of the other colour, each pair once, as :meth:`_swaps` lists them).
         A slot is drawn uniformly; a bare placement is played, a candidate swap is checked
         (one whole-board crosscut test) and played if legal, else another slot is drawn. Each
-        legal move is one slot, so each is drawn with the same chance; after
-        ``SAMPLE_TRIES`` refused slots it draws from :meth:`legal_moves` instead, which is
-        uniform too. Placements forming a crosscut are few (under one a position in random
-        play on 9x9), so a draw costs about one crosscut scan instead of every swap's test.
+        legal move is one slot, so each is drawn with the same chance; after as many refused
+        slots as there are slots (at most ``SAMPLE_TRIES``) it draws from :meth:`legal_moves`
+        instead, which is uniform too. Placements forming a crosscut are few (under one a
+        position in random play on 9x9), so a draw costs about one crosscut scan instead of
+        every swap's test.
         """
         player = state.to_move
         if player is None:
@@ -251,7 +252,7 @@ class Swaptimum(Game[SwaptimumSettings, SwaptimumState, SwaptimumMove]):
         groups, total = self._swap_candidates(red, blue, player, makers)
         total += bare
         n, corners = self.size, self.corners
-        for _ in range(SAMPLE_TRIES):
+        for _ in range(min(SAMPLE_TRIES, total)):
             slot = rng.randrange(total)
             if slot < bare:
                 return self.placements[self._random_square(open_squares, bare, rng)]
@@ -288,30 +289,37 @@ class Swaptimum(Game[SwaptimumSettings, SwaptimumState, SwaptimumMove]):
         self, red: int, blue: int, player: Player, square: int, rng: random.Random
     ) -> tuple[int, int] | None:
         """A legal swap after ``player`` places on ``square``, uniformly at random, or ``None``
-        if that placement has none (or forms no crosscut): :meth:`random_move`'s draw for one
-        placement."""
+        if that placement has none (or forms no crosscut).
+
+        The candidate swaps are tested in a random order (a Fisher-Yates shuffle drawn as it
+        goes) and the first legal one is played: each legal swap is equally likely to come
+        first. It tests about candidates / (legal + 1) of them, and all of them, as
+        :meth:`_swaps` does, only when none is legal.
+        """
         groups, total = self._swap_candidates(red, blue, player, 1 << square)
         if not total:
             return None
-        n, corners, tables = self.size, self.corners, self.bit_tables
-        for _ in range(SAMPLE_TRIES):
-            slot = rng.randrange(total)
-            for count, _square, r, b, first, partners in groups:  # noqa: B007 (used below)
-                if slot < count:
-                    break
-                slot -= count
-            second = _bits(partners, tables)[slot]
+        tables = self.bit_tables
+        r, b = groups[0][2], groups[0][3]  # the same placement in every group
+        pairs = [
+            (first, second)
+            for _count, _square, _r, _b, first, partners in groups
+            for second in _bits(partners, tables)
+        ]
+        n, corners, randrange = self.size, self.corners, rng.randrange
+        for i in range(total):
+            j = randrange(i, total)
+            pairs[i], pairs[j] = pairs[j], pairs[i]
+            first, second = pairs[i]
             flip = (1 << first) | (1 << second)
-            r ^= flip
-            b ^= flip
+            x, y = r ^ flip, b ^ flip
             if not corners & (
-                (r & (r >> (n + 1)) & (b >> 1) & (b >> n))
-                | (b & (b >> (n + 1)) & (r >> 1) & (r >> n))
+                (x & (x >> (n + 1)) & (y >> 1) & (y >> n))
+                | (y & (y >> (n + 1)) & (x >> 1) & (x >> n))
             ):
                 order = self.order
                 return (first, second) if order[first] < order[second] else (second, first)
-        swaps = self._swaps(red, blue, player, square)
-        return rng.choice(swaps) if swaps else None
+        return None
 
     def _swap_candidates(
         self, red: int, blue: int, player: Player, makers: int
