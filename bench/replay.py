@@ -95,6 +95,12 @@ def main(argv: list[str] | None = None) -> int:
         default=str(Path(sys.executable).with_name("playtable")) + " replay",
         help="the command that replays records (default: this environment's playtable replay)",
     )
+    parser.add_argument(
+        "--baseline",
+        default="",
+        metavar="REV",
+        help="also run `playtable replay` as it was at this git revision (e.g. b9d1c26)",
+    )
     args = parser.parse_args(argv)
     games = min(max(args.games, 1), 100_000)
     rounds = min(max(args.rounds, 1), 50)
@@ -110,29 +116,34 @@ def main(argv: list[str] | None = None) -> int:
     print(f"environment: this one{dropped}")
     print(f"ours: {shlex.join(ours.command)}")
     print(f"peer: {shlex.join(peer.command)}")
+    sides = [ours, peer]
     with tempfile.TemporaryDirectory(prefix="playtable-replay-") as tmp:
+        if args.baseline:
+            sides.append(Side(f"playtable replay at {args.baseline}", baseline(args.baseline, tmp)))
+            print(f"before: {shlex.join(sides[-1].command)}")
         records = Path(tmp) / "records.jsonl"
         records.write_text(random_records(games, args.seed), encoding="utf-8")
         print(
             f"records: {games} random {ROWS}x{COLS} games of 60 moves, seed {args.seed}, "
             f"{records.stat().st_size} bytes"
         )
-        outputs = {side.label: Path(tmp) / f"{i}.jsonl" for i, side in enumerate((ours, peer))}
-        for side in (ours, peer):  # the check run, which also warms the file cache
+        outputs = {side.label: Path(tmp) / f"{i}.jsonl" for i, side in enumerate(sides)}
+        for side in sides:  # the check run, which also warms the file cache
             side.run(records, outputs[side.label])
-        a, b = (outputs[s.label].read_text().splitlines() for s in (ours, peer))
-        if len(a) != games or a != b:
-            diff = next((i for i, (x, y) in enumerate(zip(a, b, strict=False)) if x != y), None)
-            raise SystemExit(
-                f"the outputs differ (line {diff}): {a[diff or 0]!r} / {b[diff or 0]!r}"
-            )
-        print(f"check: both printed the same {games} result lines")
-        ours.wall.clear(), ours.cpu.clear(), peer.wall.clear(), peer.cpu.clear()
+        a = outputs[ours.label].read_text().splitlines()
+        for other in sides[1:]:
+            b = outputs[other.label].read_text().splitlines()
+            if len(a) != games or a != b:
+                diff = next((i for i, (x, y) in enumerate(zip(a, b, strict=False)) if x != y), 0)
+                raise SystemExit(f"{other.label} differs (line {diff}): {a[diff]!r} / {b[diff]!r}")
+        print(f"check: all printed the same {games} result lines")
+        for side in sides:
+            side.wall.clear(), side.cpu.clear()
         for _ in range(rounds):
-            for side in (ours, peer):
+            for side in sides:
                 side.run(records, outputs[side.label])
     print(f"rounds: {rounds}, alternating; medians of whole runs")
-    for side in (ours, peer):
+    for side in sides:
         print(
             f"{side.label}: wall {statistics.median(side.wall):.3f} s, "
             f"cpu {statistics.median(side.cpu):.3f} s "
@@ -142,7 +153,33 @@ def main(argv: list[str] | None = None) -> int:
     cpu = statistics.median(peer.cpu) / statistics.median(ours.cpu)
     print(f"ratio openspiel/playtable wall time: {wall:.2f}x (above 1: playtable faster)")
     print(f"ratio openspiel/playtable cpu time: {cpu:.2f}x")
+    if args.baseline:
+        before = sides[2]
+        wall = statistics.median(peer.wall) / statistics.median(before.wall)
+        cpu = statistics.median(peer.cpu) / statistics.median(before.cpu)
+        print(f"ratio openspiel/playtable at {args.baseline}: wall {wall:.2f}x, cpu {cpu:.2f}x")
     return 0
+
+
+def baseline(revision: str, folder: str) -> list[str]:
+    """A command running ``playtable replay`` from the package as it was at ``revision``
+    (``git archive`` into ``folder``), with the same interpreter and start-up (site and its
+    .pth files) as ours, only this work tree's editable finder taken out of the way."""
+    target = Path(folder) / "before"
+    target.mkdir()
+    archive = subprocess.run(
+        ["git", "-C", str(ROOT), "archive", revision, "playtable"],
+        capture_output=True,
+        check=True,
+    ).stdout
+    subprocess.run(["tar", "-x", "-C", str(target)], input=archive, check=True)
+    code = (
+        "import sys; sys.meta_path[:] = [f for f in sys.meta_path "
+        "if '__editable__' not in getattr(f, '__module__', '')]; "
+        f"sys.path.insert(0, {str(target)!r}); "
+        "from playtable.cli import main; sys.exit(main(['replay']))"
+    )
+    return [sys.executable, "-c", code]
 
 
 if __name__ == "__main__":
