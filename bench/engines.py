@@ -35,6 +35,7 @@ import random
 import subprocess
 import sys
 import time
+import types
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -54,6 +55,8 @@ ROOT = Path(__file__).resolve().parents[1]
 
 ROWS = COLS = 5  # boxes, as in our rules file and in OpenSpiel's num_rows/num_cols
 SWAPTIMUM_SIZE = 9
+# The commit before Swaptimum's random_move and one-chain connection test (issue 12).
+SWAPTIMUM_BASELINE = "b9d1c26"
 MIN_SECONDS, MAX_SECONDS = 0.05, 120.0
 CHECK_GAMES = 200
 # CPU time of this process, not wall time: on a shared machine another process taking the
@@ -101,6 +104,31 @@ def ours(game: Game[Any, Any, Any]) -> Playouts:
             state = initial()
             while outcome(state) is None:
                 state = apply(state, choice(legal_moves(state)))
+                moves += 1
+            games += 1
+            if clock() >= end:
+                return games, moves
+
+    return run
+
+
+def sampled(game: Game[Any, Any, Any]) -> Playouts:
+    """Random playouts through ``random_move`` (one legal move drawn uniformly, none listed)."""
+
+    def run(rng: random.Random, seconds: float) -> tuple[int, int]:
+        initial, random_move, apply, outcome = (
+            game.initial,
+            game.random_move,
+            game.apply,
+            game.outcome,
+        )
+        clock = CLOCK
+        games = moves = 0
+        end = clock() + seconds
+        while True:
+            state = initial()
+            while outcome(state) is None:
+                state = apply(state, random_move(state, rng))
                 moves += 1
             games += 1
             if clock() >= end:
@@ -214,6 +242,108 @@ def pure_dots_class() -> type[DotsAndBoxes]:
     return cls
 
 
+def module_at(revision: str, path: str, name: str, replace: dict[str, str]) -> types.ModuleType:
+    """The module of ``path`` as it was at a git revision, loaded from ``git show`` as
+    ``name`` beside today's (``replace``: import lines redirected to other old modules)."""
+    source = subprocess.run(
+        ["git", "-C", str(ROOT), "show", f"{revision}:{path}"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    for old, new in replace.items():
+        source = source.replace(old, new)
+    module = types.ModuleType(name)
+    module.__file__ = f"{revision}:{path}"
+    sys.modules[name] = module  # dataclasses look their module up while building the class
+    exec(compile(source, module.__file__, "exec"), module.__dict__)
+    return module
+
+
+OLD_SWAPTIMUM = "playtable.games._bench_swaptimum_before"
+
+
+def swaptimum_at(revision: str) -> Game[Any, Any, Any]:
+    """The 9x9 Swaptimum of ``playtable/games/swaptimum.py`` as it was at a git revision (it
+    imports today's ``base``, which only gained methods since)."""
+    module = module_at(revision, "playtable/games/swaptimum.py", OLD_SWAPTIMUM, {})
+    game: Game[Any, Any, Any] = module.Swaptimum(module.SwaptimumSettings(size=SWAPTIMUM_SIZE))
+    return game
+
+
+def uct_rates(revision: str, seconds: float, rounds: int, seed: int) -> tuple[float, float]:
+    """The UCT bot's playouts per CPU second, the bot of ``revision`` (on its own Swaptimum)
+    and today's, from the same mid-game 9x9 positions, alternating slices of ``seconds``."""
+    from playtable.ai import swaptimum_mcts
+    from playtable.games.swaptimum import Swaptimum, SwaptimumSettings
+
+    old_mcts = module_at(
+        revision,
+        "playtable/ai/swaptimum_mcts.py",
+        "playtable.ai._bench_mcts_before",
+        {"from playtable.games.swaptimum import": f"from {OLD_SWAPTIMUM} import"},
+    )
+    old_games = sys.modules[OLD_SWAPTIMUM]
+    sides = [
+        (old_mcts, old_games.Swaptimum(old_games.SwaptimumSettings(SWAPTIMUM_SIZE)), old_games),
+        (
+            swaptimum_mcts,
+            Swaptimum(SwaptimumSettings(SWAPTIMUM_SIZE)),
+            sys.modules[Swaptimum.__module__],
+        ),
+    ]
+    game = sides[1][1]
+    rng = random.Random(seed)
+    positions = []
+    while len(positions) < 6:
+        state = game.initial()
+        for _ in range(rng.randrange(10, 40)):
+            if state.to_move is None:
+                break
+            state = game.apply(state, game.random_move(state, rng))
+        if state.to_move is not None:
+            positions.append((state.red, state.blue, state.to_move, state.ply))
+    playouts, cpu = [0, 0], [0.0, 0.0]
+    slice_ = seconds / rounds / len(positions)
+    for _ in range(rounds):
+        for k, (mcts, swaptimum, module) in enumerate(sides):
+            for red, blue, to_move, ply in positions:
+                search = mcts.MCTS(swaptimum, random.Random(seed))
+                start = CLOCK()
+                search.choose(
+                    module.SwaptimumState(red, blue, to_move, ply),
+                    10**9,
+                    time.perf_counter() + slice_,
+                )
+                cpu[k] += CLOCK() - start
+                playouts[k] += search.last_playouts
+    return playouts[0] / cpu[0], playouts[1] / cpu[1]
+
+
+def check_same_swaptimum(before: Any, after: Any, seed: int) -> str:
+    """Random games (drawn by the new sampler) replayed in both engines: the same legal moves
+    and the same position after every move."""
+    rng = random.Random(seed)
+    games = 40
+    for _ in range(games):
+        old, new = before.initial(), after.initial()
+        while True:
+            old_moves = {before.format_move(m) for m in before.legal_moves(old)}
+            if old_moves != set(after.legal_move_texts(new)):
+                raise AssertionError(f"swaptimum: legal moves differ at ply {new.ply}")
+            if after.outcome(new) is not None:
+                break
+            text = after.format_move(after.random_move(new, rng))
+            old, new = before.play(old, text), after.play(new, text)
+            fields = ("red", "blue", "to_move", "ply", "winner", "skipped", "drawn")
+            if any(getattr(old, f) != getattr(new, f) for f in fields):
+                raise AssertionError(f"swaptimum: positions differ after {text} (ply {new.ply})")
+    return (
+        f"check: {games} random swaptimum {SWAPTIMUM_SIZE}x{SWAPTIMUM_SIZE} games replayed in "
+        "the engine before and after: same legal moves, same position after every move"
+    )
+
+
 def run_compiled(argv: list[str]) -> int:
     """Build the compiled engine in a temporary directory and run this script there."""
     import compiled  # bench/compiled.py, beside this file
@@ -272,6 +402,12 @@ def main(argv: list[str] | None = None) -> int:
         action="store_true",
         help="also measure the mypyc-compiled Dots and Boxes engine (builds it first)",
     )
+    parser.add_argument(
+        "--baseline",
+        default=SWAPTIMUM_BASELINE,
+        help="git revision of the Swaptimum engine to measure beside today's ('' for none; "
+        f"default {SWAPTIMUM_BASELINE}, before random_move)",
+    )
     args = parser.parse_args(argv)
     if args.compiled:
         rest = [a for a in (sys.argv[1:] if argv is None else argv) if a != "--compiled"]
@@ -326,8 +462,18 @@ def main(argv: list[str] | None = None) -> int:
         spiel_game = pyspiel.load_game(f"dots_and_boxes(num_rows={ROWS},num_cols={COLS})")
         spiel_dots = Tally(f"dots {ROWS}x{COLS} openspiel")
         engines.append((spiel_dots, openspiel(spiel_game)))
-    swap = Tally(f"swaptimum {SWAPTIMUM_SIZE}x{SWAPTIMUM_SIZE} ours")
-    engines.append((swap, ours(load("swaptimum", {"size": SWAPTIMUM_SIZE}))))
+    board = f"swaptimum {SWAPTIMUM_SIZE}x{SWAPTIMUM_SIZE}"
+    swaptimum = load("swaptimum", {"size": SWAPTIMUM_SIZE})
+    swap_before = None
+    if args.baseline:
+        before = swaptimum_at(args.baseline)
+        print(check_same_swaptimum(before, swaptimum, args.seed))
+        swap_before = Tally(f"{board} before ({args.baseline}), listing")
+        engines.append((swap_before, ours(before)))
+    swap_listing = Tally(f"{board} ours, listing")
+    swap_sampled = Tally(f"{board} ours, random_move")
+    engines.append((swap_listing, ours(swaptimum)))
+    engines.append((swap_sampled, sampled(swaptimum)))
 
     measure(engines, seconds, rounds, args.seed)
 
@@ -353,6 +499,16 @@ def main(argv: list[str] | None = None) -> int:
             print(f"ratio {tally.label}/openspiel playouts/s: {ratio:.2f}")
     else:
         print(f"ratio dots {ROWS}x{COLS} ours/openspiel: not measured (open_spiel missing)")
+    if swap_before is not None:
+        for tally in (swap_listing, swap_sampled):
+            ratio = tally.playouts_per_second / swap_before.playouts_per_second
+            print(f"ratio {tally.label}/before playouts/s: {ratio:.2f}")
+        before, after = uct_rates(args.baseline, seconds, rounds, args.seed)
+        print(
+            f"{board} UCT bot (ai/swaptimum_mcts.py) playouts/s, {rounds} alternating slices "
+            f"from 6 mid-game positions: before ({args.baseline}) {before:.0f}, ours {after:.0f}"
+        )
+        print(f"ratio {board} UCT bot playouts/s ours/before: {after / before:.2f}")
     return 0
 
 

@@ -13,6 +13,15 @@ All tables run at once. Prints the median and the 99th percentile of both and th
     python bench/latency.py                  # 40 tables x 30 moves
     python bench/latency.py --tables 100 --moves 40
 
+    python bench/latency.py --database-url sqlite:///tmp/x.sqlite3 --redis-url start --port 8123
+
+It measures what ships: permessage-deflate off on the server (as ``playtable serve``) and in the
+clients, the store of ``--database-url`` (default: a SQLite file in a temporary folder, an fsync
+per commit), the in-process bus unless ``--redis-url`` names a Redis (``start``: one this bench
+starts on a free port and stops at the end; never the shared one unless named). The players
+move as fast as the server answers, so the per-socket message limits are raised for the run
+through their settings (``PLAYTABLE_MESSAGE_BURST``, ``PLAYTABLE_MESSAGES_PER_SECOND``).
+
 Only loopback is used, the counts are bounded (``--tables`` <= 500, ``--moves`` <= 60) and the
 whole run stops after ``--time-limit`` seconds.
 """
@@ -26,6 +35,7 @@ import json
 import os
 import random
 import resource
+import shutil
 import socket
 import statistics
 import subprocess
@@ -43,7 +53,48 @@ OPTIONS = {"grid": "square", "rows": 5, "cols": 5, "start": "standard"}
 
 
 # -- the server side --------------------------------------------------------------------------
-def serve(port: int, database_url: str) -> None:
+# The players' messages are never refused: the bench measures moves, not the flood limits.
+BENCH_LIMITS = {
+    "PLAYTABLE_MESSAGE_BURST": "100000",
+    "PLAYTABLE_MESSAGES_PER_SECOND": "100000",
+    "PLAYTABLE_TABLES_PER_MINUTE": "1000000",
+}
+
+
+def start_redis(folder: str, port: int | None = None) -> tuple[subprocess.Popen[bytes], str]:
+    """A redis-server of the bench's own on a free loopback port, nothing saved to disk."""
+    server = shutil.which("redis-server")
+    if server is None:
+        raise SystemExit("redis-server is needed (apt-get install redis-server) or --redis-url")
+    port = port or free_port()
+    command = [server, "--bind", HOST, "--port", str(port), "--save", "", "--appendonly", "no"]
+    command += ["--dir", folder, "--protected-mode", "yes"]
+    process = subprocess.Popen(command, stdout=subprocess.DEVNULL)
+    deadline = time.monotonic() + 10
+    while True:
+        try:
+            with socket.create_connection((HOST, port), timeout=1) as probe:
+                probe.sendall(b"PING\r\n")
+                if probe.recv(16).startswith(b"+PONG"):
+                    return process, f"redis://{HOST}:{port}/0"
+        except OSError:
+            pass
+        if process.poll() is not None or time.monotonic() > deadline:
+            process.kill()
+            raise RuntimeError("redis-server did not start")
+        time.sleep(0.05)
+
+
+def stop_process(process: subprocess.Popen[bytes]) -> None:
+    process.terminate()
+    try:
+        process.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait(timeout=10)
+
+
+def serve(port: int, database_url: str, redis_url: str | None = None) -> None:
     """Run the site plus the echo route (child process)."""
     import uvicorn
     from starlette.routing import WebSocketRoute
@@ -59,9 +110,17 @@ def serve(port: int, database_url: str) -> None:
         except WebSocketDisconnect:
             pass
 
-    app = create_app(database_url, secret=os.urandom(32))
+    app = create_app(database_url, redis_url=redis_url, secret=os.urandom(32))
     app.router.routes.insert(0, WebSocketRoute("/bench/echo", echo))
-    uvicorn.run(app, host=HOST, port=port, log_level="warning", ws_max_size=1024 * 1024)
+    uvicorn.run(
+        app,
+        host=HOST,
+        port=port,
+        log_level="warning",
+        ws_max_size=1024 * 1024,
+        ws_per_message_deflate=False,  # as `playtable serve` ships
+        proxy_headers=False,
+    )
 
 
 # -- the client side --------------------------------------------------------------------------
@@ -138,7 +197,7 @@ async def play_table(
     out: list[float],
     *,
     blue_port: int | None = None,
-    compression: str | None = "deflate",
+    compression: str | None = None,
 ) -> None:
     """Play ``moves`` random moves at one table; red's socket on ``port``, blue's on
     ``blue_port`` (the same process unless given), and record each move's latency."""
@@ -189,7 +248,7 @@ async def play_table(
 
 
 async def echo_client(
-    port: int, rounds: int, out: list[float], *, compression: str | None = "deflate"
+    port: int, rounds: int, out: list[float], *, compression: str | None = None
 ) -> None:
     from websockets.asyncio.client import connect
 
@@ -267,19 +326,29 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--moves", type=int, default=30, help=f"moves per table (<= {MAX_MOVES})")
     parser.add_argument("--time-limit", type=float, default=120.0, help="seconds for the whole run")
     parser.add_argument("--database-url", help="default: a SQLite file in a temporary folder")
+    parser.add_argument(
+        "--redis-url",
+        help="the bus: a Redis URL, or 'start' for one of the bench's own on a free port "
+        "(default: the in-process bus of a single `playtable serve`)",
+    )
+    parser.add_argument("--port", type=int, help="the server's port (default: a free one)")
     parser.add_argument("--serve", type=int, metavar="PORT", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.serve is not None:
-        serve(args.serve, args.database_url)
+        serve(args.serve, args.database_url, args.redis_url)
         return 0
     tables = max(1, min(args.tables, MAX_TABLES))
     moves = max(1, min(args.moves, MAX_MOVES))
     with tempfile.TemporaryDirectory() as folder:
         database_url = args.database_url or f"sqlite:///{folder}/bench.sqlite3"
-        port = free_port()
-        server = subprocess.Popen(
-            [sys.executable, __file__, "--serve", str(port), "--database-url", database_url]
-        )
+        redis, redis_url = None, args.redis_url
+        if redis_url == "start":
+            redis, redis_url = start_redis(folder)
+        port = args.port or free_port()
+        command = [sys.executable, __file__, "--serve", str(port), "--database-url", database_url]
+        if redis_url:
+            command += ["--redis-url", redis_url]
+        server = subprocess.Popen(command, env={**os.environ, **BENCH_LIMITS})
         try:
             wait_until_up(port, server, 30)
             try:
@@ -290,8 +359,9 @@ def main(argv: Sequence[str] | None = None) -> int:
                 print(f"stopped at the time limit ({args.time_limit:g} s)", file=sys.stderr)
                 return 1
         finally:
-            server.terminate()
-            server.wait(timeout=10)
+            stop_process(server)
+            if redis is not None:
+                stop_process(redis)
     # CPU seconds are the figure the machine's other load distorts least.
     server_cpu = _cpu(resource.RUSAGE_CHILDREN)
     client_cpu = _cpu(resource.RUSAGE_SELF)
@@ -299,7 +369,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     move_median, move_p99 = statistics.median(latencies), percentile(latencies, 0.99)
     echo_median, echo_p99 = statistics.median(echoes), percentile(echoes, 0.99)
     load = os.getloadavg()[0]
-    print(f"server: one uvicorn process on {HOST}, {database}, in-process bus")
+    bus = "in-process bus" if not redis_url else f"Redis bus ({redis_url})"
+    print(f"server: one uvicorn process on {HOST}, {database}, {bus}, compression off")
     print(f"machine: {os.cpu_count()} cores, load average {load:.1f} (client and server share it)")
     print(
         f"tables: {tables} at once ({2 * tables} player sockets), up to {moves} moves each: "

@@ -16,10 +16,15 @@ connection and how many it held.
     python bench/load.py                                  # every setup, 40 tables, 10,000 idle
     python bench/load.py --setups sqlite-1 --tables 100 --idle 2000
 
+    python bench/load.py --redis-url redis://127.0.0.1:6380/3 --postgres-url postgresql://...
+
 Loopback only; tables <= 500, moves <= 60, idle <= 20,000; every phase has a deadline and the
-whole run stops at ``--time-limit`` seconds. PostgreSQL and Redis are the local ones on their
-standard ports; the bench uses a database of its own (dropped afterwards) and its own Redis
-key prefix.
+whole run stops at ``--time-limit`` seconds. Redis: by default a redis-server of the bench's own
+on a free port (nothing saved, stopped at the end), else ``--redis-url``; PostgreSQL: the
+server of ``--postgres-url`` (default the local one), in a database the bench creates and drops.
+Server ports are free ones unless ``--ports`` names them. The servers ship as ``playtable serve``
+does (compression off); the players' messages are never refused (the per-socket limits raised
+through ``PLAYTABLE_MESSAGE_BURST`` / ``PLAYTABLE_MESSAGES_PER_SECOND``).
 """
 
 from __future__ import annotations
@@ -41,7 +46,16 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from latency import HOST, create_table, free_port, percentile, play_table
+from latency import (
+    BENCH_LIMITS,
+    HOST,
+    create_table,
+    free_port,
+    percentile,
+    play_table,
+    start_redis,
+    stop_process,
+)
 from latency import echo_client as latency_echo_client
 
 MAX_TABLES = 500
@@ -49,7 +63,6 @@ MAX_MOVES = 60
 MAX_IDLE = 20_000
 SETUPS = ("sqlite-1", "sqlite-2", "postgresql-1", "postgresql-2")
 POSTGRES_ADMIN = "postgresql://postgres@127.0.0.1:5432/postgres"
-REDIS = "redis://127.0.0.1:6379/0"
 SECRET = secrets.token_hex(32)  # one per run, shared by the run's processes
 
 
@@ -104,10 +117,12 @@ class Server:
     port: int
 
 
-def start_servers(count: int, env: dict[str, str], deadline: float) -> list[Server]:
+def start_servers(
+    count: int, env: dict[str, str], deadline: float, ports: Sequence[int] = ()
+) -> list[Server]:
     servers = []
-    for _ in range(count):
-        port = free_port()
+    for k in range(count):
+        port = ports[k] if k < len(ports) else free_port()
         process = subprocess.Popen(
             [sys.executable, __file__, "--serve", str(port)], env={**os.environ, **env}
         )
@@ -234,18 +249,21 @@ async def hold_idle(server: Server, target: int, deadline: float) -> tuple[int, 
 
 
 # -- the run ----------------------------------------------------------------------------------
-async def admin(statement: str) -> None:
+async def admin(url: str, statement: str) -> None:
     import asyncpg
 
-    conn = await asyncpg.connect(POSTGRES_ADMIN, timeout=5)
+    conn = await asyncpg.connect(url, timeout=5)
     try:
         await conn.execute(statement)
     finally:
         await conn.close()
 
 
-def environment(setup: str, folder: str, database: str | None) -> dict[str, str]:
+def environment(
+    setup: str, folder: str, database: str | None, redis_url: str, postgres_url: str
+) -> dict[str, str]:
     env = {
+        **BENCH_LIMITS,
         "PLAYTABLE_SECRET": SECRET,
         # The bench, not the limits, decides how many tables and sockets there are.
         "PLAYTABLE_TABLES_PER_MINUTE": "1000000",
@@ -256,9 +274,10 @@ def environment(setup: str, folder: str, database: str | None) -> dict[str, str]
         env["PLAYTABLE_DATABASE_URL"] = f"sqlite:///{folder}/{setup}.sqlite3"
     else:
         assert database is not None
-        env["PLAYTABLE_DATABASE_URL"] = f"postgresql+asyncpg://postgres@127.0.0.1:5432/{database}"
+        server = postgres_url.split("://", 1)[1].rsplit("/", 1)[0]
+        env["PLAYTABLE_DATABASE_URL"] = f"postgresql+asyncpg://{server}/{database}"
     if setup != "sqlite-1":
-        env["PLAYTABLE_REDIS_URL"] = REDIS
+        env["PLAYTABLE_REDIS_URL"] = redis_url
         env["PLAYTABLE_REDIS_PREFIX"] = f"bench-{os.getpid()}-{setup}:"
     return env
 
@@ -297,6 +316,17 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--setups", default=",".join(SETUPS), help="comma-separated: " + ", ".join(SETUPS)
     )
     parser.add_argument("--time-limit", type=float, default=600.0, help="seconds for the whole run")
+    parser.add_argument(
+        "--redis-url", help="the Redis of the bus (default: one the bench starts on a free port)"
+    )
+    parser.add_argument(
+        "--postgres-url",
+        default=POSTGRES_ADMIN,
+        help=f"a PostgreSQL database to connect to for CREATE DATABASE (default {POSTGRES_ADMIN})",
+    )
+    parser.add_argument(
+        "--ports", default="", help="comma-separated ports for the server processes (default: free)"
+    )
     parser.add_argument("--serve", type=int, metavar="PORT", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     raise_file_limit()
@@ -316,15 +346,25 @@ def main(argv: Sequence[str] | None = None) -> int:
         "(clients and servers share it); loopback only"
     )
     print(f"tables: {tables} at once, up to {moves} moves each, Dots and Boxes 5x5")
+    ports = [int(p) for p in args.ports.split(",") if p.strip()]
     database = None
     if any(s.startswith("postgresql") for s in setups):
         database = f"playtable_bench_{os.getpid()}"
-        asyncio.run(admin(f'CREATE DATABASE "{database}"'))
+        asyncio.run(admin(args.postgres_url, f'CREATE DATABASE "{database}"'))
+    redis = None
     try:
         with tempfile.TemporaryDirectory() as folder:
+            redis_url = args.redis_url
+            if redis_url is None and any(s != "sqlite-1" for s in setups):
+                redis, redis_url = start_redis(folder)
+                print(f"redis: the bench's own, {redis_url}")
+
+            def env(setup: str) -> dict[str, str]:
+                return environment(setup, folder, database, redis_url or "", args.postgres_url)
+
             for setup in setups:
                 count = int(setup.rsplit("-", 1)[1])
-                servers = start_servers(count, environment(setup, folder, database), deadline)
+                servers = start_servers(count, env(setup), deadline, ports)
                 try:
                     left = deadline - time.monotonic()
                     figures = asyncio.run(asyncio.wait_for(measure(servers, tables, moves), left))
@@ -332,7 +372,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                     stop(servers)
                 report(setup, figures)
             if idle:
-                servers = start_servers(1, environment("sqlite-1", folder, None), deadline)
+                servers = start_servers(1, env("sqlite-1"), deadline, ports)
                 try:
                     held, before, after = asyncio.run(hold_idle(servers[0], idle, deadline))
                 finally:
@@ -347,8 +387,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"stopped at the time limit ({args.time_limit:g} s)", file=sys.stderr)
         return 1
     finally:
+        if redis is not None:
+            stop_process(redis)
         if database is not None:
-            asyncio.run(admin(f'DROP DATABASE IF EXISTS "{database}" WITH (FORCE)'))
+            asyncio.run(
+                admin(args.postgres_url, f'DROP DATABASE IF EXISTS "{database}" WITH (FORCE)')
+            )
     return 0
 
 

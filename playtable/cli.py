@@ -2,16 +2,16 @@
 
 from __future__ import annotations
 
-import argparse
 import json
-import logging
-import re
 import sys
 from collections.abc import Iterable, Sequence
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, BinaryIO, TextIO
 
 from playtable.games import GameError, IllegalMove, load
 from playtable.games.records import GameRecord, results_per_line
+
+if TYPE_CHECKING:
+    import argparse
 
 
 def replay_record(record: GameRecord) -> dict[str, Any]:
@@ -20,12 +20,16 @@ def replay_record(record: GameRecord) -> dict[str, Any]:
         game = load(record.game, record.options)
     except GameError as error:
         return {"ok": False, "error": str(error)}
-    state = game.initial()
-    for ply, text in enumerate(record.moves, 1):
-        try:
-            state = game.play(state, text)
-        except IllegalMove as error:
-            return {"ok": False, "ply": ply, "error": str(error)}
+    try:
+        state = game.replay(record.moves)  # a game may play a whole record at once
+    except IllegalMove:
+        state = game.initial()
+        for ply, text in enumerate(record.moves, 1):  # again, to say which move and why
+            try:
+                state = game.play(state, text)
+            except IllegalMove as error:
+                return {"ok": False, "ply": ply, "error": str(error)}
+        raise  # replay() refused a record that plays move by move: a bug in the game
     outcome = game.outcome(state)
     result: dict[str, Any] = {
         "ok": True,
@@ -44,10 +48,61 @@ def replay_lines(lines: Iterable[str], out: TextIO) -> int:
     """Replay JSON Lines records; one result line each, whatever the earlier lines held."""
     count = 0
     for result in results_per_line(lines, replay_record):
-        out.write(json.dumps(result) + "\n")
+        out.write(result_line(result))
         out.flush()
         count += 1
     return count
+
+
+def replay_stream(source: BinaryIO, out: TextIO) -> int:
+    """:func:`replay_lines` on a byte stream, taken as it arrives.
+
+    Each read takes what is there (up to 64 KiB); the result lines of every whole line read
+    so far are written and flushed together, so a program that sends one record and waits
+    gets its answer at once, and a file of records costs one write per read, not per line.
+    Lines end at ``\n``, ``\r\n`` or ``\r``, as for a text stream.
+    """
+    read = getattr(source, "read1", source.read)
+    count = 0
+    pending = b""
+    while True:
+        chunk = read(1 << 16)
+        pending += chunk
+        cut = len(pending) if not chunk else pending.rfind(b"\n") + 1
+        if cut:
+            text = pending[:cut].decode("utf-8", "replace")
+            pending = pending[cut:]
+            if "\r" in text:
+                text = text.replace("\r\n", "\n").replace("\r", "\n")
+            lines = [result_line(r) for r in results_per_line(text.split("\n"), replay_record)]
+            out.write("".join(lines))
+            out.flush()
+            count += len(lines)
+        if not chunk:
+            return count
+
+
+_JSON_PLAYER = {None: "null", "red": '"red"', "blue": '"blue"'}
+
+
+def result_line(result: dict[str, Any]) -> str:
+    """``json.dumps(result)`` and a newline; written directly for a replayed record, which
+    is most lines (json.dumps costs more than replaying a whole 5x5 record at once)."""
+    if len(result) == 6 and result["ok"] is True:  # the keys of replay_record, in its order
+        outcome, score, moves = result["outcome"], result["score"], result["legal_moves"]
+        plies, red, blue = result["plies"], score["red"], score["blue"]
+        if type(plies) is int and type(red) is int and type(blue) is int:  # not bool
+            return (
+                f'{{"ok": true, "plies": {plies}, "to_move": {_JSON_PLAYER[result["to_move"]]}, '
+                f'"outcome": {"null" if outcome is None else _winner_json(outcome)}, '
+                f'"score": {{"red": {red}, "blue": {blue}}}, '
+                f'"legal_moves": {json.dumps(moves) if moves else "[]"}}}\n'
+            )
+    return json.dumps(result) + "\n"
+
+
+def _winner_json(outcome: dict[str, Any]) -> str:
+    return f'{{"winner": {_JSON_PLAYER[outcome["winner"]]}}}'
 
 
 def replay_file(path: str, out: TextIO) -> bool:
@@ -73,7 +128,7 @@ def replay_file(path: str, out: TextIO) -> bool:
 
 def cmd_replay(args: argparse.Namespace) -> int:
     if not args.records:
-        replay_lines(sys.stdin, sys.stdout)
+        replay_stream(sys.stdin.buffer, sys.stdout)
         return 0
     ok = all([replay_file(path, sys.stdout) for path in args.records])
     return 0 if ok else 1
@@ -89,26 +144,23 @@ def cmd_solve(args: argparse.Namespace) -> int:
     return 0
 
 
-class RedactLinks(logging.Filter):
-    """Keep seat tokens and invitations out of the access log: they are keys to seats."""
+def __getattr__(name: str) -> Any:
+    # RedactLinks lives with logging, which only `serve` needs: `replay` starts without it.
+    if name == "RedactLinks":
+        from playtable.access_log import RedactLinks
 
-    SECRET_PATH = re.compile(r"(/t/[^/\s]+/(?:seat|join)/)[^\s\"?]+")
-
-    def filter(self, record: logging.LogRecord) -> bool:
-        if isinstance(record.args, tuple):
-            record.args = tuple(
-                self.SECRET_PATH.sub(r"\1…", arg) if isinstance(arg, str) else arg
-                for arg in record.args
-            )
-        return True
+        return RedactLinks
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
     """Run the site with uvicorn; the database comes from PLAYTABLE_DATABASE_URL."""
+    import logging
     import os
 
     import uvicorn
 
+    from playtable.access_log import RedactLinks
     from playtable.web.app import create_app
     from playtable.web.server import GuardedHttpProtocol
 
@@ -156,6 +208,8 @@ def sa_safe(url: str) -> str:
 
 
 def build_parser() -> argparse.ArgumentParser:
+    import argparse  # only when there is a command line to parse (not for a bare `replay`)
+
     parser = argparse.ArgumentParser(prog="playtable", description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True)
 
@@ -225,6 +279,10 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    words = sys.argv[1:] if argv is None else list(argv)
+    if words == ["replay"]:  # the filter of JSON Lines, as scripts call it: argparse unneeded
+        replay_stream(sys.stdin.buffer, sys.stdout)
+        return 0
     args = build_parser().parse_args(argv)
     code: int = args.func(args)
     return code

@@ -112,3 +112,67 @@ def test_text_record_with_illegal_move_fails(tmp_path: Path) -> None:
     proc = run("", str(path))
     assert proc.returncode == 1
     assert "move 2" in proc.stderr and "already drawn" in proc.stderr
+
+
+def test_many_records_stream_through_in_order() -> None:
+    """Whole games, partial games and bad lines, more than one read's worth of input."""
+    import random
+
+    from playtable.cli import result_line
+    from playtable.games import load
+
+    game = load("dots", {"rows": 3, "cols": 3})
+    rng = random.Random(3)
+    lines: list[str] = []
+    for i in range(400):
+        names = [line.name for line in game.board.lines]  # type: ignore[attr-defined]
+        rng.shuffle(names)
+        names = names[: rng.randrange(len(names) + 1)]
+        if i % 50 == 7:
+            names.append(names[0] if names else "q9-q8")
+        lines.append(
+            json.dumps({"game": "dots", "options": {"rows": 3, "cols": 3}, "moves": names})
+        )
+    stdin = "\r\n".join(lines) + "\n"
+    out = results(stdin)
+    assert len(out) == 400
+    for line, result in zip(lines, out, strict=True):
+        moves = json.loads(line)["moves"]
+        try:
+            state = game.replay(moves)
+        except Exception:
+            assert result["ok"] is False
+            continue
+        assert result["plies"] == len(moves) and result["ok"] is True
+        assert result["score"] == dict(zip(("red", "blue"), game.score(state), strict=True))
+        assert json.loads(result_line(result)) == result
+        assert result_line(result) == json.dumps(result) + "\n"
+
+
+def test_lines_cut_across_reads_and_any_line_ending() -> None:
+    """replay_stream on a source that hands out 7 bytes a read: the same results as the
+    line-by-line replay, whatever the line endings, a last line without one included."""
+    import io
+
+    from playtable.cli import replay_lines, replay_stream
+
+    records = [
+        json.dumps({"game": "dots", "options": {"rows": 1, "cols": 1}, "moves": moves})
+        for moves in (["a1-b1"], [], ["a1-b1", "b1-b2", "a2-b2", "a1-a2"], ["zz"])
+    ]
+    text = records[0] + "\r\n" + records[1] + "\r" + records[2] + "\n\n" + records[3]
+
+    class Trickle(io.BytesIO):
+        def read1(self, size: int = -1) -> bytes:
+            return super().read1(7)
+
+    streamed, listed = io.StringIO(), io.StringIO()
+    assert replay_stream(Trickle(text.encode()), streamed) == 4
+    replay_lines(records, listed)
+    assert streamed.getvalue() == listed.getvalue()
+    assert [json.loads(line)["ok"] for line in streamed.getvalue().splitlines()] == [
+        True,
+        True,
+        True,
+        False,
+    ]

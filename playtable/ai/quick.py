@@ -111,13 +111,14 @@ def quick_swaptimum_move(
         squares = [i for i in range(threats.bit_length()) if threats >> i & 1]
         rng.shuffle(squares)
         for square in squares:
-            swaps = game._swaps(red, blue, player, square)
-            if swaps:
-                return SwaptimumMove(square, rng.choice(swaps))
+            pair = game.random_swap(red, blue, player, square, rng)
+            if pair is not None:
+                return SwaptimumMove(square, pair)
     open_squares = empty & ~makers
     if open_squares:
         mine = red if player == "red" else blue
         near = open_squares & _dilate(game, mine)
         return SwaptimumMove(_pick(near or open_squares, rng))
-    # Every empty square forms a crosscut: a random legal placement with its swap.
-    return rng.choice(game.legal_moves(state))
+    # Every empty square forms a crosscut: a random legal placement with its swap, drawn
+    # uniformly without listing every swap.
+    return game.random_move(state, rng)

@@ -3,13 +3,13 @@
 The tree uses the real rules (``Swaptimum.apply``), so every move it can choose is legal.
 Below the tree, games are finished by a fast playout on bare bit masks:
 
-- connectivity by union-find, one forest per colour, with each root holding its component's
-  mask; the masks of components touching each of a colour's two sides are kept, so a winning
+- connectivity as two masks per colour: its checkers joined to each of its two sides (a
+  bit-parallel flood fill, grown only when a new checker touches one), so a winning
   placement is one bit expression: an empty square next to (or on) both sides' regions;
 - the mover wins at once when it can, else blocks the opponent's winning square, else
   places at random, preferring squares that form no crosscut (a placement that forms one
-  takes a random legal swap); a swap recolours two squares, which a union-find cannot undo,
-  so the forests are rebuilt then.
+  takes a random legal swap, drawn by ``Swaptimum.random_swap`` without listing them all);
+  a swap recolours two squares, so the four masks are filled again from the sides then.
 
 Levels differ only by their budget: a number of playouts and a share of the time budget.
 """
@@ -49,6 +49,23 @@ class Playout:
         self.goals = ((game.row_first, game.row_last), (game.col_first, game.col_last))
         self.not_first_col = game.full & ~game.col_first
         self.not_last_col = game.full & ~game.col_last
+        # The squares orthogonally next to each square, as a mask.
+        self.around = [sum(1 << j for j in game.sides[i]) for i in range(game.area)]
+
+    def grow(self, reached: int, mine: int) -> int:
+        """``reached`` (a subset of ``mine``) and every checker of ``mine`` joined to it."""
+        n, not_first, not_last = self.n, self.not_first_col, self.not_last_col
+        while True:
+            grown = mine & (
+                reached
+                | (reached << n)
+                | (reached >> n)
+                | ((reached << 1) & not_first)
+                | ((reached >> 1) & not_last)
+            )
+            if grown == reached:
+                return reached
+            reached = grown
 
     def dilate(self, mask: int) -> int:
         """The squares orthogonally next to ``mask``."""
@@ -68,55 +85,37 @@ class Playout:
         masks = [state.red, state.blue]
         self.final = masks  # the colours at the end of the playout, for AMAF
         mover = 0 if state.to_move == "red" else 1
-        parent = list(range(self.area))
-        comp = [0] * self.area
+        # touch[colour][k]: that colour's checkers joined to its side k (a bit-parallel flood
+        # fill, grown only when a new checker touches it).
         touch = [[0, 0], [0, 0]]
         goals = self.goals
-        sides = self.sides
-
-        def find(x: int) -> int:
-            while parent[x] != x:
-                parent[x] = parent[parent[x]]
-                x = parent[x]
-            return x
+        around = self.around
+        grow = self.grow
 
         def add(square: int, colour: int) -> bool:
-            """Put ``square`` into ``colour``'s forest; True if that colour now connects."""
-            parent[square] = square
-            comp[square] = 1 << square
+            """``colour`` has just placed on ``square``: True if that colour now connects."""
+            bit = 1 << square
             mine = masks[colour]
-            root = square
-            for nb in sides[square]:
-                if mine >> nb & 1 and comp[find(nb)]:
-                    other = find(nb)
-                    if other != root:
-                        parent[other] = root
-                        comp[root] |= comp[other]
-            component = comp[root]
+            near = around[square] | bit
+            reached = touch[colour]
             side_a, side_b = goals[colour]
-            touches_a = bool(component & side_a)
-            touches_b = bool(component & side_b)
-            if touches_a:
-                touch[colour][0] |= component
-            if touches_b:
-                touch[colour][1] |= component
-            return touches_a and touches_b
+            if reached[0] & near or side_a & bit:
+                reached[0] = grow(reached[0] | bit, mine)
+            if reached[1] & near or side_b & bit:
+                reached[1] = grow(reached[1] | bit, mine)
+            return bool(reached[0] & reached[1])
 
         def rebuild() -> int:
-            """Rebuild both forests; the colour that connects (-1 if none)."""
-            for i in range(self.area):
-                parent[i] = i
-                comp[i] = 0
-            touch[0] = [0, 0]
-            touch[1] = [0, 0]
+            """Both colours' joined sets from scratch; the colour that connects (-1 if none)."""
             result = -1
             for colour in (0, 1):
-                mask = masks[colour]
-                while mask:
-                    bit = mask & -mask
-                    mask ^= bit
-                    if add(bit.bit_length() - 1, colour) and result < 0:
-                        result = colour
+                mine = masks[colour]
+                side_a, side_b = goals[colour]
+                reached = touch[colour]
+                reached[0] = grow(mine & side_a, mine)
+                reached[1] = grow(mine & side_b, mine)
+                if reached[0] & reached[1] and result < 0:
+                    result = colour
             return result
 
         if rebuild() >= 0:  # cannot happen for a running game, but stay safe
@@ -167,15 +166,16 @@ class Playout:
                     return player
                 mover = other
                 continue
-            # A crosscut-forming placement with a random legal swap.
+            # A crosscut-forming placement with a random legal swap, drawn without listing
+            # the placement's swaps (Swaptimum.random_swap; None if it has none).
             candidates = [s for s in empties if makers >> s & 1]
             rng.shuffle(candidates)
             done = False
             for candidate in candidates:
-                swaps = list(game._swaps(red, blue, player, candidate))
-                if not swaps:
+                pair = game.random_swap(red, blue, player, candidate, rng)
+                if pair is None:
                     continue
-                a, b = rng.choice(swaps)
+                a, b = pair
                 masks[colour] |= 1 << candidate
                 flip = (1 << a) | (1 << b)
                 masks[0] ^= flip

@@ -15,7 +15,10 @@ import enum
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar, Generic, Literal, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, Literal, TypeVar
+
+if TYPE_CHECKING:
+    import random
 
 Player = Literal["red", "blue"]
 PLAYERS: tuple[Player, Player] = ("red", "blue")
@@ -174,6 +177,11 @@ class Game(ABC, Generic[SettingsT, StateT, MoveT]):
     @abstractmethod
     def legal_moves(self, state: StateT) -> list[MoveT]:
         """Every legal move of the side to move (empty once the game is over)."""
+
+    def random_move(self, state: StateT, rng: random.Random) -> MoveT:
+        """A legal move drawn uniformly at random, for random playouts; games whose
+        ``legal_moves`` is costly draw one without listing them all."""
+        return rng.choice(self.legal_moves(state))
 
     @abstractmethod
     def apply(self, state: StateT, move: MoveT) -> StateT:

@@ -22,16 +22,24 @@ True
 from __future__ import annotations
 
 import json
+import json.scanner
 import re
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 from playtable.games.base import GameError
 
-_TAG = re.compile(r'^\[(?P<tag>[A-Za-z][A-Za-z0-9_]*) "(?P<value>(?:[^"\\]|\\.)*)"\]$')
-_PLY = re.compile(r"^(?P<n>\d+)\.$")
+_TAG = r'^\[(?P<tag>[A-Za-z][A-Za-z0-9_]*) "(?P<value>(?:[^"\\]|\\.)*)"\]$'
+_PLY = r"^(?P<n>\d+)\.$"  # compiled on first use (re's cache): JSON records never need them
+_FIELDS = frozenset({"game", "options", "moves"})
+# json.loads's own scanner, called without its layers.
+_SCAN = cast(
+    Callable[[str, int], tuple[Any, int]],
+    json.scanner.make_scanner(json.JSONDecoder()),  # type: ignore[arg-type]
+)
 _WIDTH = 78
+_STR = frozenset({str})  # JSON's strings are exactly str: one C-level test for every move
 
 
 class RecordError(GameError):
@@ -74,10 +82,10 @@ class GameRecord:
     @classmethod
     def from_json(cls, data: Any) -> GameRecord:
         """Read the JSON form; raises :class:`RecordError` naming what is wrong."""
-        if not isinstance(data, Mapping):
+        if not (type(data) is dict or isinstance(data, Mapping)):
             raise RecordError("a record must be a JSON object")
-        unknown = sorted(set(data) - {"game", "options", "moves"})
-        if unknown:
+        if not _FIELDS.issuperset(data):
+            unknown = sorted(set(data) - _FIELDS)
             raise RecordError(f"unknown field {unknown[0]!r} in the record")
         game = data.get("game")
         if not isinstance(game, str):
@@ -86,7 +94,9 @@ class GameRecord:
         if not isinstance(options, Mapping):
             raise RecordError('"options" must be a JSON object')
         moves = data.get("moves", [])
-        if not isinstance(moves, list) or not all(isinstance(m, str) for m in moves):
+        if not isinstance(moves, list) or not (
+            _STR.issuperset(map(type, moves)) or all(isinstance(m, str) for m in moves)
+        ):
             raise RecordError('"moves" must be a list of move texts')
         return cls(game, dict(options), tuple(moves))
 
@@ -124,7 +134,7 @@ class GameRecord:
                     in_header = False
                 continue
             if in_header and line.startswith("["):
-                match = _TAG.match(line)
+                match = re.match(_TAG, line)
                 if not match:
                     raise RecordError(f'line {number}: a header line looks like [Tag "value"]')
                 tag, value = match["tag"], match["value"]
@@ -138,7 +148,7 @@ class GameRecord:
             in_header = False
             tokens = line.split()
             for token in tokens:
-                numbered = _PLY.match(token)
+                numbered = re.match(_PLY, token)
                 if numbered:
                     if int(numbered["n"]) != len(moves) + 1:
                         raise RecordError(
@@ -170,7 +180,14 @@ def results_per_line(
 def parse_json_line(line: str) -> GameRecord:
     """One record of JSON Lines; raises :class:`RecordError` for bad JSON or fields."""
     try:
-        data = json.loads(line)
+        # json.loads(line) without its layers for the usual line (no leading whitespace):
+        # what it accepts and the errors it raises are json.loads's own.
+        try:
+            data, end = _SCAN(line, 0)
+        except StopIteration:
+            data, end = json.loads(line), len(line)
+        if end != len(line) and line[end:].strip(" \t\n\r"):  # JSON's whitespace only
+            data = json.loads(line)  # raises "Extra data"
     except json.JSONDecodeError as error:
         raise RecordError(f"not valid JSON: {error.msg} at column {error.colno}") from None
     return GameRecord.from_json(data)

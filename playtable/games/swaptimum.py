@@ -33,7 +33,7 @@ import functools
 from collections import deque
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from playtable.games.base import (
     N_,
@@ -48,10 +48,15 @@ from playtable.games.base import (
     owner_of,
 )
 
+if TYPE_CHECKING:
+    import random
+
 MIN_SIZE = 2
 MAX_SIZE = 26  # one letter per column
 DEFAULT_SIZE = 9
 FILES = "abcdefghijklmnopqrstuvwxyz"
+# Refused candidate swaps after which random_move() draws from the full list instead.
+SAMPLE_TRIES = 64
 
 
 @dataclass(frozen=True, slots=True)
@@ -125,12 +130,15 @@ class Swaptimum(Game[SwaptimumSettings, SwaptimumState, SwaptimumMove]):
         n = settings.size
         self.size = n
         self.area = n * n
+        self.area_bits = (self.area - 1).bit_length()  # random bits that name any square
         self.full = (1 << self.area) - 1
         col_first = sum(1 << (row * n) for row in range(n))
         self.col_first = col_first
         self.col_last = col_first << (n - 1)
         self.row_first = (1 << n) - 1
         self.row_last = self.row_first << (n * (n - 1))
+        self.not_first_col = self.full & ~self.col_first  # no wrap-round of a shift left
+        self.not_last_col = self.full & ~self.col_last  # nor of a shift right
         # Lower-left corners of the 2x2 blocks: every square off the last row and column.
         self.corners = self.full & ~self.col_last & ~self.row_last
         self.names = [f"{FILES[i % n]}{i // n + 1}" for i in range(self.area)]
@@ -144,6 +152,8 @@ class Swaptimum(Game[SwaptimumSettings, SwaptimumState, SwaptimumMove]):
         self.sides = [self._around(i, diagonal=False) for i in range(self.area)]
         self.blocks = [self._blocks_of(i) for i in range(self.area)]
         self.placements = [SwaptimumMove(i) for i in range(self.area)]
+        # The last _crosscut_makers answer of _has_legal_move: (red, blue, player, makers).
+        self._last_makers: tuple[int, int, Player | None, int] = (-1, -1, None, 0)
         # _bits() lists the set bits of a board mask a byte at a time from these tables.
         self.bit_tables = tuple(_byte_bits(k) for k in range(-(-self.area // 8)))
 
@@ -215,18 +225,143 @@ class Swaptimum(Game[SwaptimumSettings, SwaptimumState, SwaptimumMove]):
             ]
         return moves
 
+    def random_move(self, state: SwaptimumState, rng: random.Random) -> SwaptimumMove:
+        """A legal move drawn uniformly at random, without listing every legal move.
+
+        Every legal move is one *slot*: a bare placement is one, and a placement that forms a
+        crosscut has one slot per candidate swap (a square of a crosscut just formed and an
+        adjacent checker of the other colour, each pair once, as :meth:`_swaps` lists them).
+        A slot is drawn uniformly; a bare placement is played, a candidate swap is checked
+        (one whole-board crosscut test) and played if legal, else another slot is drawn. Each
+        legal move is one slot, so each is drawn with the same chance; after as many refused
+        slots as there are slots (at most ``SAMPLE_TRIES``) it draws from :meth:`legal_moves`
+        instead, which is uniform too. Placements forming a crosscut are few (under one a
+        position in random play on 9x9), so a draw costs about one crosscut scan instead of
+        every swap's test.
+        """
+        player = state.to_move
+        if player is None:
+            raise IllegalMove("the game is over")
+        red, blue = state.red, state.blue
+        seen = self._last_makers  # apply() has just asked the same for this position
+        if seen[0] == red and seen[1] == blue and seen[2] == player:
+            makers = seen[3]
+        else:
+            makers = self._crosscut_makers(red, blue, player)
+        open_squares = self.full & ~(red | blue) & ~makers
+        bare = open_squares.bit_count()
+        tables = self.bit_tables
+        if not makers:
+            return self.placements[self._random_square(open_squares, bare, rng)]
+        groups, total = self._swap_candidates(red, blue, player, makers)
+        total += bare
+        n, corners = self.size, self.corners
+        for _ in range(min(SAMPLE_TRIES, total)):
+            slot = rng.randrange(total)
+            if slot < bare:
+                return self.placements[self._random_square(open_squares, bare, rng)]
+            slot -= bare
+            for count, square, r, b, first, partners in groups:  # noqa: B007 (used below)
+                if slot < count:
+                    break
+                slot -= count
+            second = _bits(partners, tables)[slot]
+            flip = (1 << first) | (1 << second)
+            r ^= flip
+            b ^= flip
+            if not corners & (
+                (r & (r >> (n + 1)) & (b >> 1) & (b >> n))
+                | (b & (b >> (n + 1)) & (r >> 1) & (r >> n))
+            ):
+                order = self.order
+                pair = (first, second) if order[first] < order[second] else (second, first)
+                return _tuple_new(SwaptimumMove, (square, pair))
+        return rng.choice(self.legal_moves(state))
+
+    def _random_square(self, mask: int, count: int, rng: random.Random) -> int:
+        """One of the ``count`` squares of ``mask``, uniformly: while they are a good share of
+        the board, random squares until one is in the mask, else the list of them."""
+        if 4 * count >= self.area:
+            getrandbits, width = rng.getrandbits, self.area_bits
+            while True:
+                square = getrandbits(width)
+                if mask >> square & 1:  # off the board: no bit
+                    return square
+        return _bits(mask, self.bit_tables)[rng.randrange(count)]
+
+    def random_swap(
+        self, red: int, blue: int, player: Player, square: int, rng: random.Random
+    ) -> tuple[int, int] | None:
+        """A legal swap after ``player`` places on ``square``, uniformly at random, or ``None``
+        if that placement has none (or forms no crosscut).
+
+        The candidate swaps are tested in a random order (a Fisher-Yates shuffle drawn as it
+        goes) and the first legal one is played: each legal swap is equally likely to come
+        first. It tests about candidates / (legal + 1) of them, and all of them, as
+        :meth:`_swaps` does, only when none is legal.
+        """
+        groups, total = self._swap_candidates(red, blue, player, 1 << square)
+        if not total:
+            return None
+        tables = self.bit_tables
+        r, b = groups[0][2], groups[0][3]  # the same placement in every group
+        pairs = [
+            (first, second)
+            for _count, _square, _r, _b, first, partners in groups
+            for second in _bits(partners, tables)
+        ]
+        n, corners, randrange = self.size, self.corners, rng.randrange
+        for i in range(total):
+            j = randrange(i, total)
+            pairs[i], pairs[j] = pairs[j], pairs[i]
+            first, second = pairs[i]
+            flip = (1 << first) | (1 << second)
+            x, y = r ^ flip, b ^ flip
+            if not corners & (
+                (x & (x >> (n + 1)) & (y >> 1) & (y >> n))
+                | (y & (y >> (n + 1)) & (x >> 1) & (x >> n))
+            ):
+                order = self.order
+                return (first, second) if order[first] < order[second] else (second, first)
+        return None
+
+    def _swap_candidates(
+        self, red: int, blue: int, player: Player, makers: int
+    ) -> tuple[list[tuple[int, int, int, int, int, int]], int]:
+        """The candidate swaps of each placement in ``makers``, grouped, and how many.
+
+        A group is ``(count, square, red, blue, first, partners)``: after placing on
+        ``square`` (``red`` and ``blue`` hold the placement), ``first`` may swap with each of
+        the ``count`` squares of the mask ``partners``; the same pairs as :meth:`_swaps`
+        examines, before its crosscut test.
+        """
+        groups = []
+        total = 0
+        tables, around_masks = self.bit_tables, self.around_masks
+        for square in _bits(makers, tables):
+            r, b = (red | 1 << square, blue) if player == "red" else (red, blue | 1 << square)
+            formed = self._formed(r, b, square)
+            for first in _bits(formed, tables):
+                opposite = b if r >> first & 1 else r
+                partners = around_masks[first] & opposite & ~(formed & ((1 << first) - 1))
+                if partners:
+                    count = partners.bit_count()
+                    groups.append((count, square, r, b, first, partners))
+                    total += count
+        return groups, total
+
     def apply(self, state: SwaptimumState, move: SwaptimumMove) -> SwaptimumState:
         """The position after ``move``; raises :class:`IllegalMove` saying why it is refused."""
         player = state.to_move
         if player is None:
             raise IllegalMove("the game is over")
         square, swap = move
-        if not _on_board(square, self.area):
+        # type() first: the usual case costs one test, and True is no square (bool is an int).
+        if not (type(square) is int and 0 <= square < self.area):
             raise IllegalMove(f"square {square!r} is off the board")
-        name = self.names[square]
         red, blue = state.red, state.blue
         if (red | blue) >> square & 1:
-            raise IllegalMove(f"{name} is occupied")
+            raise IllegalMove(f"{self.names[square]} is occupied")
         if player == "red":
             red |= 1 << square
         else:
@@ -234,16 +369,24 @@ class Swaptimum(Game[SwaptimumSettings, SwaptimumState, SwaptimumMove]):
         formed = self._formed(red, blue, square)
         if not formed:
             if swap is not None:
-                raise IllegalMove(f"{name} forms no crosscut: no swap is allowed")
+                raise IllegalMove(f"{self.names[square]} forms no crosscut: no swap is allowed")
+            # A running position has no chain (it would be over), and a bare placement changes
+            # only the mover's colour: a chain now runs through the new checker or nowhere.
+            if player == "red":
+                won = self._joins(red, square, self.row_first, self.row_last)
+            else:
+                won = self._joins(blue, square, self.col_first, self.col_last)
+            return self._turn_after(state, player, red, blue, player if won else None)
         else:
             # A legal swap shows at once that the placement is not restricted; the swaps are
             # listed only to tell a restricted placement from a wrong or missing swap.
             try:
                 if swap is None:
-                    raise IllegalMove(f"{name} forms a crosscut: choose a swap")
+                    raise IllegalMove(f"{self.names[square]} forms a crosscut: choose a swap")
                 flip = self._check_swap(red, blue, formed, swap)
             except IllegalMove:
                 if not self._swaps(state.red, state.blue, player, square):
+                    name = self.names[square]
                     raise IllegalMove(
                         f"placement at {name} is restricted: every swap leaves a crosscut"
                     ) from None
@@ -286,12 +429,18 @@ class Swaptimum(Game[SwaptimumSettings, SwaptimumState, SwaptimumMove]):
 
     def _after(self, state: SwaptimumState, mover: Player, red: int, blue: int) -> SwaptimumState:
         """The state once ``mover``'s move has left ``red`` and ``blue``: win, turn, skip, draw."""
-        ply = state.ply + 1
         winner: Player | None = None
         if self._red_connects(red):
             winner = "red"
         elif self._blue_connects(blue):
             winner = "blue"
+        return self._turn_after(state, mover, red, blue, winner)
+
+    def _turn_after(
+        self, state: SwaptimumState, mover: Player, red: int, blue: int, winner: Player | None
+    ) -> SwaptimumState:
+        """The state after ``mover``'s move, ``winner`` known: who moves next, or the end."""
+        ply = state.ply + 1
         if winner is not None:
             return SwaptimumState(red, blue, None, ply, winner=winner)
         opponent = other(mover)
@@ -389,6 +538,8 @@ class Swaptimum(Game[SwaptimumSettings, SwaptimumState, SwaptimumMove]):
         """Whether ``player`` can move: any empty square forming no crosscut settles it at once."""
         empty = self.full & ~(red | blue)
         makers = self._crosscut_makers(red, blue, player)
+        # One tuple, replaced whole: random_move() of the position after a move reuses it.
+        self._last_makers = (red, blue, player, makers)
         if empty & ~makers:
             return True
         return any(
@@ -416,6 +567,30 @@ class Swaptimum(Game[SwaptimumSettings, SwaptimumState, SwaptimumMove]):
         n = self.size
         not_first, not_last = ~self.col_first, ~self.col_last
         while not reached & goal:
+            grown = mine & (
+                reached
+                | (reached << n)
+                | (reached >> n)
+                | ((reached << 1) & not_first)
+                | ((reached >> 1) & not_last)
+            )
+            if grown == reached:
+                return False
+            reached = grown
+        return True
+
+    def _joins(self, mine: int, square: int, start: int, goal: int) -> bool:
+        """Whether the chain of ``mine`` through ``square`` touches both ``start`` and ``goal``.
+
+        The flood fill of :meth:`_connects`, grown from one checker and stopped as soon as it
+        touches both sides: it visits one chain, not everything joined to a side.
+        """
+        if not (mine & start and mine & goal):
+            return False
+        n = self.size
+        not_first, not_last = self.not_first_col, self.not_last_col
+        reached = 1 << square
+        while not (reached & start and reached & goal):
             grown = mine & (
                 reached
                 | (reached << n)

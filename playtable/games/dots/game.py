@@ -17,8 +17,10 @@ from __future__ import annotations
 
 import functools
 import math
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from itertools import compress
+from operator import itemgetter
 from typing import Any, ClassVar, Literal, NamedTuple
 
 from playtable.games.base import (
@@ -218,6 +220,7 @@ class DotsAndBoxes(Game[DotsSettings, DotsState, int]):
             for line, cells in zip(board.lines, self._line_cells, strict=True)
         )
         self._initial = DotsState(self._predrawn, 0, 0, "red", 0)
+        self._replay_tables()
         self._byte_count = max(1, -(-self._line_count // 8))
         self._byte_tables = tuple(_byte_table(k) for k in range(self._byte_count))
         if not COMPILED:
@@ -227,6 +230,32 @@ class DotsAndBoxes(Game[DotsSettings, DotsState, int]):
             # itself is faster than that interpreted function, so it is left alone; either
             # way the method below is the reference (the tests check that both agree).
             self.legal_moves = _legal_moves_function(self._line_count)  # type: ignore[method-assign,assignment]
+
+    def _replay_tables(self) -> None:
+        """What :meth:`replay` needs to play a whole record at once (see there)."""
+        board = self.board
+        # Every line by its text, written either way round, as parse_move reads it.
+        texts = {line.name: line.index for line in board.lines}
+        for line in board.lines:
+            a, b = line.name.split("-")
+            texts[f"{b}-{a}"] = line.index
+        self._line_of_text = texts
+        self._line_bits = tuple(1 << i for i in range(self._line_count))
+        self._predrawn_lines = frozenset(
+            i for i in range(self._line_count) if self._predrawn >> i & 1
+        )
+        self._free_count = self._line_count - len(self._predrawn_lines)
+        # The ply at which each line is drawn: -1 for a pre-drawn line, _line_count for one
+        # not drawn yet; then every cell's sides, read in one call.
+        self._ply_template = {
+            i: -1 if i in self._predrawn_lines else self._line_count
+            for i in range(self._line_count)
+        }
+        sides = {len(cell.lines) for cell in board.cells}
+        self._sides_per_cell = sides.pop() if len(sides) == 1 else 0
+        self._cell_sides = itemgetter(*(i for cell in board.cells for i in cell.lines))
+        self._cell_bits = tuple(1 << cell.index for cell in board.cells)
+        self._all_cells = (1 << len(board.cells)) - 1
 
     def __reduce__(self) -> tuple[Any, ...]:
         # A game is its settings; rebuilding it from them keeps it picklable despite the
@@ -283,6 +312,59 @@ class DotsAndBoxes(Game[DotsSettings, DotsState, int]):
             moves.extend(table[free & 255])
             free >>= 8
         return moves
+
+    def replay(self, texts: Sequence[str]) -> DotsState:
+        """The position after ``texts``: the whole record at once, else move by move.
+
+        A record whose texts are all lines of the board, none twice and none pre-drawn, is
+        played without a call per move: the cells a move completes are those whose last side
+        it draws, and the turn passes at every move that completes none, so who claimed each
+        cell follows from the plies alone. Anything else is replayed move by move, which
+        raises the same :class:`IllegalMove` as :meth:`play` would.
+        """
+        state = self._replay_at_once(texts)
+        return state if state is not None else super().replay(texts)
+
+    def _replay_at_once(self, texts: Sequence[str]) -> DotsState | None:
+        """The position after ``texts`` if they are distinct free lines, else ``None``."""
+        count = len(texts)
+        if not count:
+            return self._initial
+        try:
+            lines = list(map(self._line_of_text.__getitem__, texts))
+        except (KeyError, TypeError):  # not a line (or not even hashable): play() says why
+            return None
+        if len(set(lines)) != count or count > self._free_count:
+            return None
+        if self._predrawn_lines and not self._predrawn_lines.isdisjoint(lines):
+            return None
+        sides = self._sides_per_cell
+        if not sides:
+            return None
+        line_count = self._line_count
+        ply_of = self._ply_template.copy()
+        ply_of.update(zip(lines, range(count)))  # noqa: B905 (ply_of[line]: the ply drawing it)
+        # The ply completing each cell: that of its last side drawn (line_count if open).
+        flat = self._cell_sides(ply_of)
+        completed = list(map(max, *[flat[k::sides] for k in range(sides)]))
+        plies = sorted(set(completed))
+        if plies[-1] == line_count:
+            plies.pop()
+        if plies and plies[0] < 0:  # a cell closed by pre-drawn lines: never built that way
+            return None
+        # Before the k-th ply that completes a cell (from 0), the turn passed ply - k times:
+        # red moved at that ply if that is even.
+        red = blue = 0
+        if plies:
+            cells = self._cell_bits
+            red_plies = {ply for k, ply in enumerate(plies) if not (ply - k) & 1}
+            red = sum(compress(cells, map(red_plies.__contains__, completed)))
+            if count == self._free_count:  # the whole game: every cell is claimed
+                return _tuple_new(DotsState, (self._full, red, self._all_cells ^ red, None, count))
+            blue = sum(compress(cells, map(set(plies).__contains__, completed))) - red
+        drawn = self._predrawn + sum(map(self._line_bits.__getitem__, lines))
+        mover: Player = "blue" if (count - len(plies)) & 1 else "red"
+        return _tuple_new(DotsState, (drawn, red, blue, mover, count))
 
     def apply(self, state: DotsState, move: int) -> DotsState:
         drawn, red, blue, mover, ply = state
