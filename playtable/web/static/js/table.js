@@ -3,6 +3,7 @@
 
 import { DotsBoard } from "./dots.js";
 import { hasString, playerName, t } from "./i18n.js";
+import { replayFor } from "./replay.js";
 import { SwaptimumBoard } from "./swaptimum.js";
 
 const PROTOCOL = 1;
@@ -36,6 +37,8 @@ const board =
   table.game === "dots"
     ? new DotsBoard(boardRoot, { onMove: playMove })
     : new SwaptimumBoard(boardRoot, { onMove: playMove, onPending: showSwapChooser });
+
+const replay = replayFor(table.id, table.game, () => table, () => render());
 
 function playMove(move) {
   if (!send({ type: "move", ply: table.ply, move })) return;
@@ -267,7 +270,8 @@ function render() {
   boardRoot.dataset.toMove = table.to_move || "";
   boardRoot.setAttribute("aria-busy", sending ? "true" : "false");
 
-  board.render(table, { interactive: myTurn() && !sending && connected });
+  board.render(replay.shown(table), replay.boardOptions(myTurn() && !sending && connected));
+  boardRoot.dataset.past = String(!replay.isLive());
 
   $("board-help").hidden = !you || over;
   renderTurn(over);
@@ -277,6 +281,7 @@ function render() {
   renderLinks();
   renderMoves();
   renderResult(over);
+  replay.update();
 }
 
 function renderTurn(over) {
