@@ -1,5 +1,5 @@
-"""Pictures and past positions of a table: ``/t/{id}.svg``, ``.png``, ``.gif`` and
-``/t/{id}/position.json``, all ``?ply=n`` (the number of moves before the position).
+"""Pictures of a table: ``/t/{id}.svg`` and ``.png`` (``?ply=n``, the number of moves before
+the position; default the latest) and ``/t/{id}.gif`` (the whole game).
 
 They read the game only through ``service.record`` (public: the moves anyone watching sees)
 and replay it with :mod:`playtable.pictures`, so nothing secret reaches an image or its
@@ -17,7 +17,7 @@ from typing import Any
 
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
-from starlette.responses import JSONResponse, PlainTextResponse, Response
+from starlette.responses import PlainTextResponse, Response
 from starlette.routing import BaseRoute, Route
 
 from playtable.games.records import GameRecord
@@ -87,7 +87,7 @@ def _cache_headers(record: GameRecord, moves: tuple[str, ...], kind: str) -> dic
     return {"Cache-Control": REVALIDATE, "ETag": f'"{kind}-{len(moves)}-{digest(moves)}"'}
 
 
-async def _answer(request: Request, kind: str, build: Callable[[GameRecord, int], Any]) -> Response:
+async def answer(request: Request, kind: str, build: Callable[[GameRecord, int], Any]) -> Response:
     """Read the table's record, check ``?ply``, and answer with ``build``'s response."""
     table_id = request.path_params["table_id"]
     try:
@@ -111,7 +111,7 @@ async def picture_svg(request: Request) -> Response:
         text = to_svg(scene(position_at(record, ply)))
         return Response(text, media_type="image/svg+xml")
 
-    return await _answer(request, "svg", build)
+    return await answer(request, "svg", build)
 
 
 async def picture_png(request: Request) -> Response:
@@ -119,7 +119,7 @@ async def picture_png(request: Request) -> Response:
         data = await run_in_threadpool(lambda: to_png(scene(position_at(record, ply))))
         return Response(data, media_type="image/png")
 
-    return await _answer(request, "png", build)
+    return await answer(request, "png", build)
 
 
 def _gif(record: GameRecord) -> bytes:
@@ -143,19 +143,11 @@ async def picture_gif(request: Request) -> Response:
 
     if "ply" in request.query_params:
         return PlainTextResponse('the GIF is the whole game: it takes no "ply"', status_code=400)
-    return await _answer(request, "gif", build)
-
-
-async def position_json(request: Request) -> Response:
-    async def build(record: GameRecord, ply: int) -> Response:
-        return JSONResponse(position_at(record, ply).to_json())
-
-    return await _answer(request, "json", build)
+    return await answer(request, "gif", build)
 
 
 routes: list[BaseRoute] = [
     Route("/t/{table_id}.svg", picture_svg, methods=["GET", "HEAD"], name="picture_svg"),
     Route("/t/{table_id}.png", picture_png, methods=["GET", "HEAD"], name="picture_png"),
     Route("/t/{table_id}.gif", picture_gif, methods=["GET", "HEAD"], name="picture_gif"),
-    Route("/t/{table_id}/position.json", position_json, methods=["GET"], name="position_json"),
 ]

@@ -41,9 +41,15 @@ def replay_strings(catalog: gettext.NullTranslations) -> dict[str, str]:
         "eval_blue_side": _("Blue wins"),
         "eval_position": _("After move %(ply)s (%(player)s %(move)s): %(value)s."),
         "eval_start": _("Starting position: %(value)s."),
+        # Translators: %(boxes)s is how many boxes the move handed to the opponent.
         "eval_mistake": _("Mistake: %(player)s gave away %(boxes)s."),
+        "eval_before": _("Before this move: %(value)s."),
         "eval_best_here": _("Best here: %(moves)s (dashed green on the board)."),
         "eval_best_none": _("The game is over: no move left."),
         "eval_seen_as": _("Values from your side: you play %(player)s."),
+        "eval_partial": _(
+            "Some positions were not proved within the time limit: the graph marks them "
+            "with ?, and the list says not proved."
+        ),
         "eval_misere": _("Misère: the player with fewer boxes wins, and the values say so."),
     }

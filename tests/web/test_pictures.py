@@ -108,3 +108,15 @@ def test_no_secret_in_a_picture(client: TestClient) -> None:
     seated = client.get(f"/t/{table.id}.svg").content
     client.cookies.clear()
     assert client.get(f"/t/{table.id}.svg").content == seated
+
+
+def test_you_json_names_the_seat_of_this_browser_only(client: TestClient) -> None:
+    table = create_table(client)
+    assert client.get(f"/t/{table.id}/you.json").json() == {"you": None}
+    client.cookies.set(f"pt_{table.id}", table.token)
+    seated = client.get(f"/t/{table.id}/you.json")
+    assert seated.json() == {"you": "red"}
+    assert seated.headers["cache-control"] == "no-store"
+    client.cookies.set(f"pt_{table.id}", "not-a-token")
+    assert client.get(f"/t/{table.id}/you.json").json() == {"you": None}
+    assert client.get("/t/nosuchtable/you.json").status_code == 404

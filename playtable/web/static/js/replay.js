@@ -58,10 +58,10 @@ export class Replay {
     bar.setAttribute("role", "group");
     bar.setAttribute("aria-label", t("replay_label"));
     bar.append(
-      button("start", t("replay_start"), "⏮"),
-      button("back", t("replay_back"), "◀"),
-      button("forward", t("replay_forward"), "▶"),
-      button("end", t("replay_end"), "⏭"),
+      button("start", t("replay_start"), "«"),
+      button("back", t("replay_back"), "‹"),
+      button("forward", t("replay_forward"), "›"),
+      button("end", t("replay_end"), "»"),
     );
     const status = document.createElement("p");
     status.className = "replay__status";
