@@ -165,6 +165,9 @@ def dots_scene(position: Position, *, coordinates: bool = True) -> Scene:
                 shapes.append(Line(a, b, GOLD_SOFT, 26.0, "line-last-halo"))
                 shapes.append(Line(a, b, GOLD, 15.0, "line-last-edge"))
             shapes.append(Line(a, b, COLOURS[player], 9.0, f"line line--drawn line--{player}"))
+            if player == "blue":
+                # a white centre stripe: the drawers never differ by colour alone
+                shapes.append(Line(a, b, SURFACE, 3.0, "line-stripe"))
     for point in dots:
         shapes.append(Circle(point, 9.0, INK, "dot"))
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import doctest
 import importlib
 import io
+import math
 import random
 import xml.etree.ElementTree as ET
 
@@ -74,6 +75,8 @@ def test_dots_svg_shows_each_drawn_line_in_its_drawer_colour() -> None:
     assert len(drawn) == 14
     red = sum("line--red" in c for c in drawn)
     assert red == position.movers.count("red")
+    # blue's lines carry a white stripe: the drawers never differ by colour alone
+    assert classes.count("line-stripe") == position.movers.count("blue")
     assert sum("line--open" in c for c in classes) == 24 - 14
     assert sum(c == "dot" for c in classes) == 16
     # the last move carries its mark, and coordinates name the columns a..d and rows 1..4
@@ -105,15 +108,19 @@ def test_dots_png_decodes_with_the_drawn_lines_in_colour() -> None:
     record = random_record("dots", {"grid": "hexagon", "size": 2}, 20, seed=5)
     position = position_at(record, 20)
     picture = scene(position)
-    image = Image.open(io.BytesIO(to_png(picture, 400)))
+    image = Image.open(io.BytesIO(to_png(picture, 1200)))
     assert image.format == "PNG"
-    assert max(image.size) == 400
+    assert max(image.size) == 1200
     view = position.view
     height = view["height"]
     seen = {"red": 0, "blue": 0, None: 0}
     for line in view["lines"]:
         a, b = view["dots"][line["a"]], view["dots"][line["b"]]
-        x, y = (a["x"] + b["x"]) / 2 * U, (height - (a["y"] + b["y"]) / 2) * U
+        # beside the middle of the line: inside its 9 units, outside blue's white stripe
+        length = math.hypot(b["x"] - a["x"], b["y"] - a["y"])
+        nx, ny = -(b["y"] - a["y"]) / length, (b["x"] - a["x"]) / length
+        x = (a["x"] + b["x"]) / 2 * U + nx * 3
+        y = (height - (a["y"] + b["y"]) / 2) * U - ny * 3
         seen[colour_of(pixel_at(image, picture.box, x, y))] += 1
     assert seen["red"] == position.movers.count("red")
     assert seen["blue"] == position.movers.count("blue")

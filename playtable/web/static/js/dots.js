@@ -121,6 +121,10 @@ export class DotsBoard {
         { x1: X(a.x), y1: Y(a.y), x2: X(b.x), y2: Y(b.y), class: cls, "data-line": line.name },
         lineLayer,
       );
+      if (by === "blue") {
+        // a white centre stripe on blue's lines: the drawers never differ by colour alone
+        svgEl("line", { x1: X(a.x), y1: Y(a.y), x2: X(b.x), y2: Y(b.y), class: "line-stripe" }, lineLayer);
+      }
     });
 
     // Targets: each legal line gets a kite-shaped hit area reaching to the centres of the
