@@ -10,6 +10,7 @@ from playwright.sync_api import Browser, expect
 
 from tests.e2e.games import play_game
 from tests.e2e.helpers import TIMEOUT
+from tests.e2e.test_a11y import headings_in_order, serious_violations
 
 pytestmark = pytest.mark.e2e
 
@@ -40,6 +41,8 @@ def test_the_analysis_board_of_a_finished_3x3_game(browser: Browser, server_url:
         sum(analysis["values"][m["ply"] + 1] is not None for m in mistakes)
     )
     expect(page.locator("#analysis-moves li.is-mistake")).to_have_count(len(mistakes))
+    assert not serious_violations(page), serious_violations(page)
+    headings_in_order(page)
 
     # a click on the graph at the first mistake shows the position after it
     first = mistakes[0]
@@ -101,3 +104,17 @@ def test_misere_values_are_worded_for_the_winner_and_for_the_viewer(
             f"You lose by {margin} with perfect play"
         )
         expect(mine.locator("#analysis-seen-as")).to_contain_text(loser.capitalize())
+
+
+def test_the_phone_layout_cuts_nothing(browser: Browser, server_url: str) -> None:
+    game = play_game(server_url, SQUARE_3, seed=7)
+    page = browser.new_page(viewport={"width": 360, "height": 780})
+    page.goto(f"{server_url}/t/{game.id}/analysis")
+    expect(page.locator(".analysis-page")).to_have_attribute("data-loaded", "true", timeout=30_000)
+    # nothing wider than the screen: no sideways scrolling, every move's note inside the list
+    assert page.evaluate("() => document.documentElement.scrollWidth") <= 360
+    for selector in ("#analysis-graph svg", "#board svg", "#analysis-moves"):
+        box = page.locator(selector).bounding_box()
+        assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= 360, selector
+    note = page.locator("#analysis-moves li .analysis-move__note").last.bounding_box()
+    assert note is not None and note["x"] + note["width"] <= 360

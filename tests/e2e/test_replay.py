@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
+import io
+
 import pytest
+from PIL import Image
 from playwright.sync_api import Browser, Page, expect
 
+from tests.e2e.games import play_game
 from tests.e2e.helpers import TIMEOUT, create_table, wait_moves_offered, wait_ply, wait_ready
+from tests.e2e.test_a11y import serious_violations
 
 pytestmark = pytest.mark.e2e
 
@@ -115,3 +120,41 @@ def test_swaptimum_replay_marks_the_placement(browser: Browser, server_url: str)
     expect(page.locator("#board .checkers .checker--red")).to_have_count(1)
     expect(page.locator("#board .last-square")).to_have_count(1)
     assert page.locator("#board [data-move]").count() == 0
+
+
+def test_a_spectator_replays_a_finished_game_and_takes_its_pictures(
+    browser: Browser, server_url: str
+) -> None:
+    game = play_game(server_url, {"grid": "square", "rows": 2, "cols": 2}, seed=4)
+    page = browser.new_context().new_page()
+    page.goto(f"{server_url}/t/{game.id}/watch")
+    wait_ready(page)
+    total = len(game.moves)
+    shown(page, total)
+    expect(page.locator("#board .line--drawn")).to_have_count(total)
+    page.locator('#move-list [data-replay-ply="5"]').click()
+    shown(page, 5)
+    expect(page.locator("#board .line--drawn")).to_have_count(5)
+    assert not serious_violations(page), serious_violations(page)
+
+    # the picture of the shown position and the GIF of the game, from the replay's links
+    png = page.request.get(server_url + (page.locator("#replay-png").get_attribute("href") or ""))
+    image = Image.open(io.BytesIO(png.body()))
+    assert image.format == "PNG"
+    svg = page.request.get(f"{server_url}/t/{game.id}.svg?ply=5").text()
+    assert svg.count("line--drawn") == 5
+    gif = page.request.get(server_url + (page.locator("#replay-gif").get_attribute("href") or ""))
+    animation = Image.open(io.BytesIO(gif.body()))
+    assert animation.format == "GIF" and animation.n_frames == total + 1
+    # the browser decodes them too
+    for url in (f"/t/{game.id}.png?ply=5", f"/t/{game.id}.gif"):
+        size = page.evaluate(
+            """async (url) => {
+                const img = new Image();
+                img.src = url;
+                await img.decode();
+                return [img.naturalWidth, img.naturalHeight];
+            }""",
+            url,
+        )
+        assert size[0] > 100 and size[1] > 100

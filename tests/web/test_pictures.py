@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import re
 import xml.etree.ElementTree as ET
 
 from PIL import Image
@@ -120,3 +121,29 @@ def test_you_json_names_the_seat_of_this_browser_only(client: TestClient) -> Non
     client.cookies.set(f"pt_{table.id}", "not-a-token")
     assert client.get(f"/t/{table.id}/you.json").json() == {"you": None}
     assert client.get("/t/nosuchtable/you.json").status_code == 404
+
+
+def test_the_table_page_previews_the_game_without_secrets(client: TestClient) -> None:
+    table = create_table(client)
+    client.cookies.set(f"pt_{table.id}", table.token)
+    html = client.get(f"/t/{table.id}").text
+    meta = re.findall(r'<meta (?:property|name)="((?:og|twitter):[\w:]+)" content="([^"]*)">', html)
+    tags = dict(meta)
+    assert tags["og:image"] == f"http://testserver/t/{table.id}.png?ply=0"
+    assert tags["twitter:image"] == tags["og:image"]
+    assert tags["og:url"] == f"http://testserver/t/{table.id}/watch"
+    assert tags["og:title"] == "Dots and Boxes · 2 × 2 boxes · Swedish board"
+    assert "A seat is free" in tags["og:description"]
+    for _, content in meta:
+        assert table.token not in content and table.invite not in content
+    # the image it names is there
+    picture = client.get(tags["og:image"].removeprefix("http://testserver"))
+    assert picture.status_code == 200 and picture.headers["content-type"] == "image/png"
+    # translated on the translated page
+    finnish = dict(
+        re.findall(
+            r'<meta (?:property|name)="((?:og|twitter):[\w:]+)" content="([^"]*)">',
+            client.get(f"/fi/t/{table.id}").text,
+        )
+    )
+    assert finnish["og:description"].startswith("Paikka on vapaana")
