@@ -14,11 +14,11 @@ from collections.abc import Iterable, Sequence
 
 from PIL import Image, ImageDraw, ImageFont
 
-from playtable.pictures.scene import Circle, Line, Point, Polygon, Scene, Shape, Text
+from playtable.pictures.scene import PALETTE, Circle, Line, Point, Polygon, Scene, Shape, Text
 
 SUPERSAMPLE = 2
 DEFAULT_PIXELS = 600  # the longer side of a PNG
-GIF_PIXELS = 360
+GIF_PIXELS = 420
 GIF_FRAME_MS = 700
 GIF_LAST_MS = 3000
 
@@ -33,17 +33,30 @@ def _colour(value: str) -> tuple[int, int, int]:
     return (int(value[0:2], 16), int(value[2:4], 16), int(value[4:6], 16))
 
 
+@functools.cache
+def _palette() -> list[int]:
+    return [channel for colour in PALETTE for channel in _colour(colour)]
+
+
 class _Painter:
-    def __init__(self, scene: Scene, pixels: int) -> None:
+    def __init__(
+        self, scene: Scene, pixels: int, supersample: int = SUPERSAMPLE, mode: str = "RGB"
+    ) -> None:
         left, top, width, height = scene.box
-        self.scale = pixels * SUPERSAMPLE / max(width, height)
+        self.supersample = supersample
+        self.scale = pixels * supersample / max(width, height)
         self.left, self.top = left, top
         size = (round(width * self.scale), round(height * self.scale))
-        self.image = Image.new("RGB", size, _colour(scene.background))
+        if mode == "P":
+            # One fixed palette: colours are looked up in it, never quantized per frame.
+            self.image = Image.new("P", size, PALETTE.index(scene.background))
+            self.image.putpalette(_palette())
+        else:
+            self.image = Image.new("RGB", size, _colour(scene.background))
         self.draw = ImageDraw.Draw(self.image)
         self.final_size = (
-            max(1, round(size[0] / SUPERSAMPLE)),
-            max(1, round(size[1] / SUPERSAMPLE)),
+            max(1, round(size[0] / supersample)),
+            max(1, round(size[1] / supersample)),
         )
 
     def p(self, point: Point) -> tuple[float, float]:
@@ -89,7 +102,9 @@ class _Painter:
         if isinstance(shape, Line):
             colour = _colour(shape.stroke)
             if shape.dash:
-                self.dashed(shape.a, shape.b, colour, shape.width, shape.dash, caps=True)
+                # round caps only where they show: a few pixels wide
+                caps = shape.width * self.scale >= 4
+                self.dashed(shape.a, shape.b, colour, shape.width, shape.dash, caps=caps)
             else:
                 self.segment(shape.a, shape.b, colour, shape.width)
         elif isinstance(shape, Circle):
@@ -127,12 +142,19 @@ class _Painter:
             )
 
     def finish(self) -> Image.Image:
+        if self.supersample == 1:
+            return self.image
         return self.image.resize(self.final_size, Image.Resampling.LANCZOS)
 
 
-def to_image(scene: Scene, pixels: int = DEFAULT_PIXELS) -> Image.Image:
-    """The scene as an RGB image whose longer side is ``pixels``."""
-    painter = _Painter(scene, pixels)
+def to_image(
+    scene: Scene, pixels: int = DEFAULT_PIXELS, supersample: int = SUPERSAMPLE, mode: str = "RGB"
+) -> Image.Image:
+    """The scene as an image whose longer side is ``pixels``: RGB, ``supersample`` times that
+    drawn and scaled down; or ``mode="P"``, drawn at size on the scenes' palette."""
+    if mode == "P":
+        supersample = 1
+    painter = _Painter(scene, pixels, supersample, mode)
     for shape in scene.shapes:
         painter.shape(shape)
     return painter.finish()
@@ -140,7 +162,7 @@ def to_image(scene: Scene, pixels: int = DEFAULT_PIXELS) -> Image.Image:
 
 def to_png(scene: Scene, pixels: int = DEFAULT_PIXELS) -> bytes:
     out = io.BytesIO()
-    to_image(scene, pixels).save(out, "PNG", optimize=True)
+    to_image(scene, pixels).save(out, "PNG")
     return out.getvalue()
 
 
@@ -150,8 +172,12 @@ def to_gif(
     frame_ms: int = GIF_FRAME_MS,
     last_ms: int = GIF_LAST_MS,
 ) -> bytes:
-    """An animated GIF, one frame a scene, looping; the last frame stays longer."""
-    frames: Sequence[Image.Image] = [to_image(scene, pixels) for scene in scenes]
+    """An animated GIF, one frame a scene, looping; the last frame stays longer.
+
+    Frames are drawn at size (GIF's 256 colours make smoothing mostly noise) on one palette,
+    so that each frame stores only what changed since the one before.
+    """
+    frames: Sequence[Image.Image] = [to_image(scene, pixels, mode="P") for scene in scenes]
     if not frames:
         raise ValueError("a GIF needs at least one frame")
     durations = [frame_ms] * (len(frames) - 1) + [last_ms]

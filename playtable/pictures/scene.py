@@ -34,6 +34,12 @@ SQ_DARK = "#efe6d6"
 SQ_LIGHT = "#f7f1e6"
 SQ_EDGE = "#d6c8ae"
 PATH = "#f6c453"
+CORE = "#f4d9d9"
+#: Every colour a scene uses: the palette of the GIF frames.
+PALETTE = (
+    SURFACE, INK, MUTED, *COLOURS.values(), *DARK.values(), *SOFT.values(), GOLD, GOLD_SOFT,
+    OPEN_LINE, PREDRAWN, SQ_DARK, SQ_LIGHT, SQ_EDGE, PATH, CORE,
+)  # fmt: skip
 
 Point = tuple[float, float]
 
@@ -237,7 +243,7 @@ def swaptimum_scene(position: Position, *, coordinates: bool = True) -> Scene:
         if owner == "blue":
             shapes.append(Circle(centre, 17.0, None, "checker-ring", SURFACE, 6.0))
         else:
-            shapes.append(Circle(centre, 11.0, "#f4d9d9", "checker-core"))
+            shapes.append(Circle(centre, 11.0, CORE, "checker-core"))
 
     last = position.last_move
     if last:
