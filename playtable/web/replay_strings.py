@@ -37,6 +37,8 @@ def replay_strings(catalog: gettext.NullTranslations) -> dict[str, str]:
             "Evaluation graph: the result with perfect play after each move. Up: Red wins, "
             "down: Blue wins; a gap: not proved. Click a point to see that position."
         ),
+        # Translators: the mark on the evaluation graph of a position the solver did not prove.
+        "eval_unknown_mark": _("?"),
         "eval_red_side": _("Red wins"),
         "eval_blue_side": _("Blue wins"),
         "eval_position": _("After move %(ply)s (%(player)s %(move)s): %(value)s."),

@@ -109,9 +109,8 @@ function renderNow(ply, found) {
   const mistake = mistakeAt(ply);
   $("analysis-mistake").hidden = !mistake;
   if (mistake) {
-    $("analysis-mistake").textContent = `${mistakeText(mistake)} ${t("eval_before", {
-      value: valueText(data.values[ply - 1]),
-    })}`;
+    const before = t("eval_before", { value: valueText(data.values[ply - 1]) });
+    $("analysis-mistake").textContent = [mistakeText(mistake), before].join(" ");
   }
   const out = $("analysis-best");
   if (!data) out.textContent = "";
@@ -173,7 +172,7 @@ function renderGraph(ply) {
   values.forEach((value, i) => {
     if (value === null || value === undefined) {
       const mark = svgEl("text", { x: x(i), y: mid + 5, "text-anchor": "middle", class: "graph-unknown", "data-ply": i }, svg);
-      mark.textContent = "?";
+      mark.textContent = t("eval_unknown_mark");
       return;
     }
     const mistake = mistakeAt(i);

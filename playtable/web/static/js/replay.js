@@ -209,9 +209,8 @@ export class Replay {
     this.root.dataset.ply = String(at);
     this.root.dataset.live = this.isLive() ? "true" : "false";
     const status = this.root.querySelector("#replay-status");
-    status.textContent =
-      at === 0 ? t("replay_at_start", { total }) : t("replay_at", { ply: at, total });
-    if (!this.isLive()) status.textContent += ` ${t("replay_past")}`;
+    const where = at === 0 ? t("replay_at_start", { total }) : t("replay_at", { ply: at, total });
+    status.textContent = this.isLive() ? where : [where, t("replay_past")].join(" ");
     for (const kind of ["start", "back"]) {
       this.root.querySelector(`[data-replay="${kind}"]`).disabled = at === 0;
     }
