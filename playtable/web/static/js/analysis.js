@@ -48,6 +48,7 @@ const replay = new Replay({
   table: () => table,
   onChange: () => render(),
   game: table.game,
+  liveText: null, // a finished game: » goes to its end
   positionUrl: (ply) => `/t/${tableId}/position.json?ply=${ply}`,
   pictures: { png: (ply) => `/t/${tableId}.png?ply=${ply}`, gif: `/t/${tableId}.gif` },
 });
@@ -127,7 +128,7 @@ function renderNow(ply, found) {
 // -- the evaluation graph ------------------------------------------------------------------
 const W = 600;
 const H = 180;
-const LEFT = 92;
+const LEFT = 10;
 const RIGHT = 12;
 const TOP = 14;
 const BOTTOM = 14;
@@ -153,9 +154,10 @@ function renderGraph(ply) {
   });
   svgEl("rect", { x: LEFT, y: TOP, width: W - LEFT - RIGHT, height: mid - TOP, class: "graph-zone graph-zone--red" }, svg);
   svgEl("rect", { x: LEFT, y: mid, width: W - LEFT - RIGHT, height: H - BOTTOM - mid, class: "graph-zone graph-zone--blue" }, svg);
-  const redLabel = svgEl("text", { x: LEFT - 8, y: TOP + 12, "text-anchor": "end", class: "graph-label graph-label--red" }, svg);
+  // the two sides' names inside their halves, over the start of the game
+  const redLabel = svgEl("text", { x: LEFT + 6, y: TOP + 15, class: "graph-label graph-label--red" }, svg);
   redLabel.textContent = t("eval_red_side");
-  const blueLabel = svgEl("text", { x: LEFT - 8, y: H - BOTTOM - 4, "text-anchor": "end", class: "graph-label graph-label--blue" }, svg);
+  const blueLabel = svgEl("text", { x: LEFT + 6, y: H - BOTTOM - 6, class: "graph-label graph-label--blue" }, svg);
   blueLabel.textContent = t("eval_blue_side");
   svgEl("line", { x1: LEFT, y1: mid, x2: W - RIGHT, y2: mid, class: "graph-axis" }, svg);
 

@@ -32,7 +32,19 @@ export class Replay {
    * become buttons; `table()`: the live table; `onChange()`: redraw the page; `positionUrl`
    * (ply) -> the address of a position's JSON; `game`: "dots" or "swaptimum".
    */
-  constructor({ root, list, table, onChange, positionUrl, game, keys = true, pictures = null }) {
+  constructor({
+    root,
+    list,
+    table,
+    onChange,
+    positionUrl,
+    game,
+    keys = true,
+    pictures = null,
+    liveText = "replay_live",
+  }) {
+    // the key of the one button back to the live position; null: none (nothing is live)
+    this.liveText = liveText;
     this.root = root;
     this.list = list;
     this.table = table;
@@ -74,9 +86,10 @@ export class Replay {
     const news = document.createElement("span");
     news.className = "replay__news";
     news.id = "replay-news";
-    const back = button("live", t("replay_live"), t("replay_live"));
+    const back = button("live", "", this.liveText ? t(this.liveText) : "");
     back.classList.add("button--primary");
     back.removeAttribute("aria-label");
+    back.removeAttribute("title");
     live.append(news, " ", back);
     const extras = document.createElement("div");
     extras.className = "replay__extras";
@@ -219,7 +232,7 @@ export class Replay {
     }
     const live = this.root.querySelector("#replay-live");
     const arrived = !this.isLive() && total > this.seenPly;
-    live.hidden = this.isLive();
+    live.hidden = this.isLive() || !this.liveText;
     this.root.querySelector("#replay-news").textContent = arrived
       ? t("replay_new_move", { move: table.moves[total - 1] })
       : "";
