@@ -19,6 +19,8 @@ const misere = Boolean(table.view && table.view.misere);
 let data = null; // the analysis, once loaded
 let you = null; // the viewer's seat, if any
 const best = new Map(); // ply -> {proved, best_moves} or "pending"
+const BEST_AFTER_MS = 250;
+let bestTimer = null;
 
 /** Who wins a position of value `value` (red's margin) with perfect play, and by how much. */
 export function verdict(value, isMisere) {
@@ -89,7 +91,9 @@ function render() {
   renderNow(ply, found);
   renderGraph(ply);
   replay.update();
-  if (data) loadBest(ply);
+  // the best moves of a position the viewer stays on (not of every one stepped through)
+  clearTimeout(bestTimer);
+  if (data && !best.has(ply)) bestTimer = setTimeout(() => loadBest(ply), BEST_AFTER_MS);
 }
 
 function renderNow(ply, found) {

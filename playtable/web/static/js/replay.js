@@ -69,12 +69,14 @@ export class Replay {
     bar.className = "replay__bar";
     bar.setAttribute("role", "group");
     bar.setAttribute("aria-label", t("replay_label"));
+    const keys = { start: "Home", back: "ArrowLeft", forward: "ArrowRight", end: "End" };
     bar.append(
       button("start", t("replay_start"), "«"),
       button("back", t("replay_back"), "‹"),
       button("forward", t("replay_forward"), "›"),
       button("end", t("replay_end"), "»"),
     );
+    for (const node of bar.children) node.setAttribute("aria-keyshortcuts", keys[node.dataset.replay]);
     const status = document.createElement("p");
     status.className = "replay__status";
     status.id = "replay-status";
