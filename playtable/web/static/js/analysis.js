@@ -156,12 +156,40 @@ function renderGraph(ply) {
     role: "img",
     "aria-label": t("eval_graph"),
   });
-  svgEl("rect", { x: LEFT, y: TOP, width: W - LEFT - RIGHT, height: mid - TOP, class: "graph-zone graph-zone--red" }, svg);
-  svgEl("rect", { x: LEFT, y: mid, width: W - LEFT - RIGHT, height: H - BOTTOM - mid, class: "graph-zone graph-zone--blue" }, svg);
+  svgEl(
+    "rect",
+    {
+      x: LEFT,
+      y: TOP,
+      width: W - LEFT - RIGHT,
+      height: mid - TOP,
+      class: "graph-zone graph-zone--red",
+    },
+    svg,
+  );
+  svgEl(
+    "rect",
+    {
+      x: LEFT,
+      y: mid,
+      width: W - LEFT - RIGHT,
+      height: H - BOTTOM - mid,
+      class: "graph-zone graph-zone--blue",
+    },
+    svg,
+  );
   // the two sides' names inside their halves, over the start of the game
-  const redLabel = svgEl("text", { x: LEFT + 6, y: TOP + 15, class: "graph-label graph-label--red" }, svg);
+  const redLabel = svgEl(
+    "text",
+    { x: LEFT + 6, y: TOP + 15, class: "graph-label graph-label--red" },
+    svg,
+  );
   redLabel.textContent = t("eval_red_side");
-  const blueLabel = svgEl("text", { x: LEFT + 6, y: H - BOTTOM - 6, class: "graph-label graph-label--blue" }, svg);
+  const blueLabel = svgEl(
+    "text",
+    { x: LEFT + 6, y: H - BOTTOM - 6, class: "graph-label graph-label--blue" },
+    svg,
+  );
   blueLabel.textContent = t("eval_blue_side");
   svgEl("line", { x1: LEFT, y1: mid, x2: W - RIGHT, y2: mid, class: "graph-axis" }, svg);
 
@@ -177,7 +205,11 @@ function renderGraph(ply) {
   svgEl("line", { x1: x(ply), y1: TOP, x2: x(ply), y2: H - BOTTOM, class: "graph-cursor" }, svg);
   values.forEach((value, i) => {
     if (value === null || value === undefined) {
-      const mark = svgEl("text", { x: x(i), y: mid + 5, "text-anchor": "middle", class: "graph-unknown", "data-ply": i }, svg);
+      const mark = svgEl(
+        "text",
+        { x: x(i), y: mid + 5, "text-anchor": "middle", class: "graph-unknown", "data-ply": i },
+        svg,
+      );
       mark.textContent = t("eval_unknown_mark");
       return;
     }
@@ -197,7 +229,18 @@ function renderGraph(ply) {
   // click anywhere in a ply's column to see that position
   const hits = svgEl("g", { class: "graph-hits" }, svg);
   for (let i = 0; i <= total; i++) {
-    svgEl("rect", { x: r2(x(i) - step / 2), y: 0, width: r2(Math.max(step, 4)), height: H, class: "graph-hit", "data-graph-ply": i }, hits);
+    svgEl(
+      "rect",
+      {
+        x: r2(x(i) - step / 2),
+        y: 0,
+        width: r2(Math.max(step, 4)),
+        height: H,
+        class: "graph-hit",
+        "data-graph-ply": i,
+      },
+      hits,
+    );
   }
   holder.replaceChildren(svg);
 }
@@ -246,7 +289,9 @@ function renderMoves() {
 // -- loading -------------------------------------------------------------------------------
 async function loadYou() {
   try {
-    const response = await fetch(`/t/${tableId}/you.json`, { headers: { Accept: "application/json" } });
+    const response = await fetch(`/t/${tableId}/you.json`, {
+      headers: { Accept: "application/json" },
+    });
     if (response.ok) you = (await response.json()).you;
   } catch {
     you = null;

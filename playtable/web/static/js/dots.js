@@ -123,7 +123,11 @@ export class DotsBoard {
       );
       if (by === "blue") {
         // a white centre stripe on blue's lines: the drawers never differ by colour alone
-        svgEl("line", { x1: X(a.x), y1: Y(a.y), x2: X(b.x), y2: Y(b.y), class: "line-stripe" }, lineLayer);
+        svgEl(
+          "line",
+          { x1: X(a.x), y1: Y(a.y), x2: X(b.x), y2: Y(b.y), class: "line-stripe" },
+          lineLayer,
+        );
       }
     });
 
@@ -185,7 +189,14 @@ export class DotsBoard {
         const b = view.dots[line.b];
         svgEl(
           "line",
-          { x1: X(a.x), y1: Y(a.y), x2: X(b.x), y2: Y(b.y), class: "best-line", "data-best": line.name },
+          {
+            x1: X(a.x),
+            y1: Y(a.y),
+            x2: X(b.x),
+            y2: Y(b.y),
+            class: "best-line",
+            "data-best": line.name,
+          },
           bestLayer,
         );
       }
@@ -209,11 +220,19 @@ export class DotsBoard {
         if (!rows.has(number)) rows.set(number, dot.y);
       }
       for (const [letter, x] of columns) {
-        const label = svgEl("text", { x: X(x), y: Y(-0.27), "text-anchor": "middle", "dominant-baseline": "central" }, labels);
+        const label = svgEl(
+          "text",
+          { x: X(x), y: Y(-0.27), "text-anchor": "middle", "dominant-baseline": "central" },
+          labels,
+        );
         label.textContent = letter;
       }
       for (const [number, y] of rows) {
-        const label = svgEl("text", { x: X(0) - 22, y: Y(y), "text-anchor": "end", "dominant-baseline": "central" }, labels);
+        const label = svgEl(
+          "text",
+          { x: X(0) - 22, y: Y(y), "text-anchor": "end", "dominant-baseline": "central" },
+          labels,
+        );
         label.textContent = number;
       }
     }

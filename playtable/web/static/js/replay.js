@@ -76,7 +76,8 @@ export class Replay {
       button("forward", t("replay_forward"), "›"),
       button("end", t("replay_end"), "»"),
     );
-    for (const node of bar.children) node.setAttribute("aria-keyshortcuts", keys[node.dataset.replay]);
+    for (const node of bar.children)
+      node.setAttribute("aria-keyshortcuts", keys[node.dataset.replay]);
     const status = document.createElement("p");
     status.className = "replay__status";
     status.id = "replay-status";
@@ -181,7 +182,9 @@ export class Replay {
     const key = this.key(ply, table);
     if (this.cache.has(key)) return;
     try {
-      const response = await fetch(this.positionUrl(ply), { headers: { Accept: "application/json" } });
+      const response = await fetch(this.positionUrl(ply), {
+        headers: { Accept: "application/json" },
+      });
       if (!response.ok) return;
       const position = await response.json();
       this.cache.set(`${position.ply}:${position.moves.join(" ")}`, position);
@@ -279,7 +282,6 @@ export class Replay {
     this.go(next);
   }
 }
-
 
 /** The replay of a table page: the controls in #replay, the moves of #move-list. */
 export function replayFor(tableId, game, table, onChange) {
