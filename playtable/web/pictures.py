@@ -29,35 +29,36 @@ REVALIDATE = "public, no-cache"
 MAX_PLY_DIGITS = 4
 #: Frames of a GIF at most: a longer game shows every k-th position (and always the last).
 MAX_GIF_FRAMES = 300
-GIF_CACHE_SIZE = 16
+CACHE_SIZE = 64  # pictures kept in memory (a GIF is 100 to 400 KiB, a PNG about 20)
 
 
-class GifCache:
-    """The last GIFs drawn (by table and moves); one drawn at a time, each is CPU seconds."""
+class Drawn:
+    """The last pictures drawn, by what they show (kind, table, moves): a shared link's
+    preview is fetched by every site it is posted to. One picture is drawn at a time, in a
+    thread, so a burst of them never takes more than one core from the games."""
 
-    def __init__(self, size: int = GIF_CACHE_SIZE) -> None:
+    def __init__(self, size: int = CACHE_SIZE) -> None:
         self.size = size
         self.lock = asyncio.Lock()
-        self.gifs: collections.OrderedDict[tuple[str, str], bytes] = collections.OrderedDict()
+        self.pictures: collections.OrderedDict[tuple[str, ...], bytes] = collections.OrderedDict()
 
-    async def get(self, table_id: str, record: GameRecord) -> bytes:
-        key = (table_id, digest(record.moves))
+    async def get(self, key: tuple[str, ...], draw: Callable[[], bytes]) -> bytes:
         async with self.lock:
-            data = self.gifs.get(key)
+            data = self.pictures.get(key)
             if data is None:
-                data = await run_in_threadpool(_gif, record)
-                self.gifs[key] = data
-                while len(self.gifs) > self.size:
-                    self.gifs.popitem(last=False)
-            self.gifs.move_to_end(key)
+                data = await run_in_threadpool(draw)
+                self.pictures[key] = data
+                while len(self.pictures) > self.size:
+                    self.pictures.popitem(last=False)
+            self.pictures.move_to_end(key)
             return data
 
 
-def _gif_cache(request: Request) -> GifCache:
-    cache = getattr(request.app.state, "gif_cache", None)
+def _drawn(request: Request) -> Drawn:
+    cache = getattr(request.app.state, "pictures_drawn", None)
     if cache is None:
-        cache = request.app.state.gif_cache = GifCache()
-    assert isinstance(cache, GifCache)
+        cache = request.app.state.pictures_drawn = Drawn()
+    assert isinstance(cache, Drawn)
     return cache
 
 
@@ -115,8 +116,11 @@ async def picture_svg(request: Request) -> Response:
 
 
 async def picture_png(request: Request) -> Response:
+    table_id = request.path_params["table_id"]
+
     async def build(record: GameRecord, ply: int) -> Response:
-        data = await run_in_threadpool(lambda: to_png(scene(position_at(record, ply))))
+        key = ("png", table_id, str(ply), digest(record.moves[:ply]))
+        data = await _drawn(request).get(key, lambda: to_png(scene(position_at(record, ply))))
         return Response(data, media_type="image/png")
 
     return await answer(request, "png", build)
@@ -134,7 +138,8 @@ async def picture_gif(request: Request) -> Response:
     table_id = request.path_params["table_id"]
 
     async def build(record: GameRecord, ply: int) -> Response:
-        data = await _gif_cache(request).get(table_id, record)
+        key = ("gif", table_id, digest(record.moves))
+        data = await _drawn(request).get(key, lambda: _gif(record))
         return Response(
             data,
             media_type="image/gif",

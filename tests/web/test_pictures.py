@@ -64,6 +64,8 @@ def test_a_take_back_changes_the_etag(client: TestClient) -> None:
         red.send("move", ply=0, move="a2-b2")
         red.at_version(2)
         before = client.get(f"/t/{table.id}.svg?ply=1").headers["etag"]
+        png_before = client.get(f"/t/{table.id}.png?ply=1").content
+        assert client.get(f"/t/{table.id}.png?ply=1").content == png_before  # kept
         red.send("request_undo")
         red.at_version(3)
         blue.send("answer_undo", accept=True)
@@ -72,6 +74,8 @@ def test_a_take_back_changes_the_etag(client: TestClient) -> None:
         red.at_version(5)
         after = client.get(f"/t/{table.id}.svg?ply=1")
         assert after.headers["etag"] != before
+        # the picture kept in memory was of the old moves: this one is drawn anew
+        assert client.get(f"/t/{table.id}.png?ply=1").content != png_before
         assert client.get(f"/t/{table.id}/position.json?ply=1").json()["moves"] == ["b1-b2"]
 
 
