@@ -33,9 +33,9 @@ CACHE_SIZE = 64  # pictures kept in memory (a GIF is 100 to 400 KiB, a PNG about
 
 
 class Drawn:
-    """The last pictures drawn, by what they show (kind, table, moves): a shared link's
-    preview is fetched by every site it is posted to. One picture is drawn at a time, in a
-    thread, so a burst of them never takes more than one core from the games."""
+    """The last pictures of one kind drawn, by what they show (table, ply, moves): a shared
+    link's preview is fetched by every site it is posted to. One is drawn at a time, in a
+    thread, so a burst of them never takes more than a core from the games."""
 
     def __init__(self, size: int = CACHE_SIZE) -> None:
         self.size = size
@@ -54,10 +54,14 @@ class Drawn:
             return data
 
 
-def _drawn(request: Request) -> Drawn:
-    cache = getattr(request.app.state, "pictures_drawn", None)
-    if cache is None:
-        cache = request.app.state.pictures_drawn = Drawn()
+def _drawn(request: Request, kind: str) -> Drawn:
+    """The pictures of one kind: a PNG never waits behind a long GIF."""
+    caches = getattr(request.app.state, "pictures_drawn", None)
+    if caches is None:
+        caches = request.app.state.pictures_drawn = {}
+    if kind not in caches:
+        caches[kind] = Drawn()
+    cache = caches[kind]
     assert isinstance(cache, Drawn)
     return cache
 
@@ -120,7 +124,8 @@ async def picture_png(request: Request) -> Response:
 
     async def build(record: GameRecord, ply: int) -> Response:
         key = ("png", table_id, str(ply), digest(record.moves[:ply]))
-        data = await _drawn(request).get(key, lambda: to_png(scene(position_at(record, ply))))
+        picture = scene(position_at(record, ply))
+        data = await _drawn(request, "png").get(key, lambda: to_png(picture))
         return Response(data, media_type="image/png")
 
     return await answer(request, "png", build)
@@ -139,7 +144,7 @@ async def picture_gif(request: Request) -> Response:
 
     async def build(record: GameRecord, ply: int) -> Response:
         key = ("gif", table_id, digest(record.moves))
-        data = await _drawn(request).get(key, lambda: _gif(record))
+        data = await _drawn(request, "gif").get(key, lambda: _gif(record))
         return Response(
             data,
             media_type="image/gif",
