@@ -2,7 +2,8 @@
 
 Each figure is measured against the replay of the same record (``positions``: the rules
 playing every move and building every view), measured in the same run, so the ratios say
-how much the drawing adds to work the server does anyway.
+how much the drawing adds to the replay; ``position_at`` (what ``position.json`` and a
+picture of one ply replay) builds only the views it needs.
 
     .venv/bin/python bench/pictures.py [--repeat 3] [--seed 1]
 """
@@ -61,6 +62,7 @@ def main() -> None:
         every = max(1, -(-(plies + 1) // MAX_GIF_FRAMES))
         replay = best_of(args.repeat, lambda r=record: list(positions(r)))
         last = position_at(record, plies)
+        at = best_of(args.repeat, lambda r=record, n=plies: position_at(r, n))
         svg = best_of(args.repeat, lambda p=last: to_svg(scene(p)))
         png = best_of(args.repeat, lambda p=last: to_png(scene(p)))
 
@@ -73,6 +75,7 @@ def main() -> None:
         size = len(gif())
         print(
             f"{label}: {plies} plies; replay of every position {replay * 1000:.1f} ms; "
+            f"the last position alone (position.json) {at * 1000:.1f} ms; "
             f"last position: svg {svg * 1000:.1f} ms, png {png * 1000:.1f} ms "
             f"({png / (replay / (plies + 1)):.0f}x one position's replay); "
             f"gif of {-(-(plies + 1) // every)} frames {gif_s:.2f} s, {size // 1024} KiB "

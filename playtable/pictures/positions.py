@@ -105,8 +105,27 @@ def _over(record: GameRecord) -> bool:
 
 
 def position_at(record: GameRecord, ply: int) -> Position:
-    """The position after ``ply`` moves; raises :class:`NoSuchPly` outside the game."""
+    """The position after ``ply`` moves; raises :class:`NoSuchPly` outside the game.
+
+    Only the rules play the moves before it: the views (a Swaptimum view lists every legal
+    move) are built for this position and, for the boxes its last move closed, the one before.
+    """
     if not 0 <= ply <= len(record.moves):
         raise NoSuchPly(f"the game has {len(record.moves)} moves: ply {ply} does not exist")
-    *_, found = positions(record, ply)
-    return found
+    game: Game[Any, Any, Any] = load(record.game, record.options)
+    state = game.initial()
+    before = state
+    movers: list[str] = []
+    for text in record.moves[:ply]:
+        movers.append(str(game.to_move(state)))
+        before = state
+        state = game.play(state, text)
+    view = game.view(state)
+    closed: tuple[int, ...] = ()
+    if ply and "cells" in view:
+        was = _owners(game.view(before))
+        closed = tuple(i for i, (a, b) in enumerate(zip(was, _owners(view), strict=True)) if a != b)
+    final = ply == len(record.moves) and _over(record)
+    return Position(
+        record.game, ply, record.moves[:ply], tuple(movers), _still(view), closed, final
+    )

@@ -124,8 +124,9 @@ async def picture_png(request: Request) -> Response:
 
     async def build(record: GameRecord, ply: int) -> Response:
         key = ("png", table_id, str(ply), digest(record.moves[:ply]))
-        picture = scene(position_at(record, ply))
-        data = await _drawn(request, "png").get(key, lambda: to_png(picture))
+        data = await _drawn(request, "png").get(
+            key, lambda: to_png(scene(position_at(record, ply)))
+        )
         return Response(data, media_type="image/png")
 
     return await answer(request, "png", build)

@@ -174,3 +174,17 @@ def test_a_ply_outside_the_game_is_refused() -> None:
         position_at(record, 4)
     with pytest.raises(NoSuchPly):
         position_at(record, -1)
+
+
+@pytest.mark.parametrize(
+    ("game", "options"),
+    [
+        ("dots", {"grid": "triangle", "size": 3}),
+        ("dots", {"grid": "square", "rows": 3, "cols": 3, "start": "icelandic"}),
+        ("swaptimum", {"size": 6}),
+    ],
+)
+def test_position_at_is_the_replay_of_every_position(game: str, options: dict) -> None:
+    record = random_record(game, options, 40, seed=9)
+    for every in positions(record):
+        assert position_at(record, every.ply) == every
