@@ -5,7 +5,8 @@ BIN := $(VENV)/bin
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run test install lint typecheck unit bench bench-load bench-compiled test-compiled clean i18n book
+
+.PHONY: run test install deps lint typecheck unit bench bench-load bench-compiled test-compiled clean i18n book
 
 $(BIN)/activate: pyproject.toml setup.py playtable/ai/_dotscore.c
 	$(PYTHON) -m venv $(VENV)
@@ -25,10 +26,14 @@ lint: install
 typecheck: install
 	$(BIN)/mypy playtable
 
-unit: install
+unit: install deps
 	$(BIN)/pytest -q
 
-test: lint typecheck unit
+# Chromium (browser tests) and a C compiler, where this machine lets us install them.
+deps:
+	bash scripts/test-deps.sh
+
+test: deps lint typecheck unit
 
 # Extract every translatable string into the template catalog and merge it into each language.
 # A new language: $(BIN)/pybabel init -i playtable/i18n/messages.pot -d playtable/i18n/locales -l fi

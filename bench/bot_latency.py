@@ -39,11 +39,15 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
+from starlette.routing import Router
+
 from playtable.ai import quick_move
 from playtable.bus import InProcessBus
 from playtable.store import Store
 from playtable.tables import TableService
-from playtable.tables.bots import BotSettings
+from playtable.tables.pool import BotSettings
+from playtable.web.routing import routes
+from playtable.web.urls import SiteLinks
 
 BOARDS: dict[str, tuple[str, dict[str, Any]]] = {
     "dots12": ("dots", {"grid": "square", "rows": 12, "cols": 12, "start": "standard"}),
@@ -142,7 +146,8 @@ async def measure(
         position_budget_s=base.position_budget_s,
         analysis_total_s=base.analysis_total_s,
     )
-    service = TableService(store, InProcessBus(), os.urandom(32), settings)
+    links = SiteLinks(Router(routes=routes()))
+    service = TableService(store, InProcessBus(), os.urandom(32), settings, links=links)
     run = Run()
     try:
         created = [

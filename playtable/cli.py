@@ -110,6 +110,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     import uvicorn
 
     from playtable.web.app import create_app
+    from playtable.web.server import GuardedHttpProtocol
 
     logging.getLogger("uvicorn.access").addFilter(RedactLinks())
     app = create_app(args.database_url, redis_url=args.redis_url)
@@ -126,6 +127,9 @@ def cmd_serve(args: argparse.Namespace) -> int:
         # The app believes X-Forwarded-* only from PLAYTABLE_TRUSTED_PROXIES (create_app);
         # uvicorn's own default would trust any local peer.
         proxy_headers=False,
+        # A request must arrive whole within PLAYTABLE_READ_TIMEOUT seconds, and one address
+        # may send PLAYTABLE_PENDING_PER_ADDRESS at once (slow clients, web/server.py).
+        http=GuardedHttpProtocol,
         log_level=args.log_level,
     )
     return 0

@@ -11,6 +11,7 @@ import asyncio
 import http.client
 import json
 import os
+import re
 import signal
 import socket
 import subprocess
@@ -19,6 +20,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlencode
 
 from websockets.asyncio.client import ClientConnection, connect
 
@@ -149,10 +151,25 @@ def create_table(node: Node, options: dict[str, Any] | None = None) -> tuple[str
 
 
 def claim(node: Node, table_id: str, invite: str) -> str:
-    """Open the invitation as a new browser on ``node``; the seat token of its cookie."""
+    """Open the invitation as a new browser on ``node`` and take the seat; the seat token of
+    its cookie."""
+    link = f"/t/{table_id}/join/{invite}"
     conn = http.client.HTTPConnection("127.0.0.1", node.port, timeout=10)
     try:
-        conn.request("GET", f"/t/{table_id}/join/{invite}")
+        conn.request("GET", link)
+        page = conn.getresponse()
+        text = page.read().decode()
+        assert page.status == 200, page.status
+        cookie = next(
+            value.split(";", 1)[0]
+            for name, value in page.getheaders()
+            if name.lower() == "set-cookie" and value.startswith("pt_csrf=")
+        )
+        csrf = re.search(r'name="csrf" value="([^"]+)"', text)
+        assert csrf, "the invitation page has a form"
+        body = urlencode({"csrf": csrf.group(1)})
+        headers = {"content-type": "application/x-www-form-urlencoded", "cookie": cookie}
+        conn.request("POST", link, body=body, headers=headers)
         response = conn.getresponse()
         response.read()
         assert response.status == 303, response.status

@@ -19,6 +19,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, NamedTuple
 
 from playtable.games import GameError, load
+from playtable.games.dots.game import DotsAndBoxes
 
 LEVELS = ("easy", "medium", "hard")
 DEFAULT_BUDGET_S = 1.4  # leaves room under the 2 seconds a bot may take
@@ -57,11 +58,9 @@ def bot_move(
         raise GameError("the game is over: there is no move to choose")
     rng = random.Random(seed)
     until = start + left  # on the perf_counter clock, which the searches read
-    if level == "hard" and game_name == "dots":
+    if level == "hard" and isinstance(game, DotsAndBoxes):
         from playtable.ai import book
-        from playtable.games.dots.game import DotsAndBoxes
 
-        assert isinstance(game, DotsAndBoxes)
         known = book.lookup(game, state)  # a proof made ahead of time costs no thinking
         if known is not None:
             return BotMove(game.format_move(rng.choice(known[1])), False)
@@ -69,11 +68,9 @@ def bot_move(
         from playtable.ai.quick import quick_game_move
 
         return BotMove(game.format_move(quick_game_move(game, state, rng)), True)
-    if game_name == "dots":
+    if isinstance(game, DotsAndBoxes):
         from playtable.ai.dots_bots import choose_dots_move
-        from playtable.games.dots.game import DotsAndBoxes
 
-        assert isinstance(game, DotsAndBoxes)
         return BotMove(game.format_move(choose_dots_move(game, state, level, rng, until)), False)
     from playtable.ai.swaptimum_mcts import choose_swaptimum_move
     from playtable.games.swaptimum import Swaptimum

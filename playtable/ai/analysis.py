@@ -18,7 +18,7 @@ from typing import Any
 from playtable.ai import book
 from playtable.ai.dots_solver import SolverTimeout
 from playtable.ai.solve import SolverCache
-from playtable.games import GameError, load
+from playtable.games import Game, GameError, Player, load
 from playtable.games.dots.game import DotsAndBoxes, DotsState
 
 # One per worker process: later requests about the same board reuse the solver's table.
@@ -26,9 +26,27 @@ _SOLVERS = SolverCache()
 
 
 def _game(options: Mapping[str, Any]) -> DotsAndBoxes:
-    game = load("dots", options)
+    game = load(DotsAndBoxes.name, options)
     assert isinstance(game, DotsAndBoxes)
     return game
+
+
+def analysable(game: Game[Any, Any, Any]) -> bool:
+    """Whether the solver analyses games of this kind (Dots and Boxes, on every board)."""
+    return isinstance(game, DotsAndBoxes)
+
+
+def move_loss(before: int, after: int, player: Player, misere: bool) -> int:
+    """How many boxes a move threw away for its ``player``, from the red margins (final
+    margin for red under perfect play, as :func:`analyse_positions` gives them) of the
+    positions before and after it: red's margin moves against red by what red lost, and for
+    blue the other way round; in misère every box counts against its owner.
+
+    >>> move_loss(3, 1, "red", False), move_loss(3, 1, "blue", False), move_loss(3, 1, "red", True)
+    (2, -2, -2)
+    """
+    lost = before - after if player == "red" else after - before
+    return -lost if misere else lost
 
 
 def _red_margin(game: DotsAndBoxes, state: DotsState, value: int) -> int:

@@ -20,6 +20,7 @@ import asyncio
 import contextlib
 import json
 import logging
+import random
 import secrets
 import time
 from collections import defaultdict
@@ -39,6 +40,9 @@ HEARTBEAT = 5.0  # seconds between heartbeats
 PRESENCE_TTL = 24 * 3600  # a table's presence hash outlives its last report by this much
 
 
+SUBSCRIBE_TIMEOUT = 5.0  # seconds to wait for Redis to confirm a SUBSCRIBE
+RECONNECT_MIN, RECONNECT_MAX = 0.25, 5.0  # seconds between reconnection tries (doubling)
+
 PRESENCE_CACHE = 1.0  # seconds an answer of online() is reused
 PRESENCE_CACHE_SIZE = 10_000
 
@@ -55,6 +59,7 @@ class RedisPresence(Presence):
         # saves the move one or two Redis round trips. Any change reported here, or announced
         # by another process (a presence event on the bus), drops the table's answer at once.
         self._cache: dict[str, tuple[float, set[str]]] = {}
+        self._unreported: dict[tuple[str, str], int] = {}
 
     def forget(self, table_id: str) -> None:
         self._cache.pop(table_id, None)
@@ -69,7 +74,15 @@ class RedisPresence(Presence):
         await self._client.set(self.node_key(self.node), b"1", ex=NODE_TTL)
 
     async def report(self, table_id: str, player: str, sockets: int) -> None:
+        """Set this process's count; one that fails (Redis away) is kept and reported again
+        by :meth:`flush`, so the counts come right once Redis is back."""
         self.forget(table_id)
+        self._unreported[(table_id, player)] = sockets
+        await self._send(table_id, player, sockets)
+        if self._unreported.get((table_id, player)) == sockets:
+            del self._unreported[(table_id, player)]
+
+    async def _send(self, table_id: str, player: str, sockets: int) -> None:
         key, field = self._key(table_id), f"{player}|{self.node}"
         async with self._client.pipeline(transaction=True) as pipe:
             if sockets > 0:
@@ -78,6 +91,16 @@ class RedisPresence(Presence):
                 pipe.hdel(key, field)
             pipe.expire(key, PRESENCE_TTL)
             await pipe.execute()
+
+    async def flush(self) -> None:
+        """Report again the counts whose report failed."""
+        for (table_id, player), sockets in list(self._unreported.items()):
+            try:
+                await self._send(table_id, player, sockets)
+            except (RedisError, OSError):
+                return
+            if self._unreported.get((table_id, player)) == sockets:
+                del self._unreported[(table_id, player)]
 
     async def online(self, table_id: str) -> set[str]:
         now = time.monotonic()
@@ -147,21 +170,27 @@ class RedisBus(Bus):
         if not self._tasks:
             raise RuntimeError("RedisBus.start() was not called")
         subscription = QueueSubscription(self._remove, table_id, self._queue_limit)
+        channel = self.channel(table_id)
         async with self._lock:
-            first = not self._subscribers[table_id]
-            self._subscribers[table_id].add(subscription)
-            if first:
-                channel = self.channel(table_id)
-                confirmed = asyncio.get_running_loop().create_future()
-                self._confirmed[channel] = confirmed
-                await self._pubsub.subscribe(channel)
-        if first:
-            # Only once Redis confirms are later publications certain to reach us: a caller
-            # reads the table after subscribing and must not miss what is published after.
+            if self._subscribers.get(table_id):
+                self._subscribers[table_id].add(subscription)
+                return subscription
+            confirmed = asyncio.get_running_loop().create_future()
+            self._confirmed[channel] = confirmed
             try:
-                await asyncio.wait_for(asyncio.shield(confirmed), timeout=5)
+                await self._pubsub.subscribe(channel)
+                # Only once Redis confirms are later publications certain to reach us: a
+                # caller reads the table after subscribing and must not miss what follows.
+                await asyncio.wait_for(asyncio.shield(confirmed), timeout=SUBSCRIBE_TIMEOUT)
+            except BaseException:
+                # Not subscribed: no subscriber is left behind either, so the next socket of
+                # this table subscribes again (instead of the table staying deaf here).
+                with contextlib.suppress(RedisError, OSError):
+                    await self._pubsub.unsubscribe(channel)
+                raise
             finally:
                 self._confirmed.pop(channel, None)
+            self._subscribers[table_id].add(subscription)
         return subscription
 
     async def _remove(self, subscription: QueueSubscription) -> None:
@@ -180,6 +209,7 @@ class RedisBus(Bus):
 
     async def _listen(self) -> None:
         broken = False
+        delay = RECONNECT_MIN
         while True:
             try:
                 message = await self._pubsub.get_message(timeout=None)
@@ -187,17 +217,21 @@ class RedisBus(Bus):
                 raise
             except Exception:
                 # redis-py reconnects and resubscribes on the next read; anything published
-                # meanwhile is lost, so every watcher will re-read the table (below).
+                # meanwhile is lost, so every watcher re-reads the table once it is back
+                # (below). Tried again with back-off and jitter, and the watchers are told
+                # once per outage, not at every try: no storm of re-reads.
                 if not broken:
                     log.warning("Redis bus: connection lost; reconnecting", exc_info=True)
                 broken = True
-                self._overflow_all()
-                await asyncio.sleep(0.5)
+                await asyncio.sleep(delay * random.uniform(0.5, 1.5))
+                delay = min(delay * 2, RECONNECT_MAX)
                 continue
             if broken:
                 log.warning("Redis bus: reconnected")
                 broken = False
+                delay = RECONNECT_MIN
                 self._overflow_all()
+                await self.presence.flush()
             if message is not None:
                 self._dispatch(message)
 
@@ -240,6 +274,7 @@ class RedisBus(Bus):
             await asyncio.sleep(HEARTBEAT)
             try:
                 await self.presence.heartbeat()
+                await self.presence.flush()
             except (RedisError, OSError):
                 log.warning("Redis bus: heartbeat failed", exc_info=True)
 

@@ -15,6 +15,7 @@ from playtable.games.base import (
     Outcome,
     Player,
     SettingsError,
+    Termination,
     other,
 )
 
@@ -56,6 +57,7 @@ __all__ = [
     "Outcome",
     "Player",
     "SettingsError",
+    "Termination",
     "load",
     "other",
     "registry",

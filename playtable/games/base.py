@@ -11,6 +11,7 @@ every game alike.
 
 from __future__ import annotations
 
+import enum
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -58,19 +59,48 @@ class NotationError(IllegalMove):
     """A move text that does not parse."""
 
 
+class Termination(enum.StrEnum):
+    """Why a game ended (as python-chess's ``Termination``); the value is the protocol's."""
+
+    SCORE = "score"  # Dots and Boxes: every line drawn
+    CONNECTION = "connection"  # Swaptimum: a connecting path
+    NO_MOVES = "no_moves"  # Swaptimum: neither side can move
+    RESIGN = "resign"
+    DRAW_AGREED = "draw_agreed"
+
+
 @dataclass(frozen=True, slots=True)
 class Outcome:
-    """The end of a game: the winner (``None`` for a draw), why, and the score if kept."""
+    """The end of a game: the winner (``None`` for a draw), why, and the score if kept.
+
+    >>> Outcome("red", Termination.RESIGN).to_json()
+    {'winner': 'red', 'reason': 'resign'}
+    >>> Outcome.from_json({"winner": None, "reason": "score", "score": {"red": 2, "blue": 2}})
+    Outcome(winner=None, reason=<Termination.SCORE: 'score'>, score=(2, 2))
+    """
 
     winner: Player | None
-    reason: str
+    reason: Termination
     score: tuple[int, int] | None = None  # (red, blue)
 
     def to_json(self) -> dict[str, Any]:
-        data: dict[str, Any] = {"winner": self.winner, "reason": self.reason}
+        data: dict[str, Any] = {"winner": self.winner, "reason": self.reason.value}
         if self.score is not None:
             data["score"] = {"red": self.score[0], "blue": self.score[1]}
         return data
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Outcome:
+        """The inverse of :meth:`to_json` (a stored result); raises ``ValueError`` if malformed."""
+        winner = data.get("winner")
+        if winner is not None and winner not in PLAYERS:
+            raise ValueError(f"not a player: {winner!r}")
+        score = data.get("score")
+        return cls(
+            winner,
+            Termination(str(data.get("reason"))),
+            None if score is None else (int(score["red"]), int(score["blue"])),
+        )
 
 
 SettingsT = TypeVar("SettingsT")
@@ -164,6 +194,23 @@ class Game(ABC, Generic[SettingsT, StateT, MoveT]):
     @abstractmethod
     def view(self, state: StateT) -> dict[str, Any]:
         """Everything the browser needs to draw the position and offer the legal moves."""
+
+    def closed_view(self, state: StateT) -> dict[str, Any]:
+        """The view of a position where nobody may move any more although the rules would
+        allow it (the game ended by resignation or agreement): no legal moves offered."""
+        view = dict(self.view(state))
+        for key in ("legal_moves", "to_move"):
+            if key in view:
+                view[key] = [] if key == "legal_moves" else None
+        return view
+
+    def move_facts(self, before: StateT, after: StateT) -> dict[str, Any]:
+        """What a move event tells beside the move itself (``docs/protocol.md``): by default
+        the cells it claimed, in a game that keeps a score."""
+        old, new = self.score(before), self.score(after)
+        if old is None or new is None:
+            return {}
+        return {"claimed": sum(new) - sum(old)}
 
     @abstractmethod
     def diagram(self, state: StateT) -> str:

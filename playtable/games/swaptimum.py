@@ -42,6 +42,7 @@ from playtable.games.base import (
     Outcome,
     Player,
     SettingsError,
+    Termination,
     other,
     owner_of,
 )
@@ -185,9 +186,9 @@ class Swaptimum(Game[SwaptimumSettings, SwaptimumState, SwaptimumMove]):
 
     def outcome(self, state: SwaptimumState) -> Outcome | None:
         if state.winner is not None:
-            return Outcome(state.winner, "connection")
+            return Outcome(state.winner, Termination.CONNECTION)
         if state.drawn:
-            return Outcome(None, "no_moves")
+            return Outcome(None, Termination.NO_MOVES)
         return None
 
     def legal_moves(self, state: SwaptimumState) -> list[SwaptimumMove]:
@@ -523,6 +524,14 @@ class Swaptimum(Game[SwaptimumSettings, SwaptimumState, SwaptimumMove]):
             "placements": placements,
             "winning_path": self.winning_path(state),
         }
+
+    def closed_view(self, state: SwaptimumState) -> dict[str, Any]:
+        view = self.view(state)
+        return {**view, "to_move": None, "placements": {}}
+
+    def move_facts(self, before: SwaptimumState, after: SwaptimumState) -> dict[str, Any]:
+        """A move event names the player whose turn the move made them skip (or ``None``)."""
+        return {"skipped": after.skipped}
 
     @staticmethod
     def _colour(state: SwaptimumState, square: int) -> Player | None:

@@ -8,7 +8,7 @@ shape (a solid disc for red, a ring for blue, as on the Swaptimum checkers), not
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -97,10 +97,11 @@ class Scene:
 
 
 def scene(position: Position, *, coordinates: bool = True) -> Scene:
-    """The picture of ``position`` (either game)."""
-    if position.view["kind"] == "dots":
-        return dots_scene(position, coordinates=coordinates)
-    return swaptimum_scene(position, coordinates=coordinates)
+    """The picture of ``position``, by the kind of its view (``Game.view``)."""
+    draw = SCENES.get(position.view["kind"])
+    if draw is None:
+        raise ValueError(f"no picture for a view of kind {position.view['kind']!r}")
+    return draw(position, coordinates=coordinates)
 
 
 # -- Dots and Boxes -------------------------------------------------------------------------
@@ -260,3 +261,7 @@ def swaptimum_scene(position: Position, *, coordinates: bool = True) -> Scene:
                 centres.append(((s % n) * U + U / 2, (n - 1 - s // n) * U + U / 2))
             shapes.append(Line(centres[0], centres[1], GOLD, 4.0, "last-swap-line", (8.0, 6.0)))
     return Scene((-pad * U, -pad * U, (n + 2 * pad) * U, (n + 2 * pad) * U), tuple(shapes))
+
+
+#: How each kind of view is drawn.
+SCENES: dict[str, Callable[..., Scene]] = {"dots": dots_scene, "swaptimum": swaptimum_scene}

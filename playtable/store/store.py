@@ -39,6 +39,7 @@ from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 from sqlalchemy.pool import StaticPool
 
+from playtable.games import Player
 from playtable.store.schema import analysis_values, moves, seats, tables
 
 DEFAULT_URL = "sqlite:///var/playtable.sqlite3"
@@ -61,9 +62,9 @@ class NewTable:
     game: str
     options: Mapping[str, Any]
     invite_hash: str
-    seats: Mapping[str, str]  # player -> token hash
+    seats: Mapping[Player, str]  # player -> token hash
     offers: Mapping[str, Any] = field(default_factory=dict)
-    bots: Mapping[str, str] = field(default_factory=dict)  # player -> bot level
+    bots: Mapping[Player, str] = field(default_factory=dict)  # player -> bot level
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,15 +78,15 @@ class TableRow:
     offers: dict[str, Any]
     rematch_id: str | None
     created_at: datetime
-    seats: dict[str, str]  # player -> token hash
-    bots: dict[str, str] = field(default_factory=dict)  # player -> level of a computer seat
+    seats: dict[Player, str]  # player -> token hash
+    bots: dict[Player, str] = field(default_factory=dict)  # player -> level of a computer seat
 
 
 @dataclass(frozen=True, slots=True)
 class MoveRow:
     ply: int
     move: str
-    player: str
+    player: Player
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,11 +94,11 @@ class Change:
     """One atomic change of a table; it bumps the version by one."""
 
     append: MoveRow | None = None  # a move played at ``append.ply`` (the current ply)
-    drop_ply: int | None = None  # take back the move at this ply (the last one)
+    drop_ply: int | None = None  # take back the moves from this ply on (the last ones)
     outcome: dict[str, Any] | Keep | None = KEEP
     offers: dict[str, Any] | Keep = KEEP
     rematch_id: str | Keep = KEEP
-    seat: tuple[str, str] | None = None  # (player, token hash) of a newly taken seat
+    seat: tuple[Player, str] | None = None  # (player, token hash) of a newly taken seat
     new_table: NewTable | None = None  # created in the same transaction (a rematch)
 
 
@@ -521,9 +522,9 @@ def _apply(conn: Connection, table_id: str, version: int, change: Change) -> boo
         )
     if change.drop_ply is not None:
         dropped = conn.execute(
-            sa.delete(moves).where(moves.c.table_id == table_id, moves.c.ply == change.drop_ply)
+            sa.delete(moves).where(moves.c.table_id == table_id, moves.c.ply >= change.drop_ply)
         )
-        if dropped.rowcount != 1:
+        if dropped.rowcount < 1:
             raise _Conflict
     if change.append is not None:
         conn.execute(

@@ -45,7 +45,7 @@ class NoOffer(TableError):
 class Busy(TableError):
     """Too many writers raced for one table; the client may simply try again."""
 
-    code = "stale"
+    code = "busy"
 
 
 class AnalysisRefused(TableError):

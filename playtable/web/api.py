@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import math
 from collections.abc import Mapping
 from typing import Any
 
@@ -14,6 +13,7 @@ from starlette.routing import BaseRoute, Route
 from playtable.ai import LEVELS
 from playtable.games import GameError
 from playtable.tables import AnalysisRefused, TableNotFound, TableService
+from playtable.web.limits import creation_wait
 
 MAX_BODY = 16 * 1024
 
@@ -27,21 +27,12 @@ def _error(status: int, message: str) -> JSONResponse:
     return JSONResponse({"error": message}, status_code=status)
 
 
-def _absolute(request: Request, path: str) -> str:
-    return str(request.base_url).rstrip("/") + path
-
-
 def too_many_tables(request: Request) -> Response | None:
-    """The refusal for an address over its tables a minute, or ``None`` if it may create one.
-
-    Shared by every route that creates tables (this API and the home page form).
-    """
-    address = request.client.host if request.client else "unknown"
-    wait = request.app.state.table_creations.take(address)
-    if wait is None:
+    """The refusal for an address over its tables a minute, or ``None`` if it may create one."""
+    seconds = creation_wait(request)
+    if seconds is None:
         return None
     per_minute = request.app.state.limits.tables_per_minute
-    seconds = max(1, math.ceil(wait))
     response = _error(
         429,
         f"too many new tables from your address (at most {per_minute} a minute); "
@@ -62,7 +53,7 @@ async def create_table(request: Request) -> Response:
             return _error(413, f"the request is larger than {MAX_BODY // 1024} KiB")
     try:
         data = json.loads(body)
-    except ValueError:
+    except (ValueError, RecursionError):  # RecursionError: nested too deep to parse
         return _error(400, "the request body is not valid JSON")
     if not isinstance(data, Mapping):
         return _error(400, 'expected a JSON object {"game", "options", "seat"}')
@@ -97,9 +88,13 @@ async def create_table(request: Request) -> Response:
     body_out: dict[str, Any] = {
         "id": created.id,
         "seat": created.seat,
-        "seat_url": _absolute(request, service.seat_url(created.id, created.seat_token)),
-        "invite_url": None if bot else _absolute(request, service.invite_url(created.id)),
-        "watch_url": _absolute(request, service.watch_url(created.id)),
+        "seat_url": str(
+            request.url_for("seat_link", table_id=created.id, token=created.seat_token)
+        ),
+        "invite_url": None
+        if bot
+        else str(request.url_for("join_link", table_id=created.id, invite=created.invite_token)),
+        "watch_url": str(request.url_for("watch", table_id=created.id)),
     }
     return JSONResponse(body_out, status_code=201)
 

@@ -11,18 +11,20 @@ from pathlib import Path
 
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
-from starlette.routing import BaseRoute, WebSocketRoute
+from starlette.routing import Router
 from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
 from playtable.bus import Bus, make_bus
 from playtable.store import DEFAULT_URL, Store
 from playtable.tables import TableService
-from playtable.tables.bots import BotSettings
-from playtable.web import api, guides, links, pages, pictures, replay
+from playtable.tables.pool import BotSettings
+from playtable.web import routing
+from playtable.web.connections import Connections
+from playtable.web.errors import not_found_handler
 from playtable.web.language import LanguageMiddleware
 from playtable.web.limits import Limits, PerAddress, trusted_proxies
 from playtable.web.security import SecurityHeaders
-from playtable.web.socket import table_socket
+from playtable.web.urls import SiteLinks
 
 DEFAULT_SECRET_FILE = "var/secret.key"
 
@@ -76,7 +78,9 @@ def create_app(
         )
     the_bus = bus
     bot_settings = bots if bots is not None else BotSettings.from_env()
-    service = TableService(store, the_bus, load_secret(secret), bot_settings)
+    routes = routing.routes()
+    links = SiteLinks(Router(routes=routes))
+    service = TableService(store, the_bus, load_secret(secret), bot_settings, links=links)
 
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -90,15 +94,6 @@ def create_app(
             await the_bus.close()
             await store.close()
 
-    routes: list[BaseRoute] = [
-        *api.routes,
-        *links.routes,
-        WebSocketRoute("/t/{table_id}/ws", table_socket, name="table_socket"),
-        *guides.routes,
-        *pictures.routes,  # before pages: /t/{id}.png is not the table page
-        *replay.routes,
-        *pages.routes,
-    ]
     proxies = trusted_proxies() if proxies is None else proxies
     middleware = [Middleware(SecurityHeaders), Middleware(LanguageMiddleware)]
     if proxies:
@@ -109,10 +104,11 @@ def create_app(
         routes=routes,
         lifespan=lifespan,
         middleware=middleware,
-        exception_handlers={404: pages.not_found_handler},
+        exception_handlers={404: not_found_handler},
     )
     app.state.service = service
+    app.state.links = links
     app.state.limits = limits = limits if limits is not None else Limits.from_env()
     app.state.table_creations = PerAddress(limits.tables_per_minute)
-    app.state.sockets_per_table = {}
+    app.state.connections = Connections(limits)
     return app

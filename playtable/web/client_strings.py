@@ -136,6 +136,7 @@ ERROR_CODES = (
     "illegal",
     "game_over",
     "no_offer",
+    "busy",
     "rate_limited",
     "too_many_connections",
     "idle",
@@ -159,6 +160,7 @@ def error_texts(catalog: gettext.NullTranslations) -> dict[str, str]:
         "illegal": _("That is not allowed at this point of the game."),
         "game_over": _("The game is already over."),
         "no_offer": _("There is no offer to answer."),
+        "busy": _("Several changes reached the table at once. Try again."),
         "rate_limited": _("Too many actions at once. Wait a moment and try again."),
         # The scale-out limits reuse translated sentences that say what to do about them.
         "too_many_connections": _("Too many actions at once. Wait a moment and try again."),

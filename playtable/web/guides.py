@@ -20,6 +20,7 @@ from playtable.games import load
 from playtable.games.dots.game import DotsAndBoxes
 from playtable.games.swaptimum import Swaptimum, SwaptimumState
 from playtable.web.client_strings import client_strings
+from playtable.web.errors import page_not_found
 from playtable.web.templating import gettext_for, render
 
 
@@ -40,31 +41,37 @@ VARIANTS: tuple[Variant, ...] = (
         "swedish-board",
         "variants/swedish_board.html",
         {"rows": 4, "cols": 4, "start": "swedish"},
-        {"game": "dots", "grid": "square", "rows": "4", "cols": "4", "start": "swedish"},
+        {"game": DotsAndBoxes.name, "grid": "square", "rows": "4", "cols": "4", "start": "swedish"},
     ),
     Variant(
         "icelandic-board",
         "variants/icelandic_board.html",
         {"rows": 4, "cols": 4, "start": "icelandic"},
-        {"game": "dots", "grid": "square", "rows": "4", "cols": "4", "start": "icelandic"},
+        {
+            "game": DotsAndBoxes.name,
+            "grid": "square",
+            "rows": "4",
+            "cols": "4",
+            "start": "icelandic",
+        },
     ),
     Variant(
         "misere",
         "variants/misere.html",
         {"rows": 4, "cols": 4, "misere": True},
-        {"game": "dots", "grid": "square", "rows": "4", "cols": "4", "misere": "1"},
+        {"game": DotsAndBoxes.name, "grid": "square", "rows": "4", "cols": "4", "misere": "1"},
     ),
     Variant(
         "triangle-grid",
         "variants/triangle_grid.html",
         {"grid": "triangle", "size": 4},
-        {"game": "dots", "grid": "triangle", "size": "4"},
+        {"game": DotsAndBoxes.name, "grid": "triangle", "size": "4"},
     ),
     Variant(
         "hexagon-grid",
         "variants/hexagon_grid.html",
         {"grid": "hexagon", "size": 2},
-        {"game": "dots", "grid": "hexagon", "size": "2"},
+        {"game": DotsAndBoxes.name, "grid": "hexagon", "size": "2"},
     ),
 )
 VARIANTS_BY_SLUG = {variant.slug: variant for variant in VARIANTS}
@@ -83,7 +90,7 @@ def variant_name(slug: str, catalog: gettext.NullTranslations) -> str:
 
 
 def dots(options: dict[str, Any]) -> DotsAndBoxes:
-    game = load("dots", options)
+    game = load(DotsAndBoxes.name, options)
     assert isinstance(game, DotsAndBoxes)
     return game
 
@@ -116,7 +123,7 @@ def form_query(form: dict[str, str]) -> str:
 def _swaptimum_position(
     size: int, red: list[str], blue: list[str], to_move: str = "red"
 ) -> tuple[Swaptimum, SwaptimumState]:
-    game = load("swaptimum", {"size": size})
+    game = load(Swaptimum.name, {"size": size})
     assert isinstance(game, Swaptimum)
     red_mask = sum(1 << game.index[name] for name in red)
     blue_mask = sum(1 << game.index[name] for name in blue)
@@ -243,8 +250,6 @@ async def variants_index(request: Request) -> Response:
 
 
 async def variant_page(request: Request) -> Response:
-    from playtable.web.pages import page_not_found
-
     variant = VARIANTS_BY_SLUG.get(request.path_params["slug"])
     if variant is None:
         return page_not_found(request)

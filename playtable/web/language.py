@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import re
 from http.cookies import SimpleCookie
-from urllib.parse import parse_qsl, urlencode
+from urllib.parse import parse_qsl, quote, urlencode
 
 from starlette.datastructures import Headers, MutableHeaders
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
@@ -179,9 +179,27 @@ class LanguageMiddleware:
         await self.app(scope, receive, send_with_language)
 
 
+def safe_location(location: str) -> str:
+    """``location`` as a redirect that stays on this site, in ASCII.
+
+    The path is the request's own, decoded: ``//evil.example/`` or ``/\\evil.example/``
+    would send the browser to another host (an open redirect), and a path in Korean cannot
+    go into a header as it is. One leading slash, and the rest percent-encoded.
+
+    >>> safe_location("//evil.example/?a=1"), safe_location("/\\evil.example/")
+    ('/evil.example/?a=1', '/evil.example/')
+    >>> safe_location("/ko/규칙")
+    '/ko/%EA%B7%9C%EC%B9%99'
+    """
+    path, mark, query = location.partition("?")
+    path = "/" + path.lstrip("/\\")
+    return quote(path, safe="/%:@!$&'()*+,;=~-._") + mark + query
+
+
 async def _redirect(
     scope: Scope, send: Send, location: str, *, vary: bool = False, cookie: str | None = None
 ) -> None:
+    location = safe_location(location)
     headers = [(b"location", location.encode("latin-1")), (b"content-length", b"0")]
     if cookie:
         headers.append((b"set-cookie", cookie.encode("latin-1")))

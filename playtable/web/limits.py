@@ -8,11 +8,14 @@ spreads over the processes anyway.
 
 from __future__ import annotations
 
+import math
 import os
 import time
 from collections import OrderedDict
 from dataclasses import dataclass, fields
 from typing import Any
+
+from starlette.requests import Request
 
 
 def _env_number(name: str, default: float) -> float:
@@ -39,7 +42,11 @@ class Limits:
     # that ignores "rate_limited" is not a page that went wrong but a flood.
     flood_close_after: int = 200  # PLAYTABLE_FLOOD_CLOSE_AFTER
     tables_per_minute: int = 30  # PLAYTABLE_TABLES_PER_MINUTE: per client address
-    sockets_per_table: int = 64  # PLAYTABLE_SOCKETS_PER_TABLE: per process
+    sockets_per_table: int = 64  # PLAYTABLE_SOCKETS_PER_TABLE: spectators, per process
+    sockets_per_seat: int = 16  # PLAYTABLE_SOCKETS_PER_SEAT: a seated player's, per process
+    sockets_per_address: int = 64  # PLAYTABLE_SOCKETS_PER_ADDRESS: per process
+    # PLAYTABLE_SOCKETS_PER_ADDRESS_PER_TABLE: one address watching one table
+    sockets_per_address_per_table: int = 8
     idle_seconds: float = 300.0  # PLAYTABLE_IDLE_SECONDS: close a socket silent this long
 
     @classmethod
@@ -101,6 +108,14 @@ class PerAddress:
         if bucket.take():
             return None
         return bucket.wait()
+
+
+def creation_wait(request: Request) -> int | None:
+    """Seconds the request's address must wait before it may create another table (the
+    tables-a-minute budget shared by every route that creates tables), or ``None``."""
+    address = request.client.host if request.client else "unknown"
+    wait = request.app.state.table_creations.take(address)
+    return None if wait is None else max(1, math.ceil(wait))
 
 
 def trusted_proxies() -> list[str]:

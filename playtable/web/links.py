@@ -1,7 +1,9 @@
-"""Seat cookies and the links that hand out seats (the seat link and the invitation).
+"""Seat cookies and the seat link.
 
 A seat token arrives once in a link and is then moved into an HttpOnly cookie scoped to the
 table, and the browser is redirected so the token leaves the address bar and the history.
+The invitation link, which needs a person to press a button, is a page
+(:func:`playtable.web.pages.invitation_page`).
 """
 
 from __future__ import annotations
@@ -10,7 +12,9 @@ from starlette.requests import HTTPConnection, Request
 from starlette.responses import RedirectResponse, Response
 from starlette.routing import BaseRoute, Route
 
-from playtable.tables import TableNotFound, TableService
+from playtable.tables import TableService
+from playtable.web.errors import error_page, table_not_found
+from playtable.web.templating import DEFAULT_LANGUAGE, gettext_for, language_of
 
 COOKIE_LIFETIME = 30 * 24 * 3600  # seconds
 
@@ -42,25 +46,26 @@ def _service(request: Request) -> TableService:
     return service
 
 
-def _to_table(table_id: str) -> RedirectResponse:
+def to_table(request: Request, table_id: str) -> RedirectResponse:
     # The link carried a secret: keep it out of caches and out of the next page's Referer.
     return RedirectResponse(
-        f"/t/{table_id}",
+        request.url_for("table", table_id=table_id).path,
         status_code=303,
         headers={"Cache-Control": "no-store", "Referrer-Policy": "no-referrer"},
     )
 
 
-def _refused(request: Request, table_id: str, *, invitation: bool) -> Response:
+def refused(request: Request, table_id: str, *, invitation: bool) -> Response:
     """The page for a seat or invitation link that does not fit the table, in the visitor's
     language, pointing to the spectator's view."""
-    from playtable.web.pages import error_page
-    from playtable.web.templating import DEFAULT_LANGUAGE, gettext_for, language_of
-
     _ = gettext_for(request).gettext
     lang = language_of(request)
     prefix = "" if lang == DEFAULT_LANGUAGE else f"/{lang}"
-    watch = str(request.base_url).rstrip("/") + f"{prefix}/t/{table_id}/watch"
+    watch = (
+        str(request.base_url).rstrip("/")
+        + prefix
+        + request.url_for("watch", table_id=table_id).path
+    )
     if invitation:
         heading = _("This invitation is not valid")
         message = _(
@@ -75,48 +80,28 @@ def _refused(request: Request, table_id: str, *, invitation: bool) -> Response:
     return error_page(request, 403, heading, message % {"url": watch})
 
 
-def _no_table(request: Request) -> Response:
-    from playtable.web.pages import table_not_found
-
-    return table_not_found(request)
-
-
 async def seat_link(request: Request) -> Response:
     table_id = request.path_params["table_id"]
     token = request.path_params["token"]
     service = _service(request)
     if await service.seat_of(table_id, token) is None:
         if not await service.exists(table_id):
-            return _no_table(request)
-        return _refused(request, table_id, invitation=False)
-    response = _to_table(table_id)
+            return table_not_found(request)
+        return refused(request, table_id, invitation=False)
+    response = to_table(request, table_id)
     set_seat_cookie(response, request, table_id, token)
-    return response
-
-
-async def join_link(request: Request) -> Response:
-    table_id = request.path_params["table_id"]
-    invite = request.path_params["invite"]
-    service = _service(request)
-    if not await service.exists(table_id):
-        return _no_table(request)
-    if not service.is_invite(table_id, invite):
-        return _refused(request, table_id, invitation=True)
-    # A HEAD request (a link checker, a chat app's preview) must not take the free seat.
-    if request.method == "HEAD":
-        return _to_table(table_id)
-    if await service.seat_of(table_id, seat_token_from(request, table_id)) is not None:
-        return _to_table(table_id)
-    claimed = await service.claim_invite(table_id, invite)
-    response = _to_table(table_id)
-    if claimed is not None:
-        set_seat_cookie(response, request, table_id, claimed[1])
     return response
 
 
 routes: list[BaseRoute] = [
     Route("/t/{table_id}/seat/{token}", seat_link, methods=["GET"], name="seat_link"),
-    Route("/t/{table_id}/join/{invite}", join_link, methods=["GET"], name="join_link"),
 ]
 
-__all__ = ["TableNotFound", "cookie_name", "routes", "seat_token_from", "set_seat_cookie"]
+__all__ = [
+    "cookie_name",
+    "refused",
+    "routes",
+    "seat_token_from",
+    "set_seat_cookie",
+    "to_table",
+]

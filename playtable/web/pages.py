@@ -1,296 +1,32 @@
-"""The HTML pages: the home page form, the table page, and the static files.
+"""The table page, its spectator view and its analysis page, and the static files.
 
-Pages only read and create tables through ``request.app.state.service`` (the table service)
-and the seat-cookie helpers of :mod:`playtable.web.links`; everything live happens over the
-WebSocket once the page has loaded.
+Pages only read tables through ``request.app.state.service`` (the table service) and the
+seat-cookie helpers of :mod:`playtable.web.links`; everything live happens over the
+WebSocket once the page has loaded. The home page and its form are :mod:`playtable.web.home`.
 """
 
 from __future__ import annotations
 
-import gettext
-import hmac
-import secrets
-from collections.abc import Mapping
-from typing import Any
-
-from starlette.datastructures import FormData
 from starlette.requests import Request
-from starlette.responses import RedirectResponse, Response
+from starlette.responses import Response
 from starlette.routing import BaseRoute, Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from playtable.games import GameError
+from playtable import games
+from playtable.ai.analysis import analysable
+from playtable.games import PLAYERS
 from playtable.tables import AnalysisRefused, TableNotFound
-from playtable.web.api import too_many_tables
+from playtable.web import home
 from playtable.web.client_strings import client_strings
-from playtable.web.links import seat_token_from, set_seat_cookie
+from playtable.web.csrf import csrf_ok, csrf_token, set_csrf_cookie
+from playtable.web.errors import error_page, table_not_found
+from playtable.web.links import refused, seat_token_from, set_seat_cookie, to_table
+from playtable.web.presentation import board_label, bot_names, game_title, settings_summary
 from playtable.web.templating import STATIC_DIR, gettext_for, render
-
-CSRF_COOKIE = "pt_csrf"
-CSRF_FIELD = "csrf"
-
-GAMES = ("dots", "swaptimum")
-GRIDS = ("square", "triangle", "hexagon")
-STARTS = ("standard", "swedish", "icelandic")
-SEATS = ("red", "blue", "random")
-OPPONENTS = ("friend", "easy", "medium", "hard")  # a person by link, or the computer's level
-
-#: The home form as a first-time visitor sees it: a 5x5 square Dots and Boxes board.
-FORM_DEFAULTS: dict[str, Any] = {
-    "game": "dots",
-    "dots_grid": "square",
-    "dots_rows": "5",
-    "dots_cols": "5",
-    "dots_size": "4",
-    "dots_start": "standard",
-    "dots_misere": False,
-    "swaptimum_size": "9",
-    "seat": "random",
-    "opponent": "friend",
-}
-
-
-class FormError(ValueError):
-    """A form value that cannot even be handed to the game (not a number, unknown choice)."""
-
-
-# -- CSRF: double-submit token ------------------------------------------------------------
-def _csrf_token(request: Request) -> tuple[str, bool]:
-    """The visitor's CSRF token and whether it is new (and must be set as a cookie)."""
-    token = request.cookies.get(CSRF_COOKIE, "")
-    if 32 <= len(token) <= 128 and token.replace("-", "").replace("_", "").isalnum():
-        return token, False
-    return secrets.token_urlsafe(32), True
-
-
-def _set_csrf_cookie(response: Response, request: Request, token: str) -> None:
-    response.set_cookie(
-        CSRF_COOKIE,
-        token,
-        max_age=60 * 60 * 24 * 30,
-        path="/",
-        httponly=True,
-        samesite="lax",
-        secure=request.url.scheme == "https",
-    )
-
-
-def _csrf_ok(request: Request, form: FormData) -> bool:
-    cookie = request.cookies.get(CSRF_COOKIE, "")
-    field = form.get(CSRF_FIELD, "")
-    if not cookie or not isinstance(field, str) or not field:
-        return False
-    return hmac.compare_digest(cookie.encode(), field.encode())
-
-
-# -- the home page --------------------------------------------------------------------------
-def _home(
-    request: Request,
-    form: Mapping[str, Any],
-    *,
-    error: str | None = None,
-    status_code: int = 200,
-) -> Response:
-    token, new = _csrf_token(request)
-    response = render(
-        request,
-        "home.html",
-        {"form": form, "error": error, "csrf_token": token, "nav": "home"},
-        status_code=status_code,
-        headers={"Cache-Control": "no-store"},
-    )
-    if new:
-        _set_csrf_cookie(response, request, token)
-    return response
-
-
-#: Query parameters the home page accepts to preselect settings (``/?game=dots&start=swedish``),
-#: as links from the variant pages do; each maps to a form field.
-QUERY_FIELDS = {
-    "game": "game",
-    "grid": "dots_grid",
-    "rows": "dots_rows",
-    "cols": "dots_cols",
-    "start": "dots_start",
-    "seat": "seat",
-    "opponent": "opponent",
-}
-CHOICES = {
-    "game": GAMES,
-    "dots_grid": GRIDS,
-    "dots_start": STARTS,
-    "seat": SEATS,
-    "opponent": OPPONENTS,
-}
-
-
-def form_from_query(query: Mapping[str, str]) -> dict[str, Any]:
-    """The home form with the settings a link asks for; anything unknown or malformed is
-    ignored (the form still checks every value when it is submitted)."""
-    values: dict[str, Any] = dict(FORM_DEFAULTS)
-    for param, name in QUERY_FIELDS.items():
-        value = query.get(param, "")
-        if name in CHOICES:
-            if value in CHOICES[name]:
-                values[name] = value
-        elif value.isdigit() and len(value) <= 2:
-            values[name] = value
-    size = query.get("size", "")
-    if size.isdigit() and len(size) <= 2:
-        values["swaptimum_size" if values["game"] == "swaptimum" else "dots_size"] = size
-    if "misere" in query:
-        values["dots_misere"] = query["misere"] not in ("", "0", "false")
-    return values
-
-
-async def home(request: Request) -> Response:
-    return _home(request, form_from_query(request.query_params))
-
-
-def _submitted(form: FormData) -> dict[str, Any]:
-    """The form values to show again after an error (defaults for anything missing)."""
-    values: dict[str, Any] = dict(FORM_DEFAULTS)
-    for name in FORM_DEFAULTS:
-        value = form.get(name)
-        if isinstance(value, str):
-            values[name] = value.strip()[:40]
-    values["dots_misere"] = bool(form.get("dots_misere"))
-    return values
-
-
-def _choice(value: Any, allowed: tuple[str, ...], message: str) -> str:
-    if value not in allowed:
-        raise FormError(message)
-    return str(value)
-
-
-def _whole_number(value: Any, message: str) -> int:
-    text = str(value).strip()
-    if not text.lstrip("-").isdigit() or len(text) > 4:
-        raise FormError(message)
-    return int(text)
-
-
-def table_request(
-    values: Mapping[str, Any], catalog: gettext.NullTranslations
-) -> tuple[str, dict[str, Any], str]:
-    """The game, options and seat that the home form asks for.
-
-    Range checks are the game's business (it raises :class:`GameError` naming the setting);
-    this only turns the form's text into the option types.
-    """
-    _ = catalog.gettext
-    game = _choice(values.get("game"), GAMES, _("Choose a game."))
-    options: dict[str, Any]
-    if game == "dots":
-        grid = _choice(values.get("dots_grid"), GRIDS, _("Choose a grid."))
-        options = {"grid": grid}
-        if grid == "square":
-            options["rows"] = _whole_number(
-                values.get("dots_rows"), _("Rows must be a whole number.")
-            )
-            options["cols"] = _whole_number(
-                values.get("dots_cols"), _("Columns must be a whole number.")
-            )
-        else:
-            options["size"] = _whole_number(
-                values.get("dots_size"), _("Size must be a whole number.")
-            )
-        options["start"] = _choice(values.get("dots_start"), STARTS, _("Choose a start."))
-        options["misere"] = bool(values.get("dots_misere"))
-    else:
-        options = {
-            "size": _whole_number(
-                values.get("swaptimum_size"), _("Board size must be a whole number.")
-            )
-        }
-    seat = _choice(values.get("seat"), SEATS, _("Choose a colour."))
-    return game, options, seat
-
-
-async def create_table(request: Request) -> Response:
-    form = await request.form()
-    try:
-        if not _csrf_ok(request, form):
-            return error_page(
-                request,
-                403,
-                gettext_for(request).gettext("This form has expired"),
-                gettext_for(request).gettext(
-                    "For your safety the table was not created. Reload the home page and "
-                    "submit the form again."
-                ),
-            )
-        if too_many_tables(request) is not None:
-            # The same per-address limit as the API; the sentence is the translated one the
-            # table page shows for rate_limited.
-            return error_page(
-                request,
-                429,
-                gettext_for(request).gettext(
-                    "Too many actions at once. Wait a moment and try again."
-                ),
-                "",
-            )
-        values = _submitted(form)
-        catalog = gettext_for(request)
-        try:
-            game, options, seat = table_request(values, catalog)
-            opponent = _choice(
-                values.get("opponent"), OPPONENTS, catalog.gettext("Choose an opponent.")
-            )
-            bot = None if opponent == "friend" else opponent
-            created = await request.app.state.service.create_table(game, options, seat, bot=bot)
-        except (FormError, GameError) as exc:
-            reason = str(exc)
-            return _home(request, values, error=reason[:1].upper() + reason[1:], status_code=400)
-    finally:
-        await form.close()
-    response = RedirectResponse(f"/t/{created.id}", status_code=303)
-    set_seat_cookie(response, request, created.id, created.seat_token)
-    return response
 
 
 # -- the table page -------------------------------------------------------------------------
-def game_title(game: str, catalog: gettext.NullTranslations) -> str:
-    _ = catalog.gettext
-    return {"dots": _("Dots and Boxes"), "swaptimum": _("Swaptimum")}.get(game, game)
-
-
-def settings_summary(
-    game: str, options: Mapping[str, Any], catalog: gettext.NullTranslations
-) -> str:
-    """The table settings in a few words: "5 × 5 boxes · Swedish board · Misère"."""
-    _ = catalog.gettext
-    parts: list[str] = []
-    if game == "dots":
-        grid = options.get("grid", "square")
-        if grid == "square":
-            parts.append(
-                _("%(rows)s × %(cols)s boxes")
-                % {"rows": options.get("rows"), "cols": options.get("cols")}
-            )
-        elif grid == "triangle":
-            parts.append(_("Triangle grid, side %(size)s") % {"size": options.get("size")})
-        else:
-            parts.append(_("Hexagon grid, radius %(size)s") % {"size": options.get("size")})
-        start = options.get("start", "standard")
-        parts.append(
-            {
-                "standard": _("Standard start"),
-                "swedish": _("Swedish board"),
-                "icelandic": _("Icelandic board"),
-            }.get(start, start)
-        )
-        if options.get("misere"):
-            parts.append(_("Misère"))
-    elif game == "swaptimum":
-        size = options.get("size")
-        parts.append(_("%(size)s × %(size)s board") % {"size": size})
-    return " · ".join(parts)
-
-
-async def _table(request: Request, *, watch: bool) -> Response:
+async def _table(request: Request, *, watch: bool, invite: str | None = None) -> Response:
     table_id = request.path_params["table_id"]
     service = request.app.state.service
     catalog = gettext_for(request)
@@ -300,11 +36,22 @@ async def _table(request: Request, *, watch: bool) -> Response:
     except TableNotFound:
         return table_not_found(request)
     _ = catalog.gettext
+    invitation = None
+    if invite is not None:
+        free = [p for p in PLAYERS if not table["seats"][p]["taken"]]
+        if not free:
+            return to_table(request, table_id)  # nobody to invite any more: just watch
+        token, new_csrf = csrf_token(request)
+        invitation = {
+            "action": request.url_for("join_link", table_id=table_id, invite=invite).path,
+            "csrf": token,
+            "new_csrf": new_csrf,
+            "button": _("Take the red seat") if free[0] == "red" else _("Take the blue seat"),
+        }
     title = game_title(table["game"], catalog)
-    ws_url = f"/t/{table_id}/ws" + ("" if you else "?watch=1")
+    ws_url = request.url_for("table_socket", table_id=table_id).path + ("" if you else "?watch=1")
     page_data = {"table": table, "you": you, "ws_url": ws_url, "version": table.get("version")}
-    board_label = _("Dots and Boxes board") if table["game"] == "dots" else _("Swaptimum board")
-    return render(
+    response = render(
         request,
         "table.html",
         {
@@ -312,24 +59,61 @@ async def _table(request: Request, *, watch: bool) -> Response:
             "you": you,
             "game_title": title,
             "settings_summary": settings_summary(table["game"], table["options"], catalog),
-            "board_label": board_label,
+            "board_label": board_label(table["game"], catalog),
             "page_data": page_data,
             "strings": client_strings(catalog),
             "bot_names": bot_names(catalog),
+            "invitation": invitation,
             "nav": "table",
         },
         headers={"Cache-Control": "no-store"},
     )
+    if invitation is not None:
+        # The address carries the invitation: out of search indexes (the site-wide
+        # Referrer-Policy, same-origin, already keeps it from other sites; no-referrer would
+        # make the browser send "Origin: null" with the form, which the site refuses).
+        response.headers["X-Robots-Tag"] = "noindex"
+        if invitation["new_csrf"]:
+            set_csrf_cookie(response, request, str(invitation["csrf"]))
+    return response
 
 
-def bot_names(catalog: gettext.NullTranslations) -> dict[str, str]:
-    """How the page names a computer player of each level."""
-    _ = catalog.gettext
-    return {
-        "easy": _("Computer (easy)"),
-        "medium": _("Computer (medium)"),
-        "hard": _("Computer (hard)"),
-    }
+async def invitation_page(request: Request) -> Response:
+    """The invitation link: the table, watching, with a button that takes the free seat.
+
+    Opening the link takes nothing: a chat app's preview, a link checker or a browser
+    prefetching it only sees the game. The seat goes to whoever presses the button (a POST
+    carrying the page's CSRF token), and only while it is free.
+    """
+    table_id = request.path_params["table_id"]
+    invite = request.path_params["invite"]
+    service = request.app.state.service
+    if not await service.exists(table_id):
+        return table_not_found(request)
+    if not service.is_invite(table_id, invite):
+        return refused(request, table_id, invitation=True)
+    if await service.seat_of(table_id, seat_token_from(request, table_id)) is not None:
+        return to_table(request, table_id)
+    if request.method != "POST":
+        return await _table(request, watch=True, invite=invite)
+    form = await request.form()
+    try:
+        fresh = csrf_ok(request, form)
+    finally:
+        await form.close()
+    if not fresh:
+        _ = gettext_for(request).gettext
+        return error_page(
+            request,
+            403,
+            _("This form has expired"),
+            _("Open the invitation link again and take the seat from there."),
+        )
+    claimed = await service.claim_invite(table_id, invite)
+    response = to_table(request, table_id)
+    if claimed is not None:
+        set_seat_cookie(response, request, table_id, claimed[1])
+    return response
 
 
 async def analysis_page(request: Request) -> Response:
@@ -339,12 +123,12 @@ async def analysis_page(request: Request) -> Response:
     catalog = gettext_for(request)
     _ = catalog.gettext
     try:
-        await service.check_analysis(table_id)
         table = await service.snapshot(table_id, None)
+        await service.check_analysis(table_id)
     except TableNotFound:
         return table_not_found(request)
     except AnalysisRefused:
-        if (await service.snapshot(table_id, None))["game"] != "dots":
+        if not analysable(games.load(table["game"], table["options"])):
             message = _("The analysis is for Dots and Boxes games only.")
         else:
             message = _(
@@ -358,10 +142,13 @@ async def analysis_page(request: Request) -> Response:
         "analysis.html",
         {
             "table": table,
-            "back_url": f"/t/{table_id}" if you else f"/t/{table_id}/watch",
+            "back_url": request.url_for("table" if you else "watch", table_id=table_id).path,
             "game_title": game_title(table["game"], catalog),
             "settings_summary": settings_summary(table["game"], table["options"], catalog),
-            "page_data": {"table": table, "api": f"/api/tables/{table_id}/analysis"},
+            "page_data": {
+                "table": table,
+                "api": request.url_for("api_analysis", table_id=table_id).path,
+            },
             "strings": client_strings(catalog),
             "nav": "table",
         },
@@ -377,46 +164,17 @@ async def watch_page(request: Request) -> Response:
     return await _table(request, watch=True)
 
 
-# -- errors ---------------------------------------------------------------------------------
-def error_page(request: Request, status_code: int, heading: str, message: str) -> Response:
-    return render(
-        request,
-        "error.html",
-        {"status_code": status_code, "heading": heading, "message": message, "nav": None},
-        status_code=status_code,
-    )
-
-
-def table_not_found(request: Request) -> Response:
-    _ = gettext_for(request).gettext
-    return error_page(
-        request,
-        404,
-        _("There is no such table"),
-        _("Check the link you were given, or set up a new table."),
-    )
-
-
-async def not_found_handler(request: Request, exc: Exception) -> Response:
-    """For ``Starlette(exception_handlers={404: not_found_handler})``: the site's 404 page."""
-    return page_not_found(request)
-
-
-def page_not_found(request: Request) -> Response:
-    _ = gettext_for(request).gettext
-    return error_page(
-        request,
-        404,
-        _("Page not found"),
-        _("Nothing lives at this address."),
-    )
-
-
 routes: list[BaseRoute] = [
-    Route("/", home, methods=["GET", "HEAD"], name="home"),
-    Route("/tables", create_table, methods=["POST"], name="create_table"),
+    Route("/", home.home, methods=["GET", "HEAD"], name="home"),
+    Route("/tables", home.create_table, methods=["POST"], name="create_table"),
     Route("/t/{table_id}", table_page, methods=["GET", "HEAD"], name="table"),
     Route("/t/{table_id}/watch", watch_page, methods=["GET", "HEAD"], name="watch"),
     Route("/t/{table_id}/analysis", analysis_page, methods=["GET", "HEAD"], name="analysis"),
+    Route(
+        "/t/{table_id}/join/{invite}",
+        invitation_page,
+        methods=["GET", "HEAD", "POST"],
+        name="join_link",
+    ),
     Mount("/static", StaticFiles(directory=STATIC_DIR), name="static"),
 ]

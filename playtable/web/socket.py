@@ -10,6 +10,8 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import random
+from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
 from urllib.parse import urlsplit
@@ -19,15 +21,15 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from playtable.bus import Subscription
 from playtable.games import Player
 from playtable.tables import Stale, TableError, TableNotFound, TableService
+from playtable.tables.views import VIEWER_FIELDS
+from playtable.web.connections import Connections
 from playtable.web.limits import Limits, TokenBucket
 from playtable.web.links import seat_token_from
 
 PROTOCOL = 1
+RESYNC_SPREAD = 1.0  # seconds over which the sockets of a process re-read after an overflow
 
 log = logging.getLogger(__name__)
-
-
-_VIEWER_FIELDS = ("you", "invite_url")
 
 
 def _dumps(message: dict[str, Any]) -> str:
@@ -63,7 +65,10 @@ class TableSocket:
             None if watch or not _same_origin(websocket) else seat_token_from(websocket, table_id)
         )
         self.player: Player | None = None
+        self.counted = False  # this socket's presence is counted (once, whatever it sends)
         self.joined = False
+        self.resubscribing: asyncio.Task[None] | None = None
+        self.resync: asyncio.Task[None] | None = None
         self.sent_version = -1
         self.subscription: Subscription | None = None
         self.pump: asyncio.Task[None] | None = None
@@ -79,23 +84,32 @@ class TableSocket:
             "offer_draw": self.on_simple(service.offer_draw),
             "request_undo": self.on_simple(service.request_undo),
             "rematch": self.on_rematch,
+            "decline_rematch": self.on_simple(service.decline_rematch),
             "answer_draw": self.on_answer(service.answer_draw),
             "answer_undo": self.on_answer(service.answer_undo),
         }
 
     # -- the connection's life --------------------------------------------------------------
-    async def run(self, sockets: dict[str, int]) -> None:
-        """Serve the connection; ``sockets`` counts this process's open sockets per table."""
+    async def run(self, connections: Connections) -> None:
+        """Serve the connection, counted in ``connections`` (this process's sockets)."""
+        client = self.websocket.client
+        address = client.host if client else "unknown"
+        exists, self.player = await self.service.seat_at(self.table_id, self.token)
+        if not exists:
+            # Refused at the handshake (HTTP 403): an unknown table holds no socket here.
+            await self.websocket.close(1008)
+            return
+        place = connections.admit(self.table_id, address, self.player)
         await self.websocket.accept()
-        if sockets.get(self.table_id, 0) >= self.limits.sockets_per_table:
-            # Accept first, so the page gets a reason it can show rather than a failed upgrade.
+        if place is None:
+            # Accepted first, so the page gets a reason it can show rather than a failed
+            # upgrade. Seated players are never refused for the spectators' numbers.
             await self.send_error(
                 "too_many_connections",
                 "This table has too many open connections; try again later.",
             )
             await self.websocket.close(1013)  # try again later
             return
-        sockets[self.table_id] = sockets.get(self.table_id, 0) + 1
         try:
             while True:
                 try:
@@ -117,17 +131,17 @@ class TableSocket:
         except WebSocketDisconnect:
             pass
         finally:
-            left = sockets.get(self.table_id, 1) - 1
-            if left > 0:
-                sockets[self.table_id] = left
-            else:
-                sockets.pop(self.table_id, None)
+            connections.release(place)
             await self.leave()
 
     async def leave(self) -> None:
         # Bookkeeping first and without awaiting: this task may already be cancelled.
-        if self.player is not None:
+        if self.counted and self.player is not None:
+            self.counted = False
             self.service.disconnected(self.table_id, self.player)
+        for task in (self.resubscribing, self.resync):
+            if task is not None:
+                task.cancel()
         if self.pump is not None:
             self.pump.cancel()
         if self.subscription is not None:
@@ -213,25 +227,46 @@ class TableSocket:
         since = message.get("since")
         if since is not None and type(since) is not int:
             raise _BadMessage("malformed", '"since" must be a version number or null.')
-        if self.subscription is None:
-            # Seat and presence first, then subscribe, then read: nothing published after the
-            # read can be missed, and anything older is recognised by its version and dropped.
-            player = await self.service.seat_of(self.table_id, self.token)
-            if player is None and not await self.service.exists(self.table_id):
-                raise TableNotFound(f"There is no table {self.table_id!r}.")
-            self.player = player
-            if player is not None:
-                self.service.connected(self.table_id, player)
-            self.subscription = await self.service.bus.subscribe(self.table_id)
+        if not self.counted and self.player is not None:
+            self.counted = True
+            self.service.connected(self.table_id, self.player)
+        if self.subscription is None and self.resubscribing is None:
+            # Subscribe, then read: nothing published after the read can be missed, and
+            # anything older is recognised by its version and dropped. Without the bus
+            # (Redis away) the page still gets the table from the store, and the socket
+            # subscribes again in the background.
+            try:
+                self.subscription = await self.service.subscribe(self.table_id)
+            except Exception:
+                log.warning("table %s: subscribing failed; retrying", self.table_id, exc_info=True)
+                self.resubscribing = asyncio.create_task(self.resubscribe())
         # Whatever ``since`` says, the full state brings the client up to date: it is small,
         # and it covers presence, which has no version of its own.
         await self.send_state()
-        if self.pump is None:
-            # Relaying starts after the first state, so the client sees that first; what was
-            # published meanwhile waits in the subscription and is sent if newer.
-            self.joined = True
-            self.pump = asyncio.create_task(self.relay(self.subscription))
+        self.joined = True
+        self.start_relay()
         await self.send_rematch_link()
+
+    def start_relay(self) -> None:
+        # Relaying starts after the first state, so the client sees that first; what was
+        # published meanwhile waits in the subscription and is sent if newer.
+        if self.pump is None and self.subscription is not None and self.joined:
+            self.pump = asyncio.create_task(self.relay(self.subscription))
+
+    async def resubscribe(self) -> None:
+        """Subscribe again with back-off and jitter until the bus answers, then catch up."""
+        delay = 0.5
+        while True:
+            await asyncio.sleep(delay * random.uniform(0.5, 1.5))
+            try:
+                self.subscription = await self.service.subscribe(self.table_id)
+            except Exception:
+                delay = min(delay * 2, 10.0)
+                continue
+            self.resubscribing = None
+            await self.send_state()  # what was published while the bus was away
+            self.start_relay()
+            return
 
     async def on_move(self, message: dict[str, Any]) -> None:
         ply = message.get("ply")
@@ -272,6 +307,10 @@ class TableSocket:
         self.sent_version = max(self.sent_version, table["version"])
         await self.send({"type": "state", "version": table["version"], "table": table})
 
+    async def read_again(self) -> None:
+        await asyncio.sleep(random.uniform(0, RESYNC_SPREAD))
+        await self.send_state()
+
     async def send_rematch_link(self) -> None:
         if self.player is None:
             return
@@ -291,8 +330,11 @@ class TableSocket:
 
     async def forward(self, message: dict[str, Any]) -> None:
         if message.get("type") != "table":
-            # Overflow (or anything unknown): we may have missed changes; read them afresh.
-            await self.send_state()
+            # Overflow (the bus lost messages, or we fell behind): read the table afresh, once,
+            # after a random pause, so the sockets of a process that lost Redis do not all
+            # read the store at the same moment.
+            if self.resync is None or self.resync.done():
+                self.resync = asyncio.create_task(self.read_again())
             return
         version: int = message["version"]
         self.service.observed(self.table_id, version)
@@ -311,16 +353,11 @@ class TableSocket:
         """The ``state`` text of a bus message as this socket's viewer sees it.
 
         Every socket of this process gets the same message object, so the shared part of the
-        table (the board view above all) is encoded once and only the viewer's own two fields
-        are added per socket.
+        table (the board view above all) is encoded once (:func:`_shared_text`) and only the
+        viewer's own fields are added per socket.
         """
-        shared: str | None = message.get("_encoded")
-        if shared is None:
-            public = {k: v for k, v in message["table"].items() if k not in _VIEWER_FIELDS}
-            shared = _dumps(public)
-            message["_encoded"] = shared
-        own = self.service.personalize(message["table"], self.player)
-        viewer = {field: own[field] for field in _VIEWER_FIELDS}
+        shared = _shared_text(message)
+        viewer = self.service.personal(message["table"], self.player)
         # shared is '{...}': splice the viewer's fields in before its closing brace.
         return (
             f'{{"type":"state","version":{message["version"]},"table":'
@@ -328,7 +365,25 @@ class TableSocket:
         )
 
 
+# The public part of recent bus messages, encoded once for all the sockets of this process.
+# Keyed by the message object's id, which the entry keeps alive (so the id is not reused).
+_ENCODED: OrderedDict[int, tuple[dict[str, Any], str]] = OrderedDict()
+_ENCODED_SIZE = 256
+
+
+def _shared_text(message: dict[str, Any]) -> str:
+    entry = _ENCODED.get(id(message))
+    if entry is not None and entry[0] is message:
+        return entry[1]
+    public = {k: v for k, v in message["table"].items() if k not in VIEWER_FIELDS}
+    text = _dumps(public)
+    _ENCODED[id(message)] = (message, text)
+    while len(_ENCODED) > _ENCODED_SIZE:
+        _ENCODED.popitem(last=False)
+    return text
+
+
 async def table_socket(websocket: WebSocket) -> None:
     state = websocket.app.state
     socket = TableSocket(websocket, state.service, websocket.path_params["table_id"], state.limits)
-    await socket.run(state.sockets_per_table)
+    await socket.run(state.connections)

@@ -12,7 +12,7 @@ from playtable.ai import MIN_THINK_S, bot_move, choose_move, quick_move
 from playtable.ai.quick import quick_game_move, winning_squares
 from playtable.games import GameError, load
 from playtable.games.swaptimum import Swaptimum
-from playtable.tables.bots import DEFAULT_CAP_S
+from playtable.tables.pool import DEFAULT_CAP_S
 
 # The service plays the quick move once its cap has passed: it must fit, with the commit,
 # in what is left of the 2 seconds.

@@ -44,9 +44,20 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     reason = f"browser tests need Chromium at {CHROMIUM} (apt-get install chromium)"
     if os.environ.get("CI") == "true":
         return  # let them fail loudly in CI: .ci/run installs Chromium
-    for item in items:
-        if "e2e" in item.keywords:
-            item.add_marker(pytest.mark.skip(reason=reason))
+    skipped = [item for item in items if "e2e" in item.keywords]
+    for item in skipped:
+        item.add_marker(pytest.mark.skip(reason=reason))
+    if skipped:
+        _SKIPPED.append(f"{len(skipped)} browser tests SKIPPED: {reason}")
+
+
+_SKIPPED: list[str] = []
+
+
+def pytest_terminal_summary(terminalreporter: Any) -> None:
+    # Loud, at the very end: a green run that skipped the browser did not test the pages.
+    for line in _SKIPPED:
+        terminalreporter.write_sep("!", line, red=True, bold=True)
 
 
 @pytest.fixture(scope="session")

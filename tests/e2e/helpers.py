@@ -115,3 +115,10 @@ def wait_announced(page: Page, text: str) -> None:
     page.wait_for_function(
         "text => window.__said.some(said => said.includes(text))", arg=text, timeout=TIMEOUT
     )
+
+
+def accept_invitation(page: Page, link: str) -> None:
+    """Open the invitation link as the friend would, and take the free seat with its button."""
+    page.goto(link)
+    page.locator("#take-seat").click()
+    page.wait_for_url(re.compile(r"/t/[^/]+$"), timeout=TIMEOUT)

@@ -12,6 +12,7 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from tests.e2e.helpers import (
+    accept_invitation,
     create_table,
     record_announcements,
     wait_announced,
@@ -115,7 +116,7 @@ def test_the_table_page_passes_axe_and_announces_the_board(
     expect(red.locator("main")).to_be_focused()
 
     blue = browser.new_context().new_page()
-    blue.goto(red.locator("#invite-url").input_value())
+    accept_invitation(blue, red.locator("#invite-url").input_value())
     wait_ready(blue)
     record_announcements(red)
     # red draws, then blue: both players' moves, then whose turn it is, are read out

@@ -9,6 +9,7 @@ import pytest
 from playwright.sync_api import Browser, Page, WebSocketRoute, expect
 
 from tests.e2e.helpers import (
+    accept_invitation,
     create_table,
     outcome,
     ply,
@@ -37,7 +38,7 @@ def test_take_back_draw_offers_refusals_and_resigning(browser: Browser, server_u
     )
     blue_context = browser.new_context()
     blue = blue_context.new_page()
-    blue.goto(red.locator("#invite-url").input_value())
+    accept_invitation(blue, red.locator("#invite-url").input_value())
     blue.wait_for_url(table_url)
     wait_ready(blue)
 

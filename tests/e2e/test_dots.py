@@ -8,6 +8,7 @@ import pytest
 from playwright.sync_api import Browser, expect
 
 from tests.e2e.helpers import (
+    accept_invitation,
     create_table,
     focused_move,
     moves_offered,
@@ -57,7 +58,7 @@ def test_a_full_game_with_a_spectator_a_reload_and_a_rematch(
 
     record_announcements(red)
     blue = browser.new_context().new_page()
-    blue.goto(invite)
+    accept_invitation(blue, invite)
     blue.wait_for_url(table_url)
     wait_ready(blue)
     assert seat(blue) == "blue"

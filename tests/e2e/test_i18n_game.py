@@ -8,6 +8,7 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from tests.e2e.helpers import (
+    accept_invitation,
     moves_offered,
     outcome,
     record_announcements,
@@ -38,7 +39,7 @@ def test_a_full_game_in_korean(browser: Browser, server_url: str) -> None:
     expect(red.locator("#turn-note")).to_have_text("아직 상대가 없습니다. 초대 링크를 보내세요.")
 
     blue = browser.new_context(locale="ko-KR").new_page()
-    blue.goto(red.locator("#invite-url").input_value())
+    accept_invitation(blue, red.locator("#invite-url").input_value())
     blue.wait_for_url(re.compile(r"/ko/t/[\w-]+$"))
     wait_ready(blue)
     assert (seat(red), seat(blue)) == ("red", "blue")
@@ -95,7 +96,7 @@ def test_a_rematch_stays_in_the_language_of_the_page_not_the_browser(
     red.goto(english)
     wait_ready(red)
     blue = browser.new_context(locale="fi-FI").new_page()
-    blue.goto(red.locator("#invite-url").input_value())
+    accept_invitation(blue, red.locator("#invite-url").input_value())
     blue.wait_for_url(re.compile(r"/fi/t/[\w-]+$"))
     blue.goto(english)
     wait_ready(blue)

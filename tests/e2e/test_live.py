@@ -8,6 +8,7 @@ import pytest
 from playwright.sync_api import Browser, Route, WebSocketRoute, expect
 
 from tests.e2e.helpers import (
+    accept_invitation,
     create_table,
     record_announcements,
     wait_announced,
@@ -32,7 +33,7 @@ def test_a_dropped_connection_reconnects_and_catches_up(browser: Browser, server
         sockets.append(ws)
 
     blue.route_web_socket(re.compile(r"/ws$"), keep)
-    blue.goto(red.locator("#invite-url").input_value())
+    accept_invitation(blue, red.locator("#invite-url").input_value())
     blue.wait_for_url(table_url)
     wait_ready(blue)
     assert len(sockets) == 1

@@ -10,6 +10,7 @@ from playwright.sync_api import Browser, Page, expect
 from playtable.games import load
 from tests.e2e.helpers import (
     TIMEOUT,
+    accept_invitation,
     create_table,
     focused_move,
     moves_offered,
@@ -51,7 +52,7 @@ def test_a_phone_player_against_a_keyboard_player_with_a_spectator(
     red = browser.new_context(**PHONE).new_page()
     table_url = create_table(red, server_url, "swaptimum", seat="red", swaptimum_size="4")
     blue = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
-    blue.goto(red.locator("#invite-url").input_value())
+    accept_invitation(blue, red.locator("#invite-url").input_value())
     blue.wait_for_url(table_url)
     wait_ready(blue)
     watcher = browser.new_context().new_page()
@@ -109,7 +110,7 @@ def test_a_crosscut_offers_the_swaps_and_can_be_taken_back(
     red = browser.new_context().new_page()
     table_url = create_table(red, server_url, "swaptimum", seat="red", swaptimum_size="3")
     blue = browser.new_context().new_page()
-    blue.goto(red.locator("#invite-url").input_value())
+    accept_invitation(blue, red.locator("#invite-url").input_value())
     blue.wait_for_url(table_url)
     wait_ready(blue)
 

@@ -13,7 +13,7 @@ from starlette.testclient import TestClient
 
 import playtable
 from playtable.web.app import create_app
-from playtable.web.pages import CSRF_COOKIE
+from playtable.web.csrf import CSRF_COOKIE
 
 SECRET = "test secret of the pages, long enough to be a secret"
 
@@ -220,7 +220,8 @@ def test_the_page_state_says_who_played_each_move(client: TestClient) -> None:
 def test_the_404_handler_renders_the_site_page() -> None:
     from starlette.applications import Starlette
 
-    from playtable.web.pages import not_found_handler, routes
+    from playtable.web.errors import not_found_handler
+    from playtable.web.pages import routes
 
     app = Starlette(routes=routes, exception_handlers={404: not_found_handler})
     with TestClient(app) as plain:

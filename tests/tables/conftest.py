@@ -7,6 +7,7 @@ import pytest
 from playtable.bus import InProcessBus
 from playtable.store import Store
 from playtable.tables import TableService
+from tests.tables.links import LINKS
 
 SECRET = b"test secret of the table service, 256 bits or so"
 
@@ -20,5 +21,5 @@ def anyio_backend() -> str:
 async def service(db_url: str) -> AsyncIterator[TableService]:
     store = Store(db_url)
     await store.open()
-    yield TableService(store, InProcessBus(), SECRET)
+    yield TableService(store, InProcessBus(), SECRET, links=LINKS)
     await store.close()

@@ -12,8 +12,9 @@ from playtable.ai.analysis import analyse_positions
 from playtable.bus import InProcessBus
 from playtable.store import Change, MoveRow, NewTable, Store
 from playtable.tables import TableService
-from playtable.tables.bots import BotSettings
+from playtable.tables.pool import BotSettings
 from tests.tables.conftest import SECRET
+from tests.tables.links import LINKS
 
 pytestmark = pytest.mark.anyio
 
@@ -53,7 +54,7 @@ async def bot_table(store: Store, options: dict[str, object]) -> str:
 async def test_the_analysis_survives_a_restart_and_needs_no_solver(db_url: str) -> None:
     first_store = Store(db_url)
     await first_store.open()
-    first = TableService(first_store, InProcessBus(), SECRET, FAST)
+    first = TableService(first_store, InProcessBus(), SECRET, FAST, links=LINKS)
     try:
         table_id, played = await finished_game(first)
         before = await first.analysis(table_id)
@@ -68,7 +69,7 @@ async def test_the_analysis_survives_a_restart_and_needs_no_solver(db_url: str) 
     # A new process on the same database: a new store, a new service, a new pool.
     second_store = Store(db_url)
     await second_store.open()
-    second = TableService(second_store, InProcessBus(), SECRET, FAST)
+    second = TableService(second_store, InProcessBus(), SECRET, FAST, links=LINKS)
     try:
         assert await second.analysis(table_id) == before
         # The pool starts on first use: the analysis above never needed it.
@@ -82,8 +83,8 @@ async def test_a_take_back_never_shows_the_value_of_the_move_taken_back(store: S
     """Red draws a1-a2 (the position after it is worth -2 to red), takes it back, and draws
     b1-b2 instead (worth 0): the stored -2 must never come back for ply 1."""
     table_id = await bot_table(store, SMALL)
-    one = TableService(store, InProcessBus(), SECRET, FAST)
-    two = TableService(store, InProcessBus(), SECRET, FAST)  # another server process
+    one = TableService(store, InProcessBus(), SECRET, FAST, links=LINKS)
+    two = TableService(store, InProcessBus(), SECRET, FAST, links=LINKS)  # another server process
     try:
         assert await store.update(table_id, 0, Change(append=MoveRow(0, "a1-a2", "red")))
         assert (await one.analysis(table_id))["values"] == [0, -2]
@@ -108,7 +109,7 @@ async def test_two_processes_analysing_one_table_at_once_agree(store: Store) -> 
     for ply, move in enumerate(["a1-a2", "b1-b2", "c1-c2"]):
         player = "red" if ply % 2 == 0 else "blue"
         assert await store.update(table_id, ply, Change(append=MoveRow(ply, move, player)))
-    services = [TableService(store, InProcessBus(), SECRET, FAST) for _ in range(2)]
+    services = [TableService(store, InProcessBus(), SECRET, FAST, links=LINKS) for _ in range(2)]
     try:
         results = await asyncio.gather(*(service.analysis(table_id) for service in services))
     finally:
@@ -125,7 +126,7 @@ async def test_positions_without_a_proof_are_not_stored(store: Store) -> None:
     big = {"grid": "square", "rows": 5, "cols": 5, "start": "standard", "misere": False}
     table_id = await bot_table(store, big)
     budget = BotSettings(workers=1, position_budget_s=1.0, analysis_total_s=5.0)
-    service = TableService(store, InProcessBus(), SECRET, budget)
+    service = TableService(store, InProcessBus(), SECRET, budget, links=LINKS)
     try:
         await service.analysis_pool.run(len, [])  # the pool started: only the solving is timed
         start = time.monotonic()
@@ -153,7 +154,7 @@ async def test_an_analysis_does_not_hold_up_the_bots(store: Store) -> None:
         position_budget_s=4.0,
         analysis_total_s=4.0,
     )
-    service = TableService(store, InProcessBus(), SECRET, settings)
+    service = TableService(store, InProcessBus(), SECRET, settings, links=LINKS)
     try:
         # Both pools up first, so that no spawn is timed.
         await service.pool.run(len, [])

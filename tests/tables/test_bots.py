@@ -17,10 +17,11 @@ from playtable.games import SettingsError, load
 from playtable.games.records import GameRecord
 from playtable.store import Store
 from playtable.tables import AnalysisRefused, TableService
-from playtable.tables.bots import BotSettings
 from playtable.tables.errors import Stale
+from playtable.tables.pool import BotSettings
 from playtable.tables.service import Bot
 from tests.tables.conftest import SECRET
+from tests.tables.links import LINKS
 
 pytestmark = pytest.mark.anyio
 
@@ -30,7 +31,7 @@ FAST = BotSettings(workers=1, move_budget_s=0.2, position_budget_s=1.0, analysis
 
 @pytest.fixture
 async def bots(store: Store) -> AsyncIterator[TableService]:
-    service = TableService(store, InProcessBus(), SECRET, FAST)
+    service = TableService(store, InProcessBus(), SECRET, FAST, links=LINKS)
     yield service
     await service.close()
 
@@ -86,7 +87,7 @@ async def test_a_bot_as_red_moves_at_once(bots: TableService) -> None:
 
 async def test_a_resignation_cancels_the_bot(store: Store) -> None:
     slow = BotSettings(workers=1, move_budget_s=1.0)
-    service = TableService(store, InProcessBus(), SECRET, slow)
+    service = TableService(store, InProcessBus(), SECRET, slow, links=LINKS)
     try:
         big = {"grid": "square", "rows": 5, "cols": 5, "start": "standard"}
         created = await service.create_table("dots", big, "blue", bot="hard")
@@ -116,11 +117,11 @@ async def test_a_rematch_with_the_bot_is_accepted_and_the_bot_plays(bots: TableS
 
 
 async def test_a_restarted_server_resumes_the_bot(store: Store) -> None:
-    first = TableService(store, InProcessBus(), SECRET, FAST)
+    first = TableService(store, InProcessBus(), SECRET, FAST, links=LINKS)
     created = await first.create_table("dots", DOTS, "blue", bot="easy")
     await first.close()  # the server stops before the bot could move
     assert await store.moves(created.id) == []
-    second = TableService(store, InProcessBus(), SECRET, FAST)
+    second = TableService(store, InProcessBus(), SECRET, FAST, links=LINKS)
     try:
         assert await second.resume_bots() == 1
         table = await until(second, created.id, lambda t: t["ply"] >= 1)
@@ -130,12 +131,12 @@ async def test_a_restarted_server_resumes_the_bot(store: Store) -> None:
 
 
 async def test_two_servers_scheduling_the_same_bot_move_play_it_once(store: Store) -> None:
-    one = TableService(store, InProcessBus(), SECRET, FAST)
-    two = TableService(store, InProcessBus(), SECRET, FAST)
+    one = TableService(store, InProcessBus(), SECRET, FAST, links=LINKS)
+    two = TableService(store, InProcessBus(), SECRET, FAST, links=LINKS)
     try:
         created = await one.create_table("dots", DOTS, "blue", bot="hard")
         await two.resume_bots()
-        one._bot_check(await one._load(created.id))  # scheduling again changes nothing
+        one.computer.check(await one.load(created.id))  # scheduling again changes nothing
         await until(one, created.id, lambda t: t["ply"] >= 1)
         await until(two, created.id, lambda t: t["ply"] >= 1)
         moves = await store.moves(created.id)
@@ -148,7 +149,9 @@ async def test_two_servers_scheduling_the_same_bot_move_play_it_once(store: Stor
 async def test_the_bot_allows_a_take_back_and_drops_its_stale_move(store: Store) -> None:
     # A 5x5 board is too big to prove, so the hard bot thinks for its whole budget: time
     # enough to ask for the take-back while it does.
-    service = TableService(store, InProcessBus(), SECRET, BotSettings(move_budget_s=1.0))
+    service = TableService(
+        store, InProcessBus(), SECRET, BotSettings(move_budget_s=1.0), links=LINKS
+    )
     try:
         big = {"grid": "square", "rows": 5, "cols": 5, "start": "standard"}
         created = await service.create_table("dots", big, "red", bot="hard")
@@ -228,7 +231,7 @@ BIG = {"grid": "square", "rows": 5, "cols": 5, "start": "standard"}
 
 
 async def test_a_bot_table_starts_the_pool_before_the_first_move(store: Store) -> None:
-    service = TableService(store, InProcessBus(), SECRET, FAST)
+    service = TableService(store, InProcessBus(), SECRET, FAST, links=LINKS)
     try:
         await service.create_table("dots", DOTS, "red")  # no computer: no pool
         assert not service.pool.started
@@ -236,7 +239,7 @@ async def test_a_bot_table_starts_the_pool_before_the_first_move(store: Store) -
         assert service.pool.started
     finally:
         await service.close()
-    restarted = TableService(store, InProcessBus(), SECRET, FAST)
+    restarted = TableService(store, InProcessBus(), SECRET, FAST, links=LINKS)
     try:
         assert await restarted.resume_bots() == 1
         assert restarted.pool.started
@@ -269,7 +272,7 @@ async def test_a_pool_too_slow_for_the_cap_gives_way_to_the_quick_move(
     # pool cannot answer in time, so the service plays the quick move itself.
     cap = 0.3
     slow = BotSettings(workers=1, move_budget_s=3.0, move_cap_s=cap)
-    service = TableService(store, InProcessBus(), SECRET, slow)
+    service = TableService(store, InProcessBus(), SECRET, slow, links=LINKS)
     try:
         created = await service.create_table(name, options, "red", bot="hard")
         for _ in range(3):
@@ -304,7 +307,7 @@ async def test_a_job_that_starts_after_its_deadline_answers_at_once(bots: TableS
 
 async def test_many_bot_tables_at_once_on_one_worker_all_get_their_moves(store: Store) -> None:
     settings = BotSettings(workers=1, move_budget_s=0.5)
-    service = TableService(store, InProcessBus(), SECRET, settings)
+    service = TableService(store, InProcessBus(), SECRET, settings, links=LINKS)
     try:
         tables = [
             await service.create_table(name, options, "blue", bot="hard")

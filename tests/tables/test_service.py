@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import json
 
 import pytest
@@ -20,6 +22,7 @@ from playtable.tables import (
     TableService,
 )
 from tests.tables.conftest import SECRET
+from tests.tables.links import LINKS
 
 pytestmark = pytest.mark.anyio
 
@@ -148,8 +151,8 @@ async def test_two_server_processes_race_for_one_ply(db_url: str) -> None:
     store_a, store_b = Store(db_url), Store(db_url)
     await store_a.open()
     await store_b.open()
-    node_a = TableService(store_a, InProcessBus(), SECRET)
-    node_b = TableService(store_b, InProcessBus(), SECRET)
+    node_a = TableService(store_a, InProcessBus(), SECRET, links=LINKS)
+    node_b = TableService(store_b, InProcessBus(), SECRET, links=LINKS)
     try:
         table_id, red, _ = await seated_table(node_a)
         await node_b.snapshot(table_id, "red")  # node B caches the position at ply 0
@@ -276,8 +279,8 @@ async def test_a_stale_cache_never_refuses_a_good_request(db_url: str) -> None:
     store_a, store_b = Store(db_url), Store(db_url)
     await store_a.open()
     await store_b.open()
-    node_a = TableService(store_a, InProcessBus(), SECRET)
-    node_b = TableService(store_b, InProcessBus(), SECRET)
+    node_a = TableService(store_a, InProcessBus(), SECRET, links=LINKS)
+    node_b = TableService(store_b, InProcessBus(), SECRET, links=LINKS)
     try:
         created = await node_a.create_table("dots", DOTS, "red")
         await node_b.snapshot(created.id, None)  # cached: blue's seat free, ply 0
@@ -306,8 +309,8 @@ async def test_news_of_a_newer_version_drops_the_cached_position(db_url: str) ->
     store_a, store_b = Store(db_url), Store(db_url)
     await store_a.open()
     await store_b.open()
-    node_a = TableService(store_a, InProcessBus(), SECRET)
-    node_b = TableService(store_b, InProcessBus(), SECRET)
+    node_a = TableService(store_a, InProcessBus(), SECRET, links=LINKS)
+    node_b = TableService(store_b, InProcessBus(), SECRET, links=LINKS)
     try:
         table_id, red, blue = await seated_table(node_a)
         await node_b.snapshot(table_id, "red")  # node B caches version 1
@@ -321,3 +324,31 @@ async def test_news_of_a_newer_version_drops_the_cached_position(db_url: str) ->
     finally:
         await store_a.close()
         await store_b.close()
+
+
+async def test_a_change_committed_while_its_request_is_cancelled_is_still_announced(
+    service: TableService,
+) -> None:
+    # A socket that closes mid-move, or the computer's job replaced by a page reload, cancels
+    # the request while the commit is under way: what got stored must still be told.
+    table_id, red, _ = await seated_table(service)
+    subscription = await service.subscribe(table_id)
+    for attempt in range(50):
+        ply = (await service.snapshot(table_id, None))["ply"]
+        if ply:
+            break
+        request = asyncio.create_task(service.play_move(table_id, red, 0, "a2-b2"))
+        for _ in range(attempt % 5 + 1):
+            await asyncio.sleep(0)  # into the commit, somewhere
+        request.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await request
+        await asyncio.sleep(0.05)
+    assert (await service.snapshot(table_id, None))["ply"] == 1, "the move was never stored"
+    async with asyncio.timeout(5):
+        while True:
+            message = await subscription.get()
+            if any(e["kind"] == "move" for e in message.get("events", [])):
+                break
+    assert message["table"]["moves"] == ["a2-b2"]
+    await subscription.close()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
@@ -57,10 +58,21 @@ def create_table(
     )
 
 
+def csrf_of(page: str) -> str:
+    """The CSRF token of the form on ``page``."""
+    match = re.search(r'name="csrf" value="([^"]+)"', page)
+    assert match, "the page has a form with a CSRF token"
+    return match.group(1)
+
+
 def claim(client: TestClient, table: Table) -> str:
-    """Open the invitation as a new browser; the seat token its cookie carries."""
+    """Open the invitation as a new browser and take the seat; the seat token its cookie
+    carries."""
     client.cookies.clear()
-    response = client.get(f"/t/{table.id}/join/{table.invite}", follow_redirects=False)
+    link = f"/t/{table.id}/join/{table.invite}"
+    page = client.get(link, follow_redirects=False)
+    assert page.status_code == 200, page.status_code
+    response = client.post(link, data={"csrf": csrf_of(page.text)}, follow_redirects=False)
     assert response.status_code == 303
     token = response.cookies.get(f"pt_{table.id}")
     assert token

@@ -12,7 +12,7 @@ from starlette.testclient import TestClient
 
 from playtable.ai.solve import solve_record
 from playtable.games.records import GameRecord
-from playtable.tables.bots import BotSettings
+from playtable.tables.pool import BotSettings
 from playtable.web.app import create_app
 from tests.web.conftest import DOTS, SECRET, Socket, connect
 

@@ -259,7 +259,12 @@ def test_an_invitation_opens_the_table_in_the_receivers_language(client: TestCli
     invite = data["table"]["invite_url"]
     assert invite.startswith("/t/")
     client.cookies.clear()  # the guest: another browser
-    joined = client.get(invite, headers={"accept-language": "ko"}, follow_redirects=False)
+    korean = {"accept-language": "ko"}
+    shown = client.get(invite, headers=korean, follow_redirects=False)
+    assert shown.status_code == 200 and 'lang="ko"' in shown.text
+    assert "파랑 자리에 앉기" in shown.text  # the button that takes the seat, in Korean
+    token = re.search(r'name="csrf" value="([^"]+)"', shown.text).group(1)  # type: ignore[union-attr]
+    joined = client.post(invite, data={"csrf": token}, headers=korean, follow_redirects=False)
     assert joined.status_code == 303
     assert joined.headers["location"] == "/ko" + location.removeprefix("/cs")
 

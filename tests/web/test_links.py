@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import pytest
 from starlette.testclient import TestClient
 
-from tests.web.conftest import Socket, claim, connect, create_table
+from tests.web.conftest import Socket, claim, connect, create_table, csrf_of
 
 
 def test_a_seat_link_sets_the_cookie_and_leaves_the_address_bar(client: TestClient) -> None:
@@ -57,7 +58,11 @@ def test_the_invitation_seats_the_first_and_then_only_watches(client: TestClient
     table = create_table(client, seat="red")
     link = f"/t/{table.id}/join/{table.invite}"
     client.cookies.clear()
-    first = client.get(link, follow_redirects=False)
+    page = client.get(link, follow_redirects=False)
+    assert page.status_code == 200 and f"pt_{table.id}" not in page.headers.get("set-cookie", "")
+    assert "Take the blue seat" in page.text
+    assert page.headers["referrer-policy"] == "same-origin"
+    first = client.post(link, data={"csrf": csrf_of(page.text)}, follow_redirects=False)
     assert first.status_code == 303 and first.headers["location"] == f"/t/{table.id}"
     blue_token = first.cookies.get(f"pt_{table.id}")
     assert blue_token and blue_token not in (table.token, table.invite)
@@ -80,11 +85,38 @@ def test_the_invitation_keeps_a_seated_visitor_in_place(client: TestClient) -> N
     assert claim(client, table)
 
 
-def test_a_link_preview_does_not_take_the_seat(client: TestClient) -> None:
+@pytest.mark.parametrize(
+    "agent",
+    [
+        "Slackbot-LinkExpanding 1.0 (+https://api.slack.com/robots)",
+        "WhatsApp/2.23.20.0",
+        "TelegramBot (like TwitterBot)",
+        "Mozilla/5.0 (compatible; Discordbot/2.0; +https://discordapp.com)",
+    ],
+)
+def test_a_link_preview_does_not_take_the_seat(client: TestClient, agent: str) -> None:
     table = create_table(client)
+    link = f"/t/{table.id}/join/{table.invite}"
+    for method in ("HEAD", "GET", "GET"):
+        client.cookies.clear()
+        response = client.request(
+            method, link, headers={"user-agent": agent}, follow_redirects=True
+        )
+        assert response.status_code == 200
+        assert f"pt_{table.id}=" not in response.headers.get("set-cookie", "")
+    # The preview shows the game, not a secret.
+    assert 'property="og:title"' in response.text or "Dots and Boxes" in response.text
+    assert client.get(f"/api/tables/{table.id}").json()["ply"] == 0
+    assert claim(client, table)  # the friend still gets the seat
+
+
+def test_taking_the_seat_needs_the_pages_csrf_token(client: TestClient) -> None:
+    table = create_table(client)
+    link = f"/t/{table.id}/join/{table.invite}"
     client.cookies.clear()
-    response = client.head(f"/t/{table.id}/join/{table.invite}", follow_redirects=False)
-    assert response.status_code == 303 and "set-cookie" not in response.headers
+    client.get(link)
+    refused = client.post(link, data={"csrf": "x" * 43}, follow_redirects=False)
+    assert refused.status_code == 403 and f"pt_{table.id}" not in str(refused.cookies)
     assert claim(client, table)
 
 

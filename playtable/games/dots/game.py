@@ -10,7 +10,7 @@ Icelandic boards) are simply set in the initial mask; they belong to nobody and 
 'blue'
 >>> state = game.play(state, "a2-b2")  # blue completes the box
 >>> game.score(state), game.outcome(state)
-((0, 1), Outcome(winner='blue', reason='score', score=(0, 1)))
+((0, 1), Outcome(winner='blue', reason=<Termination.SCORE: 'score'>, score=(0, 1)))
 """
 
 from __future__ import annotations
@@ -28,6 +28,7 @@ from playtable.games.base import (
     Outcome,
     Player,
     SettingsError,
+    Termination,
     owner_of,
 )
 from playtable.games.dots.geometry import (
@@ -307,10 +308,10 @@ class DotsAndBoxes(Game[DotsSettings, DotsState, int]):
             return None
         red, blue = state.red.bit_count(), state.blue.bit_count()
         if red == blue:
-            return Outcome(None, "score", (red, blue))
+            return Outcome(None, Termination.SCORE, (red, blue))
         red_ahead = red > blue
         winner: Player = "red" if red_ahead != self.settings.misere else "blue"
-        return Outcome(winner, "score", (red, blue))
+        return Outcome(winner, Termination.SCORE, (red, blue))
 
     # -- notation --------------------------------------------------------------------------------
     def parse_move(self, text: str) -> int:

@@ -1,0 +1,351 @@
+"""The rules of the table, as pure functions: a loaded table and a request -> a decision.
+
+Each action (move, resign, draw, take-back, rematch) is one function of the
+:class:`~playtable.tables.table.LoadedTable` it is asked of. It either refuses with a
+:class:`~playtable.tables.errors.TableError` (nothing changes), or returns a
+:class:`Decision`: the store :class:`~playtable.store.Change` to commit, the events to
+publish once it has committed, and the table as it will be then. Nothing here reads the
+store, the clock or the network, so every rule is tested with plain values
+(``tests/tables/test_decisions.py``); :mod:`playtable.tables.service` commits decisions under
+compare-and-set and decides again on a fresh read when it loses a race.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from playtable.games import GameError, Outcome, Player, Termination, other
+from playtable.store import KEEP, Change, MoveRow, NewTable
+from playtable.store.store import Keep
+from playtable.tables import tokens
+from playtable.tables.errors import GameOver, Illegal, NoOffer, NotSeated, NotYourTurn, Stale
+from playtable.tables.events import (
+    Event,
+    Kind,
+    MoveEvent,
+    RematchAccepted,
+    TableEvent,
+    UndoEvent,
+)
+from playtable.tables.events import (
+    GameOver as GameOverEvent,
+)
+from playtable.tables.table import Actor, Bot, LoadedTable, Offers
+
+
+@dataclass(frozen=True)
+class Decision:
+    """What a request changes: commit ``change``, then publish ``events``; ``after`` is the
+    table once committed (its version one more)."""
+
+    change: Change
+    events: tuple[Event, ...]
+    after: LoadedTable
+
+
+# -- the checks every action starts with --------------------------------------------------------
+def require_seat(table: LoadedTable, actor: Actor) -> Player:
+    player = table.seat_of(actor)
+    if player is None:
+        reason = (
+            "Your seat token is not valid at this table."
+            if actor
+            else "You are watching this table; only its players can do that."
+        )
+        raise NotSeated(reason, version=table.version)
+    return player
+
+
+def require_running(table: LoadedTable) -> None:
+    if table.outcome() is not None:
+        raise GameOver("The game is over.", version=table.version)
+
+
+def require_opponent(table: LoadedTable, player: Player) -> None:
+    if not table.seated(other(player)):
+        raise Illegal("Nobody is seated opposite you yet.", version=table.version)
+
+
+# -- building a decision -----------------------------------------------------------------------
+def _decided(
+    table: LoadedTable,
+    events: tuple[Event, ...],
+    *,
+    offers: Offers,
+    outcome: Outcome | Keep | None = KEEP,
+    append: MoveRow | None = None,
+    drop_from: int | None = None,
+    rematch: tuple[str, NewTable] | None = None,
+    state: Any = None,
+) -> Decision:
+    """The decision to commit: the store change and the table as it will be afterwards."""
+    stored_outcome = KEEP if outcome is KEEP else (None if outcome is None else outcome.to_json())
+    change = Change(
+        append=append,
+        drop_ply=drop_from,
+        outcome=stored_outcome,
+        offers=offers.to_json(),
+        rematch_id=KEEP if rematch is None else rematch[0],
+        new_table=None if rematch is None else rematch[1],
+    )
+    row = dataclasses.replace(table.row, version=table.version + 1, offers=offers.to_json())
+    if not isinstance(stored_outcome, Keep):
+        row = dataclasses.replace(row, outcome=stored_outcome)
+    if rematch is not None:
+        row = dataclasses.replace(row, rematch_id=rematch[0])
+    moves = table.moves
+    if append is not None:
+        moves = (*moves, append)
+    if drop_from is not None:
+        moves = moves[:drop_from]
+    after = LoadedTable(row, moves, table.game, table.state if state is None else state)
+    return Decision(change, events, after)
+
+
+def ended(table: LoadedTable, winner: Player | None, reason: Termination) -> Outcome:
+    """The result of a game ended off the board (resignation, agreement), with its score."""
+    return Outcome(winner, reason, table.game.score(table.state))
+
+
+# -- the actions ------------------------------------------------------------------------------
+def play(table: LoadedTable, actor: Actor, ply: int, text: str) -> Decision:
+    """Play the move ``text`` from the position after ``ply`` moves."""
+    player = require_seat(table, actor)
+    require_running(table)
+    if ply != table.ply:
+        raise Stale(
+            f"That move was meant for move {ply + 1}, but the table is at move "
+            f"{table.ply + 1}; here is the current position.",
+            version=table.version,
+        )
+    to_move = table.game.to_move(table.state)
+    if to_move != player:
+        raise NotYourTurn(f"It is {to_move}'s turn, not yours.", version=table.version)
+    try:
+        parsed = table.game.parse_move(text)
+        state = table.game.apply(table.state, parsed)
+    except GameError as error:
+        raise Illegal(str(error), version=table.version) from None
+    played = MoveRow(ply, table.game.format_move(parsed), player)
+    events: list[Event] = [
+        MoveEvent(player, played.move, ply, table.game.move_facts(table.state, state))
+    ]
+    outcome = table.game.outcome(state)
+    if outcome is not None:
+        events.append(GameOverEvent(outcome))
+    return _decided(
+        table,
+        tuple(events),
+        offers=table.offers.cleared(),
+        outcome=outcome if outcome is not None else KEEP,
+        append=played,
+        state=state,
+    )
+
+
+def resign(table: LoadedTable, actor: Actor) -> Decision:
+    player = require_seat(table, actor)
+    require_running(table)
+    outcome = ended(table, other(player), Termination.RESIGN)
+    return _decided(
+        table,
+        (TableEvent(Kind.RESIGN, player), GameOverEvent(outcome)),
+        offers=table.offers.cleared(),
+        outcome=outcome,
+    )
+
+
+def _agree_draw(table: LoadedTable, player: Player) -> Decision:
+    outcome = ended(table, None, Termination.DRAW_AGREED)
+    return _decided(
+        table,
+        (TableEvent(Kind.DRAW_AGREED, player), GameOverEvent(outcome)),
+        offers=table.offers.cleared(),
+        outcome=outcome,
+    )
+
+
+def offer_draw(table: LoadedTable, actor: Actor) -> Decision:
+    """Offer a draw; offering back to a player who offered one agrees to it."""
+    player = require_seat(table, actor)
+    require_running(table)
+    require_opponent(table, player)
+    pending = table.offers.draw
+    if pending == player:
+        raise Illegal("You have already offered a draw.", version=table.version)
+    if pending == other(player):
+        return _agree_draw(table, player)
+    return _decided(
+        table,
+        (TableEvent(Kind.DRAW_OFFERED, player),),
+        offers=dataclasses.replace(table.offers, draw=player),
+    )
+
+
+def answer_draw(table: LoadedTable, actor: Actor, accept: bool) -> Decision:
+    player = require_seat(table, actor)
+    require_running(table)
+    if table.offers.draw != other(player):
+        raise NoOffer("There is no draw offer to answer.", version=table.version)
+    if accept:
+        return _agree_draw(table, player)
+    return _decided(
+        table,
+        (TableEvent(Kind.DRAW_DECLINED, player),),
+        offers=dataclasses.replace(table.offers, draw=None),
+    )
+
+
+def undo_start(table: LoadedTable, player: Player) -> int | None:
+    """The first ply a take-back by ``player`` would remove, or ``None`` if none is possible.
+
+    Between people only the requester's own last move, right after playing it. Against the
+    computer, whose answer comes at once, the requester's last move and every reply after it.
+    """
+    if not table.moves:
+        return None
+    if table.moves[-1].player == player:
+        return table.ply - 1
+    if other(player) not in table.bots:
+        return None
+    for index in range(table.ply - 1, -1, -1):
+        if table.moves[index].player == player:
+            return index
+    return None
+
+
+def request_undo(table: LoadedTable, actor: Actor) -> Decision:
+    player = require_seat(table, actor)
+    require_running(table)
+    require_opponent(table, player)
+    if undo_start(table, player) is None:
+        raise Illegal(
+            "You can take back only your own last move, right after playing it.",
+            version=table.version,
+        )
+    if table.offers.undo == player:
+        raise Illegal("You have already asked to take it back.", version=table.version)
+    return _decided(
+        table,
+        (TableEvent(Kind.UNDO_REQUESTED, player),),
+        offers=dataclasses.replace(table.offers, undo=player),
+    )
+
+
+def answer_undo(table: LoadedTable, actor: Actor, accept: bool) -> Decision:
+    player = require_seat(table, actor)
+    require_running(table)
+    requester = other(player)
+    if table.offers.undo != requester:
+        raise NoOffer("There is no take-back request to answer.", version=table.version)
+    start = undo_start(table, requester)
+    if not accept or start is None:
+        # A request that no longer fits the position (nothing of the requester's left to
+        # take back) lapses like a declined one.
+        return _decided(
+            table,
+            (TableEvent(Kind.UNDO_DECLINED, player),),
+            offers=dataclasses.replace(table.offers, undo=None),
+        )
+    remaining = table.moves[:start]
+    return _decided(
+        table,
+        (UndoEvent(requester, table.moves[start].move, table.ply - start),),
+        offers=table.offers.cleared(),
+        drop_from=start,
+        state=table.game.replay([m.move for m in remaining]),
+    )
+
+
+@dataclass(frozen=True)
+class RematchSeats:
+    """How the seats of a rematch table are made, from outside this pure module: a fresh
+    table id (used unless a proposal already named one), the hash of the seat token a person
+    will hold there (derived from their current token), and the new table's invitation hash."""
+
+    fresh_id: str
+    seat_hash: Callable[[str, str], str]  # (current seat token, new table id) -> token hash
+    invite_hash: Callable[[str], str]  # new table id -> invitation hash
+
+
+def rematch(table: LoadedTable, actor: Actor, seats: RematchSeats) -> Decision | None:
+    """Propose a rematch with colours swapped, or accept the opponent's proposal.
+
+    ``None`` when it is agreed already (nothing to change: the socket sends the link again).
+    """
+    player = require_seat(table, actor)
+    if table.outcome() is None:
+        raise Illegal("A rematch can be proposed once the game is over.", version=table.version)
+    require_opponent(table, player)
+    if table.row.rematch_id is not None:
+        return None
+    offers = table.offers
+    if player in offers.rematch:
+        raise Illegal(
+            "You have proposed a rematch; your opponent has not answered yet.",
+            version=table.version,
+        )
+    new_id = offers.rematch_table or seats.fresh_id
+    new_seats = dict(offers.rematch_seats)
+    new_bots = dict(offers.rematch_bots)
+    # Colours swap: whoever was red sits as blue at the new table.
+    if isinstance(actor, Bot):
+        new_seats[other(player)] = tokens.hash_token(tokens.new_token())
+        new_bots[other(player)] = table.bots[player]
+    else:
+        assert actor is not None
+        new_seats[other(player)] = seats.seat_hash(actor, new_id)
+    asked = (*offers.rematch, player)
+    proposed = dataclasses.replace(
+        offers, rematch=asked, rematch_table=new_id, rematch_seats=new_seats, rematch_bots=new_bots
+    )
+    if other(player) not in asked:
+        return _decided(table, (TableEvent(Kind.REMATCH_OFFERED, player),), offers=proposed)
+    new_table = NewTable(
+        id=new_id,
+        game=table.row.game,
+        options=table.row.options,
+        invite_hash=seats.invite_hash(new_id),
+        seats=new_seats,
+        bots=new_bots,
+    )
+    return _decided(
+        table,
+        (RematchAccepted(player, new_id),),
+        offers=proposed,
+        rematch=(new_id, new_table),
+    )
+
+
+def decline_rematch(table: LoadedTable, actor: Actor) -> Decision:
+    """Say no to the opponent's rematch proposal: the proposal is withdrawn for both."""
+    player = require_seat(table, actor)
+    if other(player) not in table.offers.rematch or table.row.rematch_id is not None:
+        raise NoOffer("There is no rematch proposal to answer.", version=table.version)
+    return _decided(
+        table,
+        (TableEvent(Kind.REMATCH_DECLINED, player),),
+        offers=Offers(),
+    )
+
+
+__all__ = [
+    "Decision",
+    "RematchSeats",
+    "answer_draw",
+    "answer_undo",
+    "decline_rematch",
+    "ended",
+    "offer_draw",
+    "play",
+    "rematch",
+    "request_undo",
+    "require_opponent",
+    "require_running",
+    "require_seat",
+    "resign",
+    "undo_start",
+]

@@ -1,0 +1,151 @@
+"""A table as the service knows it: the stored row, its moves, the replayed position, the
+pending offers and the result, as typed values.
+
+Everything here is pure: no I/O, no clock, no asyncio. The store keeps offers and results
+as JSON; :class:`Offers` and :class:`~playtable.games.Outcome` are read from it once, when a
+table is loaded, and written back as JSON in a :class:`~playtable.store.Change`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+from typing import Any, cast
+
+from playtable.games import PLAYERS, Game, Outcome, Player
+from playtable.store import MoveRow, TableRow
+from playtable.tables import tokens
+
+
+@dataclass(frozen=True)
+class Bot:
+    """The computer acting for its seat ``player``: passed where a person passes a seat token.
+
+    It has no token at all: the service checks that the table really has a bot in that seat.
+    """
+
+    player: Player
+
+
+Actor = str | Bot | None  # a seat token, the computer, or nobody (a spectator)
+
+
+def _players(value: Any) -> tuple[Player, ...]:
+    if not isinstance(value, list | tuple):
+        return ()
+    return tuple(cast(Player, p) for p in value if p in PLAYERS)
+
+
+def _player(value: Any) -> Player | None:
+    return cast(Player, value) if value in PLAYERS else None
+
+
+def _by_player(value: Any) -> dict[Player, str]:
+    if not isinstance(value, Mapping):
+        return {}
+    return {cast(Player, p): str(v) for p, v in value.items() if p in PLAYERS}
+
+
+@dataclass(frozen=True)
+class Offers:
+    """What is pending at a table: a draw offer, a take-back request, rematch proposals.
+
+    A rematch proposal already names the new table and the seats each side will hold there
+    (``rematch_seats``: player -> token hash, ``rematch_bots``: player -> level), so that the
+    second proposal creates it in the same transaction.
+    """
+
+    draw: Player | None = None
+    undo: Player | None = None
+    rematch: tuple[Player, ...] = ()
+    rematch_table: str | None = None
+    rematch_seats: Mapping[Player, str] = field(default_factory=dict)
+    rematch_bots: Mapping[Player, str] = field(default_factory=dict)
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Offers:
+        return cls(
+            draw=_player(data.get("draw")),
+            undo=_player(data.get("undo")),
+            rematch=_players(data.get("rematch")),
+            rematch_table=data.get("rematch_table") or None,
+            rematch_seats=_by_player(data.get("rematch_seats")),
+            rematch_bots=_by_player(data.get("rematch_bots")),
+        )
+
+    def to_json(self) -> dict[str, Any]:
+        data: dict[str, Any] = {"draw": self.draw, "undo": self.undo, "rematch": list(self.rematch)}
+        if self.rematch_table is not None:
+            data["rematch_table"] = self.rematch_table
+            data["rematch_seats"] = dict(self.rematch_seats)
+            data["rematch_bots"] = dict(self.rematch_bots)
+        return data
+
+    def public(self) -> dict[str, Any]:
+        """What everybody at the table may see (the new table's seats are not theirs to see)."""
+        return {"draw": self.draw, "undo": self.undo, "rematch": list(self.rematch)}
+
+    def cleared(self) -> Offers:
+        """After a move, a take-back or the end of the game: draw and take-back lapse."""
+        return replace(self, draw=None, undo=None)
+
+
+@dataclass(frozen=True)
+class LoadedTable:
+    """A table as read from the store, with its position replayed."""
+
+    row: TableRow
+    moves: tuple[MoveRow, ...]
+    game: Game[Any, Any, Any]
+    state: Any
+
+    @property
+    def id(self) -> str:
+        return self.row.id
+
+    @property
+    def version(self) -> int:
+        return self.row.version
+
+    @property
+    def ply(self) -> int:
+        return len(self.moves)
+
+    @property
+    def offers(self) -> Offers:
+        return Offers.from_json(self.row.offers)
+
+    @property
+    def bots(self) -> Mapping[Player, str]:
+        return self.row.bots
+
+    def outcome(self) -> Outcome | None:
+        """The stored result (a resignation, an agreement) or else what the rules say."""
+        if self.row.outcome is not None:
+            return Outcome.from_json(self.row.outcome)
+        return self.game.outcome(self.state)
+
+    def running(self) -> bool:
+        return self.outcome() is None
+
+    def to_move(self) -> Player | None:
+        return None if self.outcome() is not None else self.game.to_move(self.state)
+
+    def seated(self, player: Player) -> bool:
+        return player in self.row.seats
+
+    def seat_of(self, token: Actor) -> Player | None:
+        if isinstance(token, Bot):
+            return token.player if token.player in self.row.bots else None
+        found: Player | None = None
+        # Compare against every seat so the time taken does not tell which one matched.
+        for player in PLAYERS:
+            if tokens.matches(token, self.row.seats.get(player)):
+                found = player
+        return found
+
+    def move_texts(self) -> list[str]:
+        return [m.move for m in self.moves]
+
+
+__all__ = ["Actor", "Bot", "LoadedTable", "Offers"]

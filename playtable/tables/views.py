@@ -1,0 +1,102 @@
+"""What a table looks like from outside: the ``table`` object of docs/protocol.md, the
+viewer's own fields, the API summary and the game record.
+
+Pure functions of a :class:`~playtable.tables.table.LoadedTable`. The service knows no URL
+formats: links are made by a :class:`Links` builder handed to it (the web layer's, built on
+its named routes).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any, Protocol
+
+from playtable.games import PLAYERS, Player, other
+from playtable.games.records import GameRecord
+from playtable.store import TableRow
+from playtable.tables.table import LoadedTable
+
+#: The fields of the ``table`` object that depend on who is looking.
+VIEWER_FIELDS = ("you", "invite_url")
+
+
+class Links(Protocol):
+    """The site's addresses of a table, as paths (``/t/…``)."""
+
+    def seat(self, table_id: str, token: str) -> str: ...
+
+    def invite(self, table_id: str, invite_token: str) -> str: ...
+
+    def watch(self, table_id: str) -> str: ...
+
+
+def seat_view(row: TableRow, player: Player, online: set[str]) -> dict[str, Any]:
+    if player in row.bots:
+        return {"taken": True, "online": True, "bot": row.bots[player]}
+    return {"taken": player in row.seats, "online": player in online}
+
+
+def public(table: LoadedTable, online: set[str], links: Links) -> dict[str, Any]:
+    """The ``table`` object as everybody may see it, with the viewer's own fields empty."""
+    row = table.row
+    outcome = table.outcome()
+    if outcome is not None and table.game.outcome(table.state) is None:
+        # Ended by resignation or agreement while the rules would still allow moves: the
+        # board must not offer any.
+        view = table.game.closed_view(table.state)
+    else:
+        view = table.game.view(table.state)
+    return {
+        "id": row.id,
+        "game": row.game,
+        "options": row.options,
+        "version": row.version,
+        "ply": table.ply,
+        "moves": [m.move for m in table.moves],
+        "movers": [m.player for m in table.moves],
+        "to_move": table.to_move(),
+        "outcome": None if outcome is None else outcome.to_json(),
+        "you": None,
+        "seats": {p: seat_view(row, p, online) for p in PLAYERS},
+        "offers": table.offers.public(),
+        "rematch_id": row.rematch_id,
+        "invite_url": None,
+        "watch_url": links.watch(row.id),
+        "view": view,
+    }
+
+
+def personal(
+    public_table: Mapping[str, Any], you: Player | None, invite_url: Callable[[], str]
+) -> dict[str, Any]:
+    """The viewer's own fields of ``public_table`` (:data:`VIEWER_FIELDS`): who they are and,
+    for a player facing a free seat only, the invitation link."""
+    facing_free_seat = you is not None and not public_table["seats"][other(you)]["taken"]
+    return {"you": you, "invite_url": invite_url() if facing_free_seat else None}
+
+
+def api_view(table: LoadedTable) -> dict[str, Any]:
+    """The public summary of ``GET /api/tables/{id}``: no token, no view."""
+    outcome = table.outcome()
+    running = outcome is None
+    return {
+        "id": table.row.id,
+        "game": table.row.game,
+        "options": table.row.options,
+        "moves": table.move_texts(),
+        "ply": table.ply,
+        "version": table.version,
+        "to_move": table.game.to_move(table.state) if running else None,
+        "outcome": None if outcome is None else outcome.to_json(),
+        "legal_moves": table.game.legal_move_texts(table.state) if running else [],
+    }
+
+
+def record(table: LoadedTable) -> GameRecord:
+    """The game so far as a record (``to_text()``, ``to_json()``)."""
+    outcome = table.outcome()
+    result = None if outcome is None else (outcome.winner or "draw")
+    return GameRecord(table.row.game, table.row.options, tuple(table.move_texts()), result)
+
+
+__all__ = ["VIEWER_FIELDS", "Links", "api_view", "personal", "public", "record"]

@@ -1,0 +1,148 @@
+"""The home page: its form (a game and its settings, a colour, an opponent) and the table
+it creates.
+
+Each game's part of the form comes from the game registry
+(:data:`playtable.games.forms.FORMS`): its fields, their defaults, the query parameters a
+link may preselect them with, and how the values become table options.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from starlette.datastructures import FormData
+from starlette.requests import Request
+from starlette.responses import RedirectResponse, Response
+
+from playtable.games import GameError
+from playtable.games.forms import FORMS, N_, FormError, choice
+from playtable.web.csrf import csrf_ok, csrf_token, set_csrf_cookie
+from playtable.web.errors import error_page
+from playtable.web.limits import creation_wait
+from playtable.web.links import set_seat_cookie
+from playtable.web.presentation import say
+from playtable.web.templating import gettext_for, render
+
+GAMES = tuple(FORMS)
+SEATS = ("red", "blue", "random")
+OPPONENTS = ("friend", "easy", "medium", "hard")  # a person by link, or the computer's level
+
+#: The home form as a first-time visitor sees it: the first game with its defaults.
+FORM_DEFAULTS: dict[str, Any] = {
+    "game": GAMES[0],
+    **{name: value for form in FORMS.values() for name, value in form.defaults.items()},
+    "seat": "random",
+    "opponent": "friend",
+}
+#: Query parameters that preselect a choice of the whole form (``/?seat=blue``).
+COMMON_CHOICES = {"game": GAMES, "seat": SEATS, "opponent": OPPONENTS}
+
+
+def _home(
+    request: Request,
+    form: Mapping[str, Any],
+    *,
+    error: str | None = None,
+    status_code: int = 200,
+) -> Response:
+    token, new = csrf_token(request)
+    response = render(
+        request,
+        "home.html",
+        {"form": form, "error": error, "csrf_token": token, "nav": "home"},
+        status_code=status_code,
+        headers={"Cache-Control": "no-store"},
+    )
+    if new:
+        set_csrf_cookie(response, request, token)
+    return response
+
+
+def form_from_query(query: Mapping[str, str]) -> dict[str, Any]:
+    """The home form with the settings a link asks for (``/?game=dots&start=swedish``, as
+    the variant pages link); anything unknown or malformed is ignored (the form still checks
+    every value when it is submitted)."""
+    values: dict[str, Any] = dict(FORM_DEFAULTS)
+    for name, allowed in COMMON_CHOICES.items():
+        if query.get(name, "") in allowed:
+            values[name] = query[name]
+    game = FORMS[values["game"]]
+    for param, name in game.query.items():
+        if param not in query:
+            continue
+        value = query[param]
+        if name in game.choices:
+            if value in game.choices[name]:
+                values[name] = value
+        elif isinstance(game.defaults[name], bool):
+            values[name] = value not in ("", "0", "false")
+        elif value.isdigit() and len(value) <= 2:
+            values[name] = value
+    return values
+
+
+async def home(request: Request) -> Response:
+    return _home(request, form_from_query(request.query_params))
+
+
+def _submitted(form: FormData) -> dict[str, Any]:
+    """The form values to show again after an error (defaults for anything missing)."""
+    values: dict[str, Any] = dict(FORM_DEFAULTS)
+    for name, default in FORM_DEFAULTS.items():
+        value = form.get(name)
+        if isinstance(default, bool):
+            values[name] = bool(value)
+        elif isinstance(value, str):
+            values[name] = value.strip()[:40]
+    return values
+
+
+def table_request(values: Mapping[str, Any]) -> tuple[str, dict[str, Any], str]:
+    """The game, options and seat that the home form asks for; raises :class:`FormError`."""
+    game = choice(values.get("game"), GAMES, N_("Choose a game."))
+    options = FORMS[game].options(values)
+    seat = choice(values.get("seat"), SEATS, N_("Choose a colour."))
+    return game, options, seat
+
+
+async def create_table(request: Request) -> Response:
+    form = await request.form()
+    catalog = gettext_for(request)
+    _ = catalog.gettext
+    try:
+        if not csrf_ok(request, form):
+            return error_page(
+                request,
+                403,
+                _("This form has expired"),
+                _(
+                    "For your safety the table was not created. Reload the home page and "
+                    "submit the form again."
+                ),
+            )
+        if creation_wait(request) is not None:
+            # The same per-address limit as the API; the sentence is the translated one the
+            # table page shows for rate_limited.
+            return error_page(
+                request, 429, _("Too many actions at once. Wait a moment and try again."), ""
+            )
+        values = _submitted(form)
+        try:
+            game, options, seat = table_request(values)
+            opponent = choice(values.get("opponent"), OPPONENTS, N_("Choose an opponent."))
+            bot = None if opponent == "friend" else opponent
+            created = await request.app.state.service.create_table(game, options, seat, bot=bot)
+        except FormError as exc:
+            return _home(request, values, error=say(catalog, exc.phrase), status_code=400)
+        except GameError as exc:
+            reason = str(exc)
+            return _home(request, values, error=reason[:1].upper() + reason[1:], status_code=400)
+    finally:
+        await form.close()
+    response = RedirectResponse(request.url_for("table", table_id=created.id).path, status_code=303)
+    set_seat_cookie(response, request, created.id, created.seat_token)
+    return response
+
+
+__all__ = ["FORM_DEFAULTS", "create_table", "form_from_query", "home", "table_request"]

@@ -1,0 +1,49 @@
+"""The games' words in the page's language: titles, board names, settings summaries and
+the computer's names, read from the game registry (:data:`playtable.games.forms.FORMS`)."""
+
+from __future__ import annotations
+
+import gettext
+from collections.abc import Mapping
+from typing import Any
+
+from playtable.games.forms import FORMS, Phrase
+
+
+def say(catalog: gettext.NullTranslations, phrase: Phrase) -> str:
+    """``phrase`` translated, with its parameters filled in."""
+    text = catalog.gettext(phrase.msgid)
+    return text % dict(phrase.params) if phrase.params else text
+
+
+def game_title(game: str, catalog: gettext.NullTranslations) -> str:
+    form = FORMS.get(game)
+    return catalog.gettext(form.title) if form is not None else game
+
+
+def board_label(game: str, catalog: gettext.NullTranslations) -> str:
+    form = FORMS.get(game)
+    return catalog.gettext(form.board_label) if form is not None else game
+
+
+def settings_summary(
+    game: str, options: Mapping[str, Any], catalog: gettext.NullTranslations
+) -> str:
+    """The table settings in a few words: "5 × 5 boxes · Swedish board · Misère"."""
+    form = FORMS.get(game)
+    if form is None:
+        return ""
+    return " · ".join(say(catalog, phrase) for phrase in form.summary(options))
+
+
+def bot_names(catalog: gettext.NullTranslations) -> dict[str, str]:
+    """How the page names a computer player of each level."""
+    _ = catalog.gettext
+    return {
+        "easy": _("Computer (easy)"),
+        "medium": _("Computer (medium)"),
+        "hard": _("Computer (hard)"),
+    }
+
+
+__all__ = ["board_label", "bot_names", "game_title", "say", "settings_summary"]

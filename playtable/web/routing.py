@@ -1,0 +1,24 @@
+"""The site's route table, in one place: every route is named, and every address the site
+makes comes from these names (:mod:`playtable.web.urls`)."""
+
+from __future__ import annotations
+
+from starlette.routing import BaseRoute, WebSocketRoute
+
+from playtable.web import api, guides, links, pages, pictures, replay
+from playtable.web.socket import table_socket
+
+
+def routes() -> list[BaseRoute]:
+    return [
+        *api.routes,
+        *links.routes,
+        WebSocketRoute("/t/{table_id}/ws", table_socket, name="table_socket"),
+        *guides.routes,
+        *pictures.routes,  # before pages: /t/{id}.png is not the table page
+        *replay.routes,
+        *pages.routes,
+    ]
+
+
+__all__ = ["routes"]

@@ -1,0 +1,93 @@
+"""The HTTP protocol ``playtable serve`` runs: uvicorn's, with guards against slow clients.
+
+uvicorn waits for a request's headers and body as long as the client likes, so a few
+hundred connections that send half a request (slowloris) hold the server's file descriptors
+for ever. Here every request must arrive whole within :attr:`read_timeout` seconds of its
+first byte (or of the connection, for the first one), else it is answered 408 and closed;
+and one address may have at most :attr:`pending_per_address` requests arriving at once (the
+others are answered 503 at once), so one machine cannot take every slot. Behind a reverse
+proxy the proxy's own timeouts do this job (``docs/deploy.md``), and the guard is a spare.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+from collections import Counter
+from typing import ClassVar
+
+from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
+
+READ_TIMEOUT = float(os.environ.get("PLAYTABLE_READ_TIMEOUT") or 10.0)
+PENDING_PER_ADDRESS = int(os.environ.get("PLAYTABLE_PENDING_PER_ADDRESS") or 32)
+
+
+def _response(status: bytes) -> bytes:
+    return b"HTTP/1.1 " + status + b"\r\ncontent-length: 0\r\nconnection: close\r\n\r\n"
+
+
+class GuardedHttpProtocol(HttpToolsProtocol):
+    read_timeout: ClassVar[float] = READ_TIMEOUT
+    pending_per_address: ClassVar[int] = PENDING_PER_ADDRESS
+    #: requests being read, per client address, in this process
+    pending: ClassVar[Counter[str]] = Counter()
+
+    _reading: bool = False
+    _timer: asyncio.TimerHandle | None = None
+
+    def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+        super().connection_made(transport)
+        self._start_reading()
+
+    def _address(self) -> str:
+        return self.client[0] if self.client else "unknown"
+
+    def _start_reading(self) -> None:
+        if self._reading:
+            return
+        address = self._address()
+        if self.pending[address] >= self.pending_per_address:
+            self.transport.write(_response(b"503 Service Unavailable"))
+            self.transport.close()
+            return
+        self.pending[address] += 1
+        self._reading = True
+        self._timer = self.loop.call_later(self.read_timeout, self._too_slow)
+
+    def _done_reading(self) -> None:
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+        if self._reading:
+            self._reading = False
+            address = self._address()
+            self.pending[address] -= 1
+            if self.pending[address] <= 0:
+                del self.pending[address]
+
+    def _too_slow(self) -> None:
+        self._timer = None
+        if not self.transport.is_closing():
+            self.transport.write(_response(b"408 Request Timeout"))
+            self.transport.close()
+        self._done_reading()
+
+    # The parser's callbacks: a request begins (a keep-alive connection's next one) and ends.
+    def on_message_begin(self) -> None:
+        super().on_message_begin()
+        self._start_reading()
+
+    def on_message_complete(self) -> None:
+        self._done_reading()
+        super().on_message_complete()
+
+    def handle_websocket_upgrade(self) -> None:
+        self._done_reading()  # the socket has its own limits (web/socket.py)
+        super().handle_websocket_upgrade()
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self._done_reading()
+        super().connection_lost(exc)
+
+
+__all__ = ["GuardedHttpProtocol"]
