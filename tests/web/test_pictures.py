@@ -151,3 +151,15 @@ def test_the_table_page_previews_the_game_without_secrets(client: TestClient) ->
         )
     )
     assert finnish["og:description"].startswith("Paikka on vapaana")
+
+
+def test_an_invitation_link_previews_the_game_without_its_secret(client: TestClient) -> None:
+    table = create_table(client)
+    client.cookies.clear()
+    html = client.get(f"/t/{table.id}/join/{table.invite}").text
+    tags = dict(
+        re.findall(r'<meta (?:property|name)="((?:og|twitter):[\w:]+)" content="([^"]*)">', html)
+    )
+    assert tags["og:image"] == f"http://testserver/t/{table.id}.png?ply=0"
+    assert "A seat is free" in tags["og:description"]
+    assert all(table.invite not in content for content in tags.values())
