@@ -7,6 +7,7 @@ import contextlib
 import http.client
 import json
 import random
+import re
 import urllib.parse
 import urllib.request
 from dataclasses import dataclass
@@ -38,14 +39,32 @@ def _get(url: str) -> dict[str, Any]:
 
 
 def _claim(invite_url: str) -> str:
-    """Open the invitation as a new browser would; the seat token its cookie carries."""
+    """Open the invitation as a new browser would and take the seat with its form (a POST
+    with the page's CSRF token and cookie); the seat token the answer's cookie carries."""
     parts = urllib.parse.urlsplit(invite_url)
     connection = http.client.HTTPConnection(parts.netloc, timeout=10)
     connection.request("GET", parts.path)
+    page = connection.getresponse()
+    html = page.read().decode()
+    csrf_cookie = (page.getheader("Set-Cookie") or "").split(";", 1)[0]
+    match = re.search(r'name="csrf" value="([^"]+)"', html)
+    assert match, "the invitation page has its form"
+    body = urllib.parse.urlencode({"csrf": match.group(1)})
+    headers = {
+        "Content-Type": "application/x-www-form-urlencoded",
+        "Cookie": csrf_cookie,
+        "Origin": f"{parts.scheme}://{parts.netloc}",
+    }
+    connection.request("POST", parts.path, body, headers)
     response = connection.getresponse()
-    cookie = response.getheader("Set-Cookie") or ""
+    response.read()
     connection.close()
-    return cookie.split("=", 1)[1].split(";", 1)[0]
+    seat = next(
+        value
+        for name, value in response.getheaders()
+        if name.lower() == "set-cookie" and value.startswith("pt_") and "csrf" not in value
+    )
+    return seat.split("=", 1)[1].split(";", 1)[0]
 
 
 def play_game(

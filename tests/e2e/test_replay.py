@@ -9,7 +9,14 @@ from PIL import Image
 from playwright.sync_api import Browser, Page, expect
 
 from tests.e2e.games import play_game
-from tests.e2e.helpers import TIMEOUT, create_table, wait_moves_offered, wait_ply, wait_ready
+from tests.e2e.helpers import (
+    TIMEOUT,
+    accept_invitation,
+    create_table,
+    wait_moves_offered,
+    wait_ply,
+    wait_ready,
+)
 from tests.e2e.test_a11y import serious_violations
 
 pytestmark = pytest.mark.e2e
@@ -32,7 +39,7 @@ def test_a_player_replays_while_the_opponent_moves(browser: Browser, server_url:
         red, server_url, "dots", seat="red", dots_grid="square", dots_rows="2", dots_cols="2"
     )
     blue = browser.new_context().new_page()
-    blue.goto(red.locator("#invite-url").input_value())
+    accept_invitation(blue, red.locator("#invite-url").input_value())
     blue.wait_for_url(table_url)
     wait_ready(blue)
     first = play(red, 1)
