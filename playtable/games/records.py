@@ -32,7 +32,7 @@ from playtable.games.base import GameError
 
 _TAG = r'^\[(?P<tag>[A-Za-z][A-Za-z0-9_]*) "(?P<value>(?:[^"\\]|\\.)*)"\]$'
 _PLY = r"^(?P<n>\d+)\.$"  # compiled on first use (re's cache): JSON records never need them
-_FIELDS = frozenset({"game", "options", "moves"})
+_FIELDS = frozenset({"game", "options", "moves", "result", "metadata"})
 # json.loads's own scanner, called without its layers.
 _SCAN = cast(
     Callable[[str, int], tuple[Any, int]],
@@ -40,6 +40,12 @@ _SCAN = cast(
 )
 _WIDTH = 78
 _STR = frozenset({str})  # JSON's strings are exactly str: one C-level test for every move
+
+#: Header tags that describe the game rather than set it up: kept in ``metadata``, never taken
+#: for options. ``Date`` is the day the game ended (ISO, ``2026-12-01``), ``Reason`` how it
+#: ended (the outcome reasons of docs/protocol.md: ``score``, ``resign``, ...),
+#: ``TimeControl`` the clock when the table had one.
+METADATA_TAGS = ("Date", "Reason", "TimeControl")
 
 
 class RecordError(GameError):
@@ -74,10 +80,22 @@ class GameRecord:
     options: Mapping[str, Any]
     moves: tuple[str, ...] = ()
     result: str | None = field(default=None, compare=False)  # "red", "blue", "draw" or None
+    metadata: Mapping[str, str] = field(default_factory=dict, compare=False)  # METADATA_TAGS
 
     # -- JSON -----------------------------------------------------------------------------------
     def to_json(self) -> dict[str, Any]:
-        return {"game": self.game, "options": dict(self.options), "moves": list(self.moves)}
+        """The JSON form; ``result`` and ``metadata`` only when there are any, so a record of
+        the first format reads and writes exactly as before."""
+        data: dict[str, Any] = {
+            "game": self.game,
+            "options": dict(self.options),
+            "moves": list(self.moves),
+        }
+        if self.result is not None:
+            data["result"] = self.result
+        if self.metadata:
+            data["metadata"] = {tag: self.metadata[tag] for tag in _ordered(self.metadata)}
+        return data
 
     @classmethod
     def from_json(cls, data: Any) -> GameRecord:
@@ -98,7 +116,15 @@ class GameRecord:
             _STR.issuperset(map(type, moves)) or all(isinstance(m, str) for m in moves)
         ):
             raise RecordError('"moves" must be a list of move texts')
-        return cls(game, dict(options), tuple(moves))
+        result = data.get("result")
+        if result is not None and not isinstance(result, str):
+            raise RecordError('"result" must be "red", "blue" or "draw"')
+        metadata = data.get("metadata", {})
+        if not isinstance(metadata, Mapping) or not all(
+            tag in METADATA_TAGS and isinstance(value, str) for tag, value in metadata.items()
+        ):
+            raise RecordError(f'"metadata" maps {", ".join(METADATA_TAGS)} to texts')
+        return cls(game, dict(options), tuple(moves), result, dict(metadata))
 
     # -- text -----------------------------------------------------------------------------------
     def to_text(self) -> str:
@@ -106,6 +132,8 @@ class GameRecord:
         lines += [f'[{_tag_name(k)} "{_format_value(v)}"]' for k, v in self.options.items()]
         if self.result is not None:
             lines.append(f'[Result "{self.result}"]')
+        for tag in _ordered(self.metadata):
+            lines.append(f'[{tag} "{_format_value(self.metadata[tag])}"]')
         lines.append("")
         row = ""
         for ply, move in enumerate(self.moves, 1):
@@ -125,6 +153,7 @@ class GameRecord:
         game: str | None = None
         options: dict[str, Any] = {}
         result: str | None = None
+        metadata: dict[str, str] = {}
         moves: list[str] = []
         in_header = True
         for number, raw in enumerate(text.splitlines(), 1):
@@ -142,6 +171,8 @@ class GameRecord:
                     game = re.sub(r"\\(.)", r"\1", value)
                 elif tag == "Result":
                     result = value
+                elif tag in METADATA_TAGS:
+                    metadata[tag] = re.sub(r"\\(.)", r"\1", value)
                 else:
                     options[tag[:1].lower() + tag[1:]] = _parse_value(value)
                 continue
@@ -158,7 +189,11 @@ class GameRecord:
                 moves.append(token)
         if game is None:
             raise RecordError('the record has no [Game "..."] header')
-        return cls(game, options, tuple(moves), result)
+        return cls(game, options, tuple(moves), result, metadata)
+
+
+def _ordered(metadata: Mapping[str, str]) -> list[str]:
+    return [tag for tag in METADATA_TAGS if tag in metadata]
 
 
 def results_per_line(
@@ -202,4 +237,5 @@ def normalized(
         dict(canonical_options),
         tuple(moves) if moves is not None else record.moves,
         record.result,
+        record.metadata,
     )

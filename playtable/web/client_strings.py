@@ -11,6 +11,8 @@ import gettext
 
 from babel import Locale, UnknownLocaleError
 
+from playtable.web.replay_strings import replay_strings
+
 
 def plural_forms(catalog: gettext.NullTranslations, singular: str, plural: str) -> dict[str, str]:
     """The translation of a counted message for each CLDR plural category of the catalog's
@@ -171,6 +173,7 @@ def client_strings(catalog: gettext.NullTranslations) -> dict[str, str | dict[st
         # why the server refused, by the error's code (docs/protocol.md); the server's own
         # message is English, so the page says it in its language instead
         **{f"error_{code}": text for code, text in error_texts(catalog).items()},
+        **replay_strings(catalog),
     }
 
 

@@ -57,16 +57,20 @@ def test_a_whole_game_against_the_computer_then_its_analysis(
 
     page.locator("#analysis-link").click()
     page.wait_for_url("**/analysis")
-    rows = page.locator("#analysis-rows tr")
-    ply_count = 5  # the start and four moves: red's one line, then blue's four boxes
-    expect(rows).to_have_count(ply_count, timeout=TIMEOUT)
-    # Red loses by four from the start, whatever red draws: no mistake, blue wins all.
-    expect(rows.nth(0).locator(".analysis__value")).to_have_text("Blue by 4")
-    expect(rows.nth(ply_count - 1).locator(".analysis__value")).to_have_text("Blue by 4")
-    expect(page.locator("tr.is-mistake")).to_have_count(0)
-    rows.nth(1).get_by_role("button", name="Best move").click()
-    expect(rows.nth(1).locator(".analysis__best")).to_contain_text("Best:", timeout=TIMEOUT)
-    expect(rows.nth(1).locator(".analysis__best")).to_contain_text("Blue by 4")
+    expect(page.locator(".analysis-page")).to_have_attribute("data-loaded", "true", timeout=TIMEOUT)
+    # the start and four moves: red's one line, then blue's four boxes
+    expect(page.locator("#analysis-moves li")).to_have_count(4)
+    expect(page.locator("#analysis-graph .graph-point")).to_have_count(5)
+    # Red loses by four from the start, whatever red draws: no mistake, blue wins all; the
+    # seated player reads it from their side.
+    expect(page.locator("#analysis-value")).to_contain_text("You lose by 4 with perfect play")
+    expect(page.locator("#analysis-moves li.is-mistake")).to_have_count(0)
+    page.get_by_role("button", name="Starting position").click()
+    expect(page.locator("#analysis-value")).to_have_text(
+        "Starting position: You lose by 4 with perfect play."
+    )
+    expect(page.locator("#analysis-best")).to_contain_text("Best here:", timeout=TIMEOUT)
+    expect(page.locator("#board .best-line").first).to_be_attached()
     shots = os.environ.get("PLAYTABLE_SCREENSHOTS")
     if shots:
         page.screenshot(path=os.path.join(shots, "analysis.png"), full_page=True)

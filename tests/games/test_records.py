@@ -71,3 +71,29 @@ def test_bad_text_records(text: str, message: str) -> None:
 def test_bad_json_records(line: str, message: str) -> None:
     with pytest.raises(RecordError, match=message):
         parse_json_line(line)
+
+
+def test_metadata_round_trips_and_is_never_an_option() -> None:
+    metadata = {"Date": "2026-12-01", "Reason": "resign", "TimeControl": "300+5"}
+    record = GameRecord("dots", DOTS_OPTIONS, ("a1-b1",), result="blue", metadata=metadata)
+    text = record.to_text()
+    assert '[Result "blue"]\n[Date "2026-12-01"]\n[Reason "resign"]\n[TimeControl "300+5"]\n' in (
+        text
+    )
+    back = GameRecord.from_text(text)
+    assert back.options == DOTS_OPTIONS
+    assert back.metadata == metadata and back.result == "blue"
+    assert back.to_text() == text
+    data = record.to_json()
+    assert data["result"] == "blue" and data["metadata"] == metadata
+    again = GameRecord.from_json(data)
+    assert again == record and again.metadata == metadata and again.result == "blue"
+
+
+def test_records_without_metadata_read_and_write_as_before() -> None:
+    old = '[Game "swaptimum"]\n[Size "5"]\n\n1. c3 2. b2\n'
+    record = GameRecord.from_text(old)
+    assert record.metadata == {} and record.to_text() == old
+    assert record.to_json() == {"game": "swaptimum", "options": {"size": 5}, "moves": ["c3", "b2"]}
+    with pytest.raises(RecordError):
+        GameRecord.from_json({"game": "dots", "metadata": {"Event": "x"}})

@@ -28,11 +28,12 @@ export class DotsBoard {
   /** Draw the board half a turn round (as seen from the other side of the table). */
   setTurned(turned) {
     this.turned = Boolean(turned);
-    if (this.last) this.render(this.last.table, { interactive: this.last.interactive });
+    if (this.last) this.render(this.last.table, this.last.options);
   }
 
-  render(table, { interactive }) {
-    this.last = { table, interactive };
+  render(table, options) {
+    this.last = { table, options };
+    const { interactive, coordinates = false, best = [] } = options;
     const view = table.view;
     const hadFocus = this.controls ? this.controls.hasFocus() : false;
     const width = view.width;
@@ -51,6 +52,7 @@ export class DotsBoard {
     svg.style.maxWidth = `${Math.round((width + 2 * PAD) * MAX_PX_PER_UNIT)}px`;
 
     const lastMove = table.moves.length ? table.moves[table.moves.length - 1] : null;
+    const drawer = drawers(table);
     const lineCells = view.lines.map(() => []);
     view.cells.forEach((cell, index) => {
       for (const line of cell.lines) lineCells[line].push(index);
@@ -59,8 +61,20 @@ export class DotsBoard {
     // Claimed cells: a tint of the owner's colour and the owner's initial, so the two
     // players never differ by colour alone.
     const cellLayer = svgEl("g", { class: "cells", "aria-hidden": "true" }, svg);
+    const closedMarks = [];
+    const lastIndex = view.lines.findIndex((line) => line.name === lastMove);
     for (const cell of view.cells) {
       const points = cell.dots.map((i) => `${X(view.dots[i].x)},${Y(view.dots[i].y)}`).join(" ");
+      if (cell.owner && cell.lines.includes(lastIndex)) {
+        // the last move closed this box
+        const inset = cell.dots
+          .map((i) => {
+            const d = view.dots[i];
+            return `${X(cell.x + (d.x - cell.x) * 0.84)},${Y(cell.y + (d.y - cell.y) * 0.84)}`;
+          })
+          .join(" ");
+        closedMarks.push(inset);
+      }
       if (!cell.owner) {
         svgEl("polygon", { points, class: "cell" }, cellLayer);
         continue;
@@ -90,20 +104,41 @@ export class DotsBoard {
       title.textContent = t("dots_box", { player: playerName(cell.owner) });
     }
 
+    for (const points of closedMarks) {
+      svgEl("polygon", { points, class: "cell-closed" }, cellLayer);
+    }
+
     // Lines: faint guides where nothing is drawn yet, dashed grey for pre-drawn lines,
-    // solid for lines the players drew, the last move highlighted.
+    // solid in the drawer's colour for lines the players drew, the last move haloed.
     const lineLayer = svgEl("g", { class: "lines", "aria-hidden": "true" }, svg);
     view.lines.forEach((line) => {
       const a = view.dots[line.a];
       const b = view.dots[line.b];
       let cls = "line line--open";
       if (line.drawn) cls = line.predrawn ? "line line--predrawn" : "line line--drawn";
-      if (line.drawn && line.name === lastMove) cls += " line--last";
+      const by = line.drawn && !line.predrawn ? drawer.get(line.name) : null;
+      if (by) cls += ` line--by-${by}`;
+      if (line.drawn && line.name === lastMove) {
+        cls += " line--last";
+        svgEl(
+          "line",
+          { x1: X(a.x), y1: Y(a.y), x2: X(b.x), y2: Y(b.y), class: "line-last-halo" },
+          lineLayer,
+        );
+      }
       svgEl(
         "line",
         { x1: X(a.x), y1: Y(a.y), x2: X(b.x), y2: Y(b.y), class: cls, "data-line": line.name },
         lineLayer,
       );
+      if (by === "blue") {
+        // a white centre stripe on blue's lines: the drawers never differ by colour alone
+        svgEl(
+          "line",
+          { x1: X(a.x), y1: Y(a.y), x2: X(b.x), y2: Y(b.y), class: "line-stripe" },
+          lineLayer,
+        );
+      }
     });
 
     // Targets: each legal line gets a kite-shaped hit area reaching to the centres of the
@@ -154,9 +189,62 @@ export class DotsBoard {
       });
     }
 
+    // Best moves (the analysis board): dashed lines over the open ones.
+    if (best.length) {
+      const bestLayer = svgEl("g", { class: "best-moves", "aria-hidden": "true" }, svg);
+      const names = new Set(best);
+      for (const line of view.lines) {
+        if (!names.has(line.name)) continue;
+        const a = view.dots[line.a];
+        const b = view.dots[line.b];
+        svgEl(
+          "line",
+          {
+            x1: X(a.x),
+            y1: Y(a.y),
+            x2: X(b.x),
+            y2: Y(b.y),
+            class: "best-line",
+            "data-best": line.name,
+          },
+          bestLayer,
+        );
+      }
+    }
+
     const dotLayer = svgEl("g", { class: "dots", "aria-hidden": "true" }, svg);
     for (const dot of view.dots) {
       svgEl("circle", { cx: X(dot.x), cy: Y(dot.y), r: 9, class: "dot" }, dotLayer);
+    }
+
+    // Coordinates on request: a dot is named by its column's letter and its row's number,
+    // and a line by its two dots, so every move text can be found on the board.
+    if (coordinates) {
+      const labels = svgEl("g", { class: "coords dots-coords", "aria-hidden": "true" }, svg);
+      const columns = new Map();
+      const rows = new Map();
+      for (const dot of view.dots) {
+        const letters = dot.name.replace(/[0-9]+$/, "");
+        if (!columns.has(letters)) columns.set(letters, dot.x);
+        const number = dot.name.slice(letters.length);
+        if (!rows.has(number)) rows.set(number, dot.y);
+      }
+      for (const [letter, x] of columns) {
+        const label = svgEl(
+          "text",
+          { x: X(x), y: Y(-0.27), "text-anchor": "middle", "dominant-baseline": "central" },
+          labels,
+        );
+        label.textContent = letter;
+      }
+      for (const [number, y] of rows) {
+        const label = svgEl(
+          "text",
+          { x: X(0) - 22, y: Y(y), "text-anchor": "end", "dominant-baseline": "central" },
+          labels,
+        );
+        label.textContent = number;
+      }
     }
 
     this.root.replaceChildren(svg);
@@ -166,4 +254,14 @@ export class DotsBoard {
   cancel() {
     return false;
   }
+}
+
+/** Who drew each line: a Dots and Boxes move is the line's name; `movers[i]` played move i. */
+export function drawers(table) {
+  const movers = Array.isArray(table.movers) ? table.movers : [];
+  const who = new Map();
+  table.moves.forEach((move, index) => {
+    if (movers[index]) who.set(move, movers[index]);
+  });
+  return who;
 }

@@ -6,6 +6,7 @@ import { showFeedback } from "./feedback.js";
 import { formatNumber, hasString, playerName, t, tn } from "./i18n.js";
 import { moveWords } from "./move_words.js";
 import { toggleButton } from "./prefs.js";
+import { replayFor } from "./replay.js";
 import { playSound, setSound } from "./sound.js";
 import { SwaptimumBoard } from "./swaptimum.js";
 
@@ -73,6 +74,8 @@ function fitZoom() {
   }
 }
 window.addEventListener("resize", () => fitZoom());
+
+const replay = replayFor(table.id, table.game, () => table, () => render());
 
 function playMove(move) {
   if (!send({ type: "move", ply: table.ply, move })) return;
@@ -342,7 +345,8 @@ function render() {
   boardRoot.dataset.toMove = table.to_move || "";
   boardRoot.setAttribute("aria-busy", sending ? "true" : "false");
 
-  board.render(table, { interactive: myTurn() && !sending && connected });
+  board.render(replay.shown(table), replay.boardOptions(myTurn() && !sending && connected));
+  boardRoot.dataset.past = String(!replay.isLive());
   fitZoom();
 
   $("board-help").hidden = !you || over;
@@ -353,6 +357,7 @@ function render() {
   renderLinks();
   renderMoves();
   renderResult(over);
+  replay.update();
 }
 
 function renderTurn(over) {

@@ -1,0 +1,57 @@
+"""The translated strings of the replay controls and the analysis board (``replay.js``,
+``analysis.js``), merged into :func:`playtable.web.client_strings.client_strings`."""
+
+from __future__ import annotations
+
+import gettext
+
+
+def replay_strings(catalog: gettext.NullTranslations) -> dict[str, str]:
+    _ = catalog.gettext
+    return {
+        # the replay controls of every table page
+        "replay_label": _("Replay"),
+        "replay_start": _("Starting position"),
+        "replay_back": _("Previous move"),
+        "replay_forward": _("Next move"),
+        "replay_end": _("Latest position"),
+        "replay_live": _("Back to the game"),
+        "replay_at_start": _("Starting position (%(total)s moves played)."),
+        "replay_at": _("After move %(ply)s of %(total)s."),
+        "replay_past": _("An earlier position: the board takes no moves here."),
+        "replay_new_move": _("New move: %(move)s."),
+        "replay_help": _(
+            "Step through the game with these buttons, the ← → Home End keys, or a click "
+            "on a move in the list."
+        ),
+        "coordinates": _("Coordinates"),
+        "picture_png": _("Picture of this position"),
+        "picture_gif": _("Animated GIF of the game"),
+        # the analysis board: a value is the result with perfect play from the position on
+        "eval_wins": _("%(player)s wins by %(boxes)s with perfect play"),
+        "eval_you_win": _("You win by %(boxes)s with perfect play"),
+        "eval_you_lose": _("You lose by %(boxes)s with perfect play"),
+        "eval_draw": _("A draw with perfect play"),
+        "eval_unknown": _("Not proved: the solver found no proof in time"),
+        "eval_graph": _(
+            "Evaluation graph: the result with perfect play after each move. Up: Red wins, "
+            "down: Blue wins; a gap: not proved. Click a point to see that position."
+        ),
+        # Translators: the mark on the evaluation graph of a position the solver did not prove.
+        "eval_unknown_mark": _("?"),
+        "eval_red_side": _("Red wins"),
+        "eval_blue_side": _("Blue wins"),
+        "eval_position": _("After move %(ply)s (%(player)s %(move)s): %(value)s."),
+        "eval_start": _("Starting position: %(value)s."),
+        # Translators: %(boxes)s is how many boxes the move handed to the opponent.
+        "eval_mistake": _("Mistake: %(player)s gave away %(boxes)s."),
+        "eval_before": _("Before this move: %(value)s."),
+        "eval_best_here": _("Best here: %(moves)s (dashed green on the board)."),
+        "eval_best_none": _("The game is over: no move left."),
+        "eval_seen_as": _("Values from your side: you play %(player)s."),
+        "eval_partial": _(
+            "Some positions were not proved within the time limit: the graph marks them "
+            "with ?, and the list says not proved."
+        ),
+        "eval_misere": _("Misère: the player with fewer boxes wins, and the values say so."),
+    }

@@ -1,0 +1,298 @@
+// Stepping through a game on the board: buttons, the ← → Home End keys and the move list.
+//
+// The page keeps its live table; while the replay shows an earlier ply, `shown(table)` gives
+// the board a table of that position (read from GET /t/{id}/position.json?ply=n, the same
+// replay of the record as the pictures), and the board takes no moves. A move arriving
+// meanwhile is shown as a notice with one button back to the live position.
+
+import { t } from "./i18n.js";
+
+const COORDS_KEY = "playtable.coordinates";
+
+function button(kind, label, text) {
+  const node = document.createElement("button");
+  node.type = "button";
+  node.className = `button button--small replay__${kind}`;
+  node.dataset.replay = kind;
+  node.setAttribute("aria-label", label);
+  node.title = label;
+  node.textContent = text;
+  return node;
+}
+
+/** Whether a key press belongs to a text field or a control with arrow keys of its own. */
+function ownsKeys(target) {
+  if (!(target instanceof Element)) return false;
+  return Boolean(target.closest("input, textarea, select, [contenteditable], dialog"));
+}
+
+export class Replay {
+  /**
+   * `root`: an empty element for the controls; `list`: the move list (<ol>) whose items
+   * become buttons; `table()`: the live table; `onChange()`: redraw the page; `positionUrl`
+   * (ply) -> the address of a position's JSON; `game`: "dots" or "swaptimum".
+   */
+  constructor({
+    root,
+    list,
+    table,
+    onChange,
+    positionUrl,
+    game,
+    keys = true,
+    pictures = null,
+    liveText = "replay_live",
+  }) {
+    // the key of the one button back to the live position; null: none (nothing is live)
+    this.liveText = liveText;
+    this.root = root;
+    this.list = list;
+    this.table = table;
+    this.onChange = onChange;
+    this.positionUrl = positionUrl;
+    this.game = game;
+    this.pictures = pictures; // {png: ply -> url, gif: url} or null
+    this.ply = null; // null: live; else the ply shown
+    this.cache = new Map(); // "ply:moves" -> position
+    this.seenPly = table().ply; // the live ply when the replay began (for "new move")
+    this.coordinates = localStorage.getItem(COORDS_KEY) === "1";
+    this.build();
+    if (keys) document.addEventListener("keydown", (event) => this.keydown(event));
+    list?.addEventListener("click", (event) => {
+      const target = event.target.closest("[data-replay-ply]");
+      if (target) this.go(Number(target.dataset.replayPly));
+    });
+  }
+
+  build() {
+    const bar = document.createElement("div");
+    bar.className = "replay__bar";
+    bar.setAttribute("role", "group");
+    bar.setAttribute("aria-label", t("replay_label"));
+    const keys = { start: "Home", back: "ArrowLeft", forward: "ArrowRight", end: "End" };
+    bar.append(
+      button("start", t("replay_start"), "«"),
+      button("back", t("replay_back"), "‹"),
+      button("forward", t("replay_forward"), "›"),
+      button("end", t("replay_end"), "»"),
+    );
+    for (const node of bar.children)
+      node.setAttribute("aria-keyshortcuts", keys[node.dataset.replay]);
+    const status = document.createElement("p");
+    status.className = "replay__status";
+    status.id = "replay-status";
+    status.setAttribute("aria-live", "polite");
+    const live = document.createElement("div");
+    live.className = "replay__live";
+    live.id = "replay-live";
+    live.hidden = true;
+    const news = document.createElement("span");
+    news.className = "replay__news";
+    news.id = "replay-news";
+    const back = button("live", "", this.liveText ? t(this.liveText) : "");
+    back.classList.add("button--primary");
+    back.removeAttribute("aria-label");
+    back.removeAttribute("title");
+    live.append(news, " ", back);
+    const extras = document.createElement("div");
+    extras.className = "replay__extras";
+    if (this.game === "dots") {
+      const label = document.createElement("label");
+      label.className = "replay__coords";
+      const box = document.createElement("input");
+      box.type = "checkbox";
+      box.id = "replay-coordinates";
+      box.checked = this.coordinates;
+      box.addEventListener("change", () => {
+        this.coordinates = box.checked;
+        localStorage.setItem(COORDS_KEY, box.checked ? "1" : "0");
+        this.onChange();
+      });
+      label.append(box, " ", t("coordinates"));
+      extras.append(label);
+    }
+    if (this.pictures) {
+      const png = document.createElement("a");
+      png.id = "replay-png";
+      png.textContent = t("picture_png");
+      const gif = document.createElement("a");
+      gif.id = "replay-gif";
+      gif.textContent = t("picture_gif");
+      gif.href = this.pictures.gif;
+      gif.setAttribute("download", "");
+      extras.append(png, gif);
+    }
+    const help = document.createElement("p");
+    help.className = "replay__help";
+    help.textContent = t("replay_help");
+    this.root.replaceChildren(bar, status, live, extras, help);
+    this.root.hidden = false;
+    this.root.addEventListener("click", (event) => {
+      const target = event.target.closest("[data-replay]");
+      if (!target) return;
+      const kind = target.dataset.replay;
+      const total = this.table().ply;
+      const at = this.at();
+      const next = {
+        start: 0,
+        back: at - 1,
+        forward: at + 1,
+        end: total,
+        live: total,
+      }[kind];
+      this.go(next);
+    });
+  }
+
+  /** The ply on the board (the live one when not replaying). */
+  at() {
+    return this.ply === null ? this.table().ply : this.ply;
+  }
+
+  isLive() {
+    return this.ply === null;
+  }
+
+  /** Options for the board's render: coordinates, and whether it may take moves. */
+  boardOptions(interactive) {
+    return { interactive: interactive && this.isLive(), coordinates: this.coordinates };
+  }
+
+  go(ply) {
+    const total = this.table().ply;
+    if (!Number.isInteger(ply)) return;
+    const target = Math.max(0, Math.min(total, ply));
+    if (target === total) {
+      this.ply = null;
+      this.seenPly = total;
+    } else {
+      if (this.ply === null) this.seenPly = total;
+      this.ply = target;
+      this.load(target);
+    }
+    this.onChange();
+  }
+
+  key(ply, table) {
+    return `${ply}:${table.moves.slice(0, ply).join(" ")}`;
+  }
+
+  async load(ply) {
+    const table = this.table();
+    const key = this.key(ply, table);
+    if (this.cache.has(key)) return;
+    try {
+      const response = await fetch(this.positionUrl(ply), {
+        headers: { Accept: "application/json" },
+      });
+      if (!response.ok) return;
+      const position = await response.json();
+      this.cache.set(`${position.ply}:${position.moves.join(" ")}`, position);
+      if (this.ply === ply) this.onChange();
+    } catch {
+      // offline: the board keeps what it shows
+    }
+  }
+
+  /** The table the board should draw: the live one, or the position being replayed. */
+  shown(table) {
+    if (this.ply !== null && this.ply >= table.ply) {
+      // a take-back shortened the game below the shown ply: back to live
+      this.ply = null;
+    }
+    if (this.ply === null) {
+      this.last = table;
+      return table;
+    }
+    const position = this.cache.get(this.key(this.ply, table));
+    if (!position) return this.last || table; // on its way: keep the board as it was
+    this.last = {
+      ...table,
+      ply: position.ply,
+      moves: position.moves,
+      movers: position.movers,
+      view: position.view,
+      to_move: position.view.to_move,
+      outcome: null,
+      past: true,
+    };
+    return this.last;
+  }
+
+  /** After every redraw: the status line, the notice of new moves, the move list. */
+  update() {
+    const table = this.table();
+    const total = table.ply;
+    const at = this.at();
+    this.root.dataset.ply = String(at);
+    this.root.dataset.live = this.isLive() ? "true" : "false";
+    const status = this.root.querySelector("#replay-status");
+    const where = at === 0 ? t("replay_at_start", { total }) : t("replay_at", { ply: at, total });
+    status.textContent = this.isLive() ? where : [where, t("replay_past")].join(" ");
+    for (const kind of ["start", "back"]) {
+      this.root.querySelector(`[data-replay="${kind}"]`).disabled = at === 0;
+    }
+    for (const kind of ["forward", "end"]) {
+      this.root.querySelector(`[data-replay="${kind}"]`).disabled = at === total;
+    }
+    const live = this.root.querySelector("#replay-live");
+    const arrived = !this.isLive() && total > this.seenPly;
+    live.hidden = this.isLive() || !this.liveText;
+    this.root.querySelector("#replay-news").textContent = arrived
+      ? t("replay_new_move", { move: table.moves[total - 1] })
+      : "";
+    live.classList.toggle("has-news", arrived);
+    const png = this.root.querySelector("#replay-png");
+    if (png && this.pictures) png.href = this.pictures.png(at);
+    this.decorate(at);
+  }
+
+  /** Make each move of the list a button that shows the position after it. */
+  decorate(at) {
+    if (!this.list) return;
+    Array.from(this.list.children).forEach((item, index) => {
+      let text = item.querySelector(".move-text");
+      if (!text) return;
+      if (text.tagName !== "BUTTON") {
+        const jump = document.createElement("button");
+        jump.type = "button";
+        jump.className = "move-text move-jump";
+        jump.textContent = text.textContent;
+        text.replaceWith(jump);
+        text = jump;
+      }
+      text.dataset.replayPly = String(index + 1);
+      if (index + 1 === at) text.setAttribute("aria-current", "step");
+      else text.removeAttribute("aria-current");
+      item.classList.toggle("is-shown", index + 1 === at && !this.isLive());
+    });
+  }
+
+  keydown(event) {
+    if (event.defaultPrevented || event.altKey || event.ctrlKey || event.metaKey) return;
+    if (ownsKeys(event.target)) return;
+    const steps = { ArrowLeft: -1, ArrowRight: 1 };
+    const at = this.at();
+    let next = null;
+    if (event.key in steps) next = at + steps[event.key];
+    else if (event.key === "Home") next = 0;
+    else if (event.key === "End") next = this.table().ply;
+    else return;
+    event.preventDefault();
+    this.go(next);
+  }
+}
+
+/** The replay of a table page: the controls in #replay, the moves of #move-list. */
+export function replayFor(tableId, game, table, onChange) {
+  const id = encodeURIComponent(tableId);
+  return new Replay({
+    root: document.getElementById("replay"),
+    list: document.getElementById("move-list"),
+    table,
+    onChange,
+    game,
+    positionUrl: (ply) => `/t/${id}/position.json?ply=${ply}`,
+    pictures: { png: (ply) => `/t/${id}.png?ply=${ply}`, gif: `/t/${id}.gif` },
+  });
+}

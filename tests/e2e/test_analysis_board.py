@@ -1,0 +1,120 @@
+"""The analysis board of finished games: the board, the graph, mistakes, best moves, wording."""
+
+from __future__ import annotations
+
+import json
+import urllib.request
+
+import pytest
+from playwright.sync_api import Browser, expect
+
+from tests.e2e.games import play_game
+from tests.e2e.helpers import TIMEOUT
+from tests.e2e.test_a11y import headings_in_order, serious_violations
+
+pytestmark = pytest.mark.e2e
+
+SQUARE_3 = {"grid": "square", "rows": 3, "cols": 3}
+
+
+def analysis_of(server_url: str, table_id: str) -> dict:
+    with urllib.request.urlopen(f"{server_url}/api/tables/{table_id}/analysis", timeout=30) as r:
+        data: dict = json.loads(r.read())
+        return data
+
+
+def test_the_analysis_board_of_a_finished_3x3_game(browser: Browser, server_url: str) -> None:
+    game = play_game(server_url, SQUARE_3, seed=7)
+    assert len(game.moves) == 24
+    analysis = analysis_of(server_url, game.id)
+    mistakes = [m for m in analysis["moves"] if m["loss"] is not None and m["loss"] > 0]
+    assert mistakes, "random play on 3x3 makes mistakes"
+
+    page = browser.new_page()
+    page.goto(f"{server_url}/t/{game.id}/analysis")
+    expect(page.locator(".analysis-page")).to_have_attribute("data-loaded", "true", timeout=30_000)
+    # the graph: a point per proved position, the mistakes marked on it and in the list
+    proved = sum(v is not None for v in analysis["values"])
+    expect(page.locator("#analysis-graph .graph-point")).to_have_count(proved)
+    expect(page.locator("#analysis-graph .graph-unknown")).to_have_count(25 - proved)
+    expect(page.locator("#analysis-graph .graph-mistake")).to_have_count(
+        sum(analysis["values"][m["ply"] + 1] is not None for m in mistakes)
+    )
+    expect(page.locator("#analysis-moves li.is-mistake")).to_have_count(len(mistakes))
+    assert not serious_violations(page), serious_violations(page)
+    headings_in_order(page)
+
+    # a click on the graph at the first mistake shows the position after it
+    first = mistakes[0]
+    after = first["ply"] + 1
+    page.locator(f'#analysis-graph [data-graph-ply="{after}"]').click()
+    expect(page.locator("#replay")).to_have_attribute("data-ply", str(after), timeout=TIMEOUT)
+    expect(page.locator("#board .line--drawn")).to_have_count(after)
+    expect(page.locator("#analysis-mistake")).to_be_visible()
+    expect(page.locator("#analysis-mistake")).to_contain_text(f"gave away {first['loss'] // 2}.")
+
+    # the position before it: its best moves are drawn on the board, and the move played
+    # there is not among them
+    page.keyboard.press("ArrowLeft")
+    expect(page.locator("#replay")).to_have_attribute("data-ply", str(first["ply"]))
+    best_lines = page.locator("#board .best-line")
+    best_lines.first.wait_for(state="attached", timeout=30_000)
+    drawn = best_lines.evaluate_all("els => els.map(e => e.dataset.best)")
+    assert drawn and first["move"] not in drawn
+    expect(page.locator("#analysis-best")).to_contain_text(drawn[0])
+
+
+def test_misere_values_are_worded_for_the_winner_and_for_the_viewer(
+    browser: Browser, server_url: str
+) -> None:
+    game = play_game(server_url, {**SQUARE_3, "misere": True}, seed=3)
+    with urllib.request.urlopen(f"{server_url}/api/tables/{game.id}", timeout=10) as r:
+        outcome = json.loads(r.read())["outcome"]
+    score = outcome["score"]
+    margin = abs(score["red"] - score["blue"])
+    analysis = analysis_of(server_url, game.id)
+    assert analysis["values"][-1] == score["red"] - score["blue"]
+
+    page = browser.new_page()
+    page.goto(f"{server_url}/t/{game.id}/analysis")
+    expect(page.locator(".analysis-page")).to_have_attribute("data-loaded", "true", timeout=30_000)
+    value = page.locator("#analysis-value")
+    if outcome["winner"] is None:
+        expect(value).to_contain_text("A draw with perfect play")
+    else:
+        # in misère the player with fewer boxes wins
+        winner = "Red" if score["red"] < score["blue"] else "Blue"
+        assert winner.lower() == outcome["winner"]
+        expect(value).to_contain_text(f"{winner} wins by {margin} with perfect play")
+    expect(page.locator("#analysis-misere")).to_be_visible()
+
+    # a seated player reads the values from their own side
+    if outcome["winner"] is not None:
+        loser = "blue" if outcome["winner"] == "red" else "red"
+        seated = browser.new_context()
+        seated.add_cookies(
+            [{"name": f"pt_{game.id}", "value": game.tokens[loser], "url": server_url}]
+        )
+        mine = seated.new_page()
+        mine.goto(f"{server_url}/t/{game.id}/analysis")
+        expect(mine.locator(".analysis-page")).to_have_attribute(
+            "data-loaded", "true", timeout=30_000
+        )
+        expect(mine.locator("#analysis-value")).to_contain_text(
+            f"You lose by {margin} with perfect play"
+        )
+        expect(mine.locator("#analysis-seen-as")).to_contain_text(loser.capitalize())
+
+
+def test_the_phone_layout_cuts_nothing(browser: Browser, server_url: str) -> None:
+    game = play_game(server_url, SQUARE_3, seed=7)
+    page = browser.new_page(viewport={"width": 360, "height": 780})
+    page.goto(f"{server_url}/t/{game.id}/analysis")
+    expect(page.locator(".analysis-page")).to_have_attribute("data-loaded", "true", timeout=30_000)
+    # nothing wider than the screen: no sideways scrolling, every move's note inside the list
+    assert page.evaluate("() => document.documentElement.scrollWidth") <= 360
+    for selector in ("#analysis-graph svg", "#board svg", "#analysis-moves"):
+        box = page.locator(selector).bounding_box()
+        assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= 360, selector
+    note = page.locator("#analysis-moves li .analysis-move__note").last.bounding_box()
+    assert note is not None and note["x"] + note["width"] <= 360

@@ -1,0 +1,168 @@
+"""Replay on the board: stepping back while the opponent moves, the move list, the keys."""
+
+from __future__ import annotations
+
+import io
+
+import pytest
+from PIL import Image
+from playwright.sync_api import Browser, Page, expect
+
+from tests.e2e.games import play_game
+from tests.e2e.helpers import (
+    TIMEOUT,
+    accept_invitation,
+    create_table,
+    wait_moves_offered,
+    wait_ply,
+    wait_ready,
+)
+from tests.e2e.test_a11y import serious_violations
+
+pytestmark = pytest.mark.e2e
+
+
+def play(page: Page, ply: int) -> str:
+    move = wait_moves_offered(page)[0]
+    page.locator(f'#board [data-move="{move}"]').click()
+    wait_ply(page, ply)
+    return move
+
+
+def shown(page: Page, ply: int) -> None:
+    expect(page.locator("#replay")).to_have_attribute("data-ply", str(ply), timeout=TIMEOUT)
+
+
+def test_a_player_replays_while_the_opponent_moves(browser: Browser, server_url: str) -> None:
+    red = browser.new_context().new_page()
+    table_url = create_table(
+        red, server_url, "dots", seat="red", dots_grid="square", dots_rows="2", dots_cols="2"
+    )
+    blue = browser.new_context().new_page()
+    accept_invitation(blue, red.locator("#invite-url").input_value())
+    blue.wait_for_url(table_url)
+    wait_ready(blue)
+    first = play(red, 1)
+    second = play(blue, 2)
+    wait_ply(red, 2)
+
+    # blue steps back one move with the key, then to the start with the button
+    blue.locator("body").press("ArrowLeft")
+    shown(blue, 1)
+    expect(blue.locator("#board")).to_have_attribute("data-past", "true")
+    expect(blue.locator("#board .line--drawn")).to_have_count(1)
+    expect(blue.locator(f'#board .line--by-red[data-line="{first}"]')).to_have_count(1)
+    blue.get_by_role("button", name="Starting position").click()
+    shown(blue, 0)
+    expect(blue.locator("#board .line--drawn")).to_have_count(0)
+
+    # red moves meanwhile: blue's board stays in the past, with the news and no targets
+    third = play(red, 3)
+    wait_ply(blue, 3)
+    expect(blue.locator("#replay-news")).to_have_text(f"New move: {third}.")
+    expect(blue.locator("#board .line--drawn")).to_have_count(0)
+    expect(blue.locator("#board [data-move]")).to_have_count(0)
+
+    # a click on the second move in the list shows the position after it
+    blue.locator('#move-list [data-replay-ply="2"]').click()
+    shown(blue, 2)
+    expect(blue.locator("#board .line--drawn")).to_have_count(2)
+    expect(blue.locator(f'#board .line--by-blue[data-line="{second}"]')).to_have_count(1)
+    expect(blue.locator(f'#board .line--last[data-line="{second}"]')).to_have_count(1)
+    assert blue.locator("#board [data-move]").count() == 0
+
+    # one action back to the game, where it is blue's turn and the board plays again
+    blue.get_by_role("button", name="Back to the game").click()
+    shown(blue, 3)
+    expect(blue.locator("#board")).to_have_attribute("data-past", "false")
+    expect(blue.locator("#replay-live")).to_be_hidden()
+    play(blue, 4)
+    wait_ply(red, 4)
+
+
+def test_keys_home_end_and_coordinates(browser: Browser, server_url: str) -> None:
+    page = browser.new_context().new_page()
+    create_table(
+        page,
+        server_url,
+        "dots",
+        seat="red",
+        opponent="easy",
+        dots_grid="square",
+        dots_rows="2",
+        dots_cols="2",
+    )
+    move = wait_moves_offered(page)[0]
+    page.locator(f'#board [data-move="{move}"]').click()
+    wait_ply(page, 2)  # the computer answers at once
+    # on the board the arrow keys move between lines; elsewhere on the page they replay
+    page.locator("h1").click()
+    page.keyboard.press("Home")
+    shown(page, 0)
+    page.keyboard.press("ArrowRight")
+    shown(page, 1)
+    page.keyboard.press("End")
+    shown(page, 2)
+    expect(page.locator("#board")).to_have_attribute("data-past", "false")
+    # coordinates on request: the columns' letters and rows' numbers of the move texts
+    expect(page.locator("#board .dots-coords")).to_have_count(0)
+    page.get_by_label("Coordinates").check()
+    labels = page.locator("#board .dots-coords text").all_text_contents()
+    assert sorted(labels) == ["1", "2", "3", "a", "b", "c"]
+    # the lines in the drawers' colours: one each
+    expect(page.locator("#board .line--by-red")).to_have_count(1)
+    expect(page.locator("#board .line--by-blue")).to_have_count(1)
+
+
+def test_swaptimum_replay_marks_the_placement(browser: Browser, server_url: str) -> None:
+    page = browser.new_context().new_page()
+    create_table(page, server_url, "swaptimum", seat="red", opponent="easy", swaptimum_size="5")
+    move = wait_moves_offered(page)[0]
+    page.locator(f'#board [data-move="{move}"]').click()
+    wait_ply(page, 2)
+    expect(page.locator("#board .checkers .checker--red")).to_have_count(1)
+    page.locator("h1").click()
+    page.keyboard.press("ArrowLeft")
+    shown(page, 1)
+    expect(page.locator("#board .checkers .checker--blue")).to_have_count(0)
+    expect(page.locator("#board .checkers .checker--red")).to_have_count(1)
+    expect(page.locator("#board .last-square")).to_have_count(1)
+    assert page.locator("#board [data-move]").count() == 0
+
+
+def test_a_spectator_replays_a_finished_game_and_takes_its_pictures(
+    browser: Browser, server_url: str
+) -> None:
+    game = play_game(server_url, {"grid": "square", "rows": 2, "cols": 2}, seed=4)
+    page = browser.new_context().new_page()
+    page.goto(f"{server_url}/t/{game.id}/watch")
+    wait_ready(page)
+    total = len(game.moves)
+    shown(page, total)
+    expect(page.locator("#board .line--drawn")).to_have_count(total)
+    page.locator('#move-list [data-replay-ply="5"]').click()
+    shown(page, 5)
+    expect(page.locator("#board .line--drawn")).to_have_count(5)
+    assert not serious_violations(page), serious_violations(page)
+
+    # the picture of the shown position and the GIF of the game, from the replay's links
+    png = page.request.get(server_url + (page.locator("#replay-png").get_attribute("href") or ""))
+    image = Image.open(io.BytesIO(png.body()))
+    assert image.format == "PNG"
+    svg = page.request.get(f"{server_url}/t/{game.id}.svg?ply=5").text()
+    assert svg.count("line--drawn") == 5
+    gif = page.request.get(server_url + (page.locator("#replay-gif").get_attribute("href") or ""))
+    animation = Image.open(io.BytesIO(gif.body()))
+    assert animation.format == "GIF" and animation.n_frames == total + 1
+    # the browser decodes them too
+    for url in (f"/t/{game.id}.png?ply=5", f"/t/{game.id}.gif"):
+        size = page.evaluate(
+            """async (url) => {
+                const img = new Image();
+                img.src = url;
+                await img.decode();
+                return [img.naturalWidth, img.naturalHeight];
+            }""",
+            url,
+        )
+        assert size[0] > 100 and size[1] > 100

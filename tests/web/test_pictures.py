@@ -1,0 +1,165 @@
+"""The picture and position routes: /t/{id}.svg, .png, .gif and /t/{id}/position.json."""
+
+from __future__ import annotations
+
+import io
+import re
+import xml.etree.ElementTree as ET
+
+from PIL import Image
+from starlette.testclient import TestClient
+
+from tests.web.conftest import BLUE_WINS, Table, claim, create_table
+from tests.web.test_socket import two_players
+
+
+def play_blue_wins(client: TestClient) -> Table:
+    """The Swedish 2x2 game of BLUE_WINS, finished."""
+    with two_players(client) as (table, red, blue):
+        sockets = {"red": red, "blue": blue}
+        for ply, (player, move) in enumerate(BLUE_WINS):
+            sockets[player].send("move", ply=ply, move=move)
+            sockets[player].at_version(2 + ply)
+        return table
+
+
+def drawn_lines(svg: str) -> list[str]:
+    root = ET.fromstring(svg)
+    return [e.get("class", "") for e in root.iter() if "line--drawn" in e.get("class", "")]
+
+
+def test_pictures_of_each_ply(client: TestClient) -> None:
+    table = play_blue_wins(client)
+    for ply in range(len(BLUE_WINS) + 1):
+        svg = client.get(f"/t/{table.id}.svg?ply={ply}")
+        assert svg.status_code == 200
+        assert svg.headers["content-type"].startswith("image/svg+xml")
+        assert len(drawn_lines(svg.text)) == ply
+    assert len(drawn_lines(client.get(f"/t/{table.id}.svg").text)) == len(BLUE_WINS)
+    png = client.get(f"/t/{table.id}.png?ply=2")
+    assert png.headers["content-type"] == "image/png"
+    assert Image.open(io.BytesIO(png.content)).format == "PNG"
+    gif = client.get(f"/t/{table.id}.gif")
+    assert gif.headers["content-type"] == "image/gif"
+    assert Image.open(io.BytesIO(gif.content)).n_frames == len(BLUE_WINS) + 1
+
+
+def test_a_finished_game_is_cached_for_good_a_running_one_revalidated(
+    client: TestClient,
+) -> None:
+    finished = play_blue_wins(client)
+    for suffix in (".svg?ply=1", ".png", ".gif", "/position.json?ply=0"):
+        response = client.get(f"/t/{finished.id}{suffix}")
+        assert "immutable" in response.headers["cache-control"], suffix
+    running = create_table(client)
+    first = client.get(f"/t/{running.id}.svg")
+    assert "immutable" not in first.headers["cache-control"]
+    assert "no-cache" in first.headers["cache-control"]
+    again = client.get(f"/t/{running.id}.svg", headers={"If-None-Match": first.headers["etag"]})
+    assert again.status_code == 304
+
+
+def test_a_take_back_changes_the_etag(client: TestClient) -> None:
+    with two_players(client) as (table, red, blue):
+        red.send("move", ply=0, move="a2-b2")
+        red.at_version(2)
+        before = client.get(f"/t/{table.id}.svg?ply=1").headers["etag"]
+        png_before = client.get(f"/t/{table.id}.png?ply=1").content
+        assert client.get(f"/t/{table.id}.png?ply=1").content == png_before  # kept
+        red.send("request_undo")
+        red.at_version(3)
+        blue.send("answer_undo", accept=True)
+        red.at_version(4)
+        red.send("move", ply=0, move="b1-b2")
+        red.at_version(5)
+        after = client.get(f"/t/{table.id}.svg?ply=1")
+        assert after.headers["etag"] != before
+        # the picture kept in memory was of the old moves: this one is drawn anew
+        assert client.get(f"/t/{table.id}.png?ply=1").content != png_before
+        assert client.get(f"/t/{table.id}/position.json?ply=1").json()["moves"] == ["b1-b2"]
+
+
+def test_position_json(client: TestClient) -> None:
+    table = play_blue_wins(client)
+    data = client.get(f"/t/{table.id}/position.json?ply=2").json()
+    assert data["ply"] == 2
+    assert data["moves"] == ["a2-b2", "b1-b2"]
+    assert data["movers"] == ["red", "blue"]
+    assert data["closed"] == [0]  # b1-b2 closed the lower-left box (Swedish 2x2)
+    assert data["view"]["score"] == {"red": 0, "blue": 1}
+    assert data["view"]["legal_moves"] == []
+
+
+def test_unknown_tables_and_bad_plies(client: TestClient) -> None:
+    table = play_blue_wins(client)
+    for suffix in (".svg", ".png", ".gif", "/position.json"):
+        assert client.get(f"/t/nosuchtable{suffix}").status_code == 404
+        for bad in ("-1", "x", "5", "99999", "1.5", ""):
+            assert client.get(f"/t/{table.id}{suffix}?ply={bad}").status_code == 400, (
+                suffix,
+                bad,
+            )
+
+
+def test_no_secret_in_a_picture(client: TestClient) -> None:
+    table = create_table(client)
+    blue_token = claim(client, table)
+    client.cookies.set(f"pt_{table.id}", table.token)
+    for suffix in (".svg", "/position.json"):
+        body = client.get(f"/t/{table.id}{suffix}").text
+        for secret in (table.token, table.invite, blue_token):
+            assert secret not in body
+    # the same picture whoever asks: a seated player's cookie changes nothing
+    seated = client.get(f"/t/{table.id}.svg").content
+    client.cookies.clear()
+    assert client.get(f"/t/{table.id}.svg").content == seated
+
+
+def test_you_json_names_the_seat_of_this_browser_only(client: TestClient) -> None:
+    table = create_table(client)
+    assert client.get(f"/t/{table.id}/you.json").json() == {"you": None}
+    client.cookies.set(f"pt_{table.id}", table.token)
+    seated = client.get(f"/t/{table.id}/you.json")
+    assert seated.json() == {"you": "red"}
+    assert seated.headers["cache-control"] == "no-store"
+    client.cookies.set(f"pt_{table.id}", "not-a-token")
+    assert client.get(f"/t/{table.id}/you.json").json() == {"you": None}
+    assert client.get("/t/nosuchtable/you.json").status_code == 404
+
+
+def test_the_table_page_previews_the_game_without_secrets(client: TestClient) -> None:
+    table = create_table(client)
+    client.cookies.set(f"pt_{table.id}", table.token)
+    html = client.get(f"/t/{table.id}").text
+    meta = re.findall(r'<meta (?:property|name)="((?:og|twitter):[\w:]+)" content="([^"]*)">', html)
+    tags = dict(meta)
+    assert tags["og:image"] == f"http://testserver/t/{table.id}.png?ply=0"
+    assert tags["twitter:image"] == tags["og:image"]
+    assert tags["og:url"] == f"http://testserver/t/{table.id}/watch"
+    assert tags["og:title"] == "Dots and Boxes · 2 × 2 boxes · Swedish board"
+    assert "A seat is free" in tags["og:description"]
+    for _, content in meta:
+        assert table.token not in content and table.invite not in content
+    # the image it names is there
+    picture = client.get(tags["og:image"].removeprefix("http://testserver"))
+    assert picture.status_code == 200 and picture.headers["content-type"] == "image/png"
+    # translated on the translated page
+    finnish = dict(
+        re.findall(
+            r'<meta (?:property|name)="((?:og|twitter):[\w:]+)" content="([^"]*)">',
+            client.get(f"/fi/t/{table.id}").text,
+        )
+    )
+    assert finnish["og:description"].startswith("Paikka on vapaana")
+
+
+def test_an_invitation_link_previews_the_game_without_its_secret(client: TestClient) -> None:
+    table = create_table(client)
+    client.cookies.clear()
+    html = client.get(f"/t/{table.id}/join/{table.invite}").text
+    tags = dict(
+        re.findall(r'<meta (?:property|name)="((?:og|twitter):[\w:]+)" content="([^"]*)">', html)
+    )
+    assert tags["og:image"] == f"http://testserver/t/{table.id}.png?ply=0"
+    assert "A seat is free" in tags["og:description"]
+    assert all(table.invite not in content for content in tags.values())
