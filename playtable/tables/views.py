@@ -106,7 +106,13 @@ def record(table: LoadedTable) -> GameRecord:
     """The game so far as a record (``to_text()``, ``to_json()``)."""
     outcome = table.outcome()
     result = None if outcome is None else (outcome.winner or "draw")
-    return GameRecord(table.row.game, table.row.options, tuple(table.move_texts()), result)
+    # PGN's Date: the day the game began; Reason: how it ended (docs/notation.md).
+    metadata = {"Date": table.row.created_at.date().isoformat()}
+    if outcome is not None:
+        metadata["Reason"] = outcome.reason.value
+    return GameRecord(
+        table.row.game, table.row.options, tuple(table.move_texts()), result, metadata
+    )
 
 
 __all__ = ["VIEWER_FIELDS", "Census", "Links", "api_view", "personal", "public", "record"]

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
+
 import pytest
 from starlette.testclient import TestClient
 
@@ -101,13 +103,28 @@ def test_malformed_requests(client: TestClient) -> None:
 
 def test_records(client: TestClient) -> None:
     table = create_table(client)
+    today = datetime.now(UTC).date().isoformat()
     assert client.get(f"/t/{table.id}/record.json").json() == {
         "game": "dots",
         "options": {**DOTS, "misere": False},
         "moves": [],
+        "metadata": {"Date": today},
     }
     text = client.get(f"/t/{table.id}/record")
     assert text.status_code == 200 and text.headers["content-type"].startswith("text/plain")
-    assert '[Game "dots"]' in text.text
+    assert '[Game "dots"]' in text.text and f'[Date "{today}"]' in text.text
+
+
+def test_a_finished_games_record_says_how_it_ended(client: TestClient) -> None:
+    table = create_table(client)
+    blue = claim(client, table)
+    with connect(client, table.id, blue) as session:
+        socket = Socket(session)
+        socket.join()
+        socket.send("resign")
+        socket.until_state(lambda t: t["outcome"] is not None)
+    record = client.get(f"/t/{table.id}/record.json").json()
+    assert record["result"] == "red" and record["metadata"]["Reason"] == "resign"
+    assert '[Reason "resign"]' in client.get(f"/t/{table.id}/record").text
     assert client.get("/t/nosuchtable/record").status_code == 404
     assert client.get("/t/nosuchtable/record.json").status_code == 404
