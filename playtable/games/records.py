@@ -17,6 +17,16 @@ numbered by ply. ``docs/notation.md`` documents it.
 1. a1-b1 2. a1-a2
 >>> GameRecord.from_text(record.to_text()) == record
 True
+
+A clocked game carries its time control (PGN's TimeControl: ``"300+3"`` for 5 minutes and
+3 seconds a turn, ``"1/259200"`` for 3 days a move) and each mover's time left after each
+move, as PGN's ``[%clk]`` comments:
+
+>>> timed = GameRecord("dots", record.options, ("a1-b1", "a1-a2"), None, "300+3", (300.0, 297.25))
+>>> print(timed.to_text().splitlines()[-1])
+1. a1-b1 {[%clk 0:05:00]} 2. a1-a2 {[%clk 0:04:57.2]}
+>>> GameRecord.from_text(timed.to_text()).clocks
+(300.0, 297.2)
 """
 
 from __future__ import annotations
@@ -31,6 +41,8 @@ from playtable.games.base import GameError
 
 _TAG = re.compile(r'^\[(?P<tag>[A-Za-z][A-Za-z0-9_]*) "(?P<value>(?:[^"\\]|\\.)*)"\]$')
 _PLY = re.compile(r"^(?P<n>\d+)\.$")
+_TOKEN = re.compile(r"\{[^}]*\}|[^\s{]+")
+_CLK = re.compile(r"\[%clk (?P<h>\d+):(?P<m>\d\d):(?P<s>\d\d(?:\.\d+)?)\]")
 _WIDTH = 78
 
 
@@ -66,17 +78,28 @@ class GameRecord:
     options: Mapping[str, Any]
     moves: tuple[str, ...] = ()
     result: str | None = field(default=None, compare=False)  # "red", "blue", "draw" or None
+    time_control: str | None = field(default=None, compare=False)  # None: no clock
+    #: The mover's time left after each move, in seconds (``None`` where unknown).
+    clocks: tuple[float | None, ...] = field(default=(), compare=False)
 
     # -- JSON -----------------------------------------------------------------------------------
     def to_json(self) -> dict[str, Any]:
-        return {"game": self.game, "options": dict(self.options), "moves": list(self.moves)}
+        data: dict[str, Any] = {
+            "game": self.game,
+            "options": dict(self.options),
+            "moves": list(self.moves),
+        }
+        if self.time_control is not None:
+            data["time_control"] = self.time_control
+            data["clocks"] = list(self.clocks)
+        return data
 
     @classmethod
     def from_json(cls, data: Any) -> GameRecord:
         """Read the JSON form; raises :class:`RecordError` naming what is wrong."""
         if not isinstance(data, Mapping):
             raise RecordError("a record must be a JSON object")
-        unknown = sorted(set(data) - {"game", "options", "moves"})
+        unknown = sorted(set(data) - {"game", "options", "moves", "time_control", "clocks"})
         if unknown:
             raise RecordError(f"unknown field {unknown[0]!r} in the record")
         game = data.get("game")
@@ -88,7 +111,15 @@ class GameRecord:
         moves = data.get("moves", [])
         if not isinstance(moves, list) or not all(isinstance(m, str) for m in moves):
             raise RecordError('"moves" must be a list of move texts')
-        return cls(game, dict(options), tuple(moves))
+        control = data.get("time_control")
+        clocks = data.get("clocks", [])
+        if control is not None and not isinstance(control, str):
+            raise RecordError('"time_control" must be a text such as "300+3"')
+        if not isinstance(clocks, list) or not all(
+            c is None or (isinstance(c, int | float) and not isinstance(c, bool)) for c in clocks
+        ):
+            raise RecordError('"clocks" must be a list of seconds')
+        return cls(game, dict(options), tuple(moves), None, control, tuple(clocks))
 
     # -- text -----------------------------------------------------------------------------------
     def to_text(self) -> str:
@@ -96,10 +127,15 @@ class GameRecord:
         lines += [f'[{_tag_name(k)} "{_format_value(v)}"]' for k, v in self.options.items()]
         if self.result is not None:
             lines.append(f'[Result "{self.result}"]')
+        if self.time_control is not None:
+            lines.append(f'[TimeControl "{_format_value(self.time_control)}"]')
         lines.append("")
         row = ""
         for ply, move in enumerate(self.moves, 1):
             token = f"{ply}. {move}"
+            left = self.clocks[ply - 1] if ply - 1 < len(self.clocks) else None
+            if left is not None:
+                token += f" {{[%clk {_clk(left)}]}}"
             if row and len(row) + 1 + len(token) > _WIDTH:
                 lines.append(row)
                 row = token
@@ -116,6 +152,8 @@ class GameRecord:
         options: dict[str, Any] = {}
         result: str | None = None
         moves: list[str] = []
+        control: str | None = None
+        clocks: list[float | None] = []
         in_header = True
         for number, raw in enumerate(text.splitlines(), 1):
             line = raw.split(";", 1)[0].strip()
@@ -132,12 +170,18 @@ class GameRecord:
                     game = re.sub(r"\\(.)", r"\1", value)
                 elif tag == "Result":
                     result = value
+                elif tag == "TimeControl":
+                    control = value
                 else:
                     options[tag[:1].lower() + tag[1:]] = _parse_value(value)
                 continue
             in_header = False
-            tokens = line.split()
-            for token in tokens:
+            for token in _TOKEN.findall(line):
+                if token.startswith("{"):
+                    clk = _CLK.search(token)
+                    if clk and moves and len(clocks) == len(moves):
+                        clocks[-1] = int(clk["h"]) * 3600 + int(clk["m"]) * 60 + float(clk["s"])
+                    continue
                 numbered = _PLY.match(token)
                 if numbered:
                     if int(numbered["n"]) != len(moves) + 1:
@@ -146,9 +190,20 @@ class GameRecord:
                         )
                     continue
                 moves.append(token)
+                clocks.append(None)
         if game is None:
             raise RecordError('the record has no [Game "..."] header')
-        return cls(game, options, tuple(moves), result)
+        if control is None:
+            clocks = []
+        return cls(game, options, tuple(moves), result, control, tuple(clocks))
+
+
+def _clk(seconds: float) -> str:
+    """``H:MM:SS`` with tenths when there are any (the ``[%clk]`` of PGN)."""
+    tenths = int(max(0.0, seconds) * 10)
+    whole, tenth = divmod(tenths, 10)
+    text = f"{whole // 3600}:{whole // 60 % 60:02d}:{whole % 60:02d}"
+    return f"{text}.{tenth}" if tenth else text
 
 
 def results_per_line(
@@ -185,4 +240,6 @@ def normalized(
         dict(canonical_options),
         tuple(moves) if moves is not None else record.moves,
         record.result,
+        record.time_control,
+        record.clocks,
     )

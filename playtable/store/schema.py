@@ -26,6 +26,11 @@ tables = sa.Table(
     sa.Column("invite_hash", sa.String(64), nullable=False),
     sa.Column("offers", sa.JSON, nullable=False),
     sa.Column("rematch_id", sa.String(16), sa.ForeignKey("tables.id"), nullable=True),
+    # The time control (tables/clocks.py spec: "-", "300+3", "1/259200") and the moment the
+    # side to move runs out of time, which every process's sweep looks up by its index.
+    sa.Column("time_control", sa.String(32), nullable=False, server_default="-"),
+    sa.Column("deadline", sa.DateTime(timezone=True), nullable=True),
+    sa.Index("ix_tables_deadline", "deadline"),
 )
 
 seats = sa.Table(
@@ -54,6 +59,8 @@ moves = sa.Table(
     sa.Column("move", sa.String(64), nullable=False),
     sa.Column("player", sa.String(8), nullable=False),
     sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+    # Milliseconds of transit credited to the mover's clock (tables/clocks.py); null: none.
+    sa.Column("lag_ms", sa.Integer, nullable=True),
     sa.CheckConstraint("player IN ('red', 'blue')", name="moves_player"),
     sa.CheckConstraint("ply >= 0", name="moves_ply"),
 )

@@ -65,6 +65,9 @@ class NewTable:
     seats: Mapping[Player, str]  # player -> token hash
     offers: Mapping[str, Any] = field(default_factory=dict)
     bots: Mapping[Player, str] = field(default_factory=dict)  # player -> bot level
+    time_control: str = "-"  # tables/clocks.py spec
+    deadline: datetime | None = None
+    created_at: datetime | None = None  # default: the store's clock
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,6 +83,9 @@ class TableRow:
     created_at: datetime
     seats: dict[Player, str]  # player -> token hash
     bots: dict[Player, str] = field(default_factory=dict)  # player -> level of a computer seat
+    time_control: str = "-"  # tables/clocks.py spec
+    deadline: datetime | None = None  # when the side to move runs out of time (indexed)
+    seated_at: datetime | None = None  # when the second seat was taken
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,6 +93,10 @@ class MoveRow:
     ply: int
     move: str
     player: Player
+    # The commit time (``moves.created_at``) and the transit credited to the move's clock
+    # (tables/clocks.py): facts about the move, not part of what it is.
+    at: datetime | None = field(default=None, compare=False)
+    lag_ms: int = field(default=0, compare=False)
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,6 +110,8 @@ class Change:
     rematch_id: str | Keep = KEEP
     seat: tuple[Player, str] | None = None  # (player, token hash) of a newly taken seat
     new_table: NewTable | None = None  # created in the same transaction (a rematch)
+    deadline: datetime | Keep | None = KEEP  # the table's clock deadline
+    at: datetime | None = None  # the time recorded for the move or seat (default: now)
 
 
 def migrations_config(connection: Connection | None = None) -> Config:
@@ -276,6 +288,15 @@ class Store:
         """Ids of the running tables where the computer holds a seat."""
         return await self._run(_read_bot_tables)
 
+    async def due_tables(self, now: datetime, limit: int) -> list[str]:
+        """Ids of up to ``limit`` tables whose deadline is not after ``now``, earliest first
+        (one range scan of the deadline index)."""
+        return await self._read(_read_due, now, limit)
+
+    async def next_deadline(self) -> datetime | None:
+        """The earliest deadline of any table (the first entry of the deadline index)."""
+        return await self._read(_read_next_deadline)
+
     async def analysis_values(self, table_id: str, moves: Sequence[str]) -> dict[int, int]:
         """The stored proved values of the positions after each prefix of ``moves``.
 
@@ -383,7 +404,7 @@ def _read_table(conn: Connection, table_id: str) -> TableRow | None:
     if row is None:
         return None
     seat_rows = conn.execute(
-        sa.select(seats.c.player, seats.c.token_hash, seats.c.bot_level).where(
+        sa.select(seats.c.player, seats.c.token_hash, seats.c.bot_level, seats.c.created_at).where(
             seats.c.table_id == table_id
         )
     ).all()
@@ -399,16 +420,26 @@ def _read_table(conn: Connection, table_id: str) -> TableRow | None:
         created_at=row.created_at,
         seats={s.player: s.token_hash for s in seat_rows},
         bots={s.player: s.bot_level for s in seat_rows if s.bot_level is not None},
+        time_control=row.time_control,
+        deadline=_aware(row.deadline),
+        seated_at=_aware(max(s.created_at for s in seat_rows)) if len(seat_rows) == 2 else None,
     )
+
+
+def _aware(moment: datetime | None) -> datetime | None:
+    """SQLite gives back naive times: they are UTC."""
+    if moment is None or moment.tzinfo is not None:
+        return moment
+    return moment.replace(tzinfo=UTC)
 
 
 def _read_moves(conn: Connection, table_id: str) -> list[MoveRow]:
     rows = conn.execute(
-        sa.select(moves.c.ply, moves.c.move, moves.c.player)
+        sa.select(moves.c.ply, moves.c.move, moves.c.player, moves.c.created_at, moves.c.lag_ms)
         .where(moves.c.table_id == table_id)
         .order_by(moves.c.ply)
     )
-    return [MoveRow(r.ply, r.move, r.player) for r in rows]
+    return [MoveRow(r.ply, r.move, r.player, _aware(r.created_at), r.lag_ms or 0) for r in rows]
 
 
 def _read_bot_tables(conn: Connection) -> list[str]:
@@ -419,6 +450,20 @@ def _read_bot_tables(conn: Connection) -> list[str]:
     with_bot = sa.exists().where(seats.c.table_id == tables.c.id, seats.c.bot_level.is_not(None))
     rows = conn.execute(sa.select(tables.c.id, tables.c.outcome).where(with_bot))
     return [r.id for r in rows if r.outcome is None]
+
+
+def _read_due(conn: Connection, now: datetime, limit: int) -> list[str]:
+    rows = conn.execute(
+        sa.select(tables.c.id)
+        .where(tables.c.deadline.is_not(None), tables.c.deadline <= now)
+        .order_by(tables.c.deadline)
+        .limit(limit)
+    )
+    return [r.id for r in rows]
+
+
+def _read_next_deadline(conn: Connection) -> datetime | None:
+    return _aware(conn.execute(sa.select(sa.func.min(tables.c.deadline))).scalar())
 
 
 def _read_analysis(conn: Connection, table_id: str, digests: list[str]) -> dict[int, int]:
@@ -461,7 +506,7 @@ def _save_analysis(conn: Connection, rows: list[dict[str, Any]]) -> None:
 
 
 def _insert_table(conn: Connection, new: NewTable) -> None:
-    now = _now()
+    now = new.created_at or _now()
     conn.execute(
         sa.insert(tables).values(
             id=new.id,
@@ -474,6 +519,12 @@ def _insert_table(conn: Connection, new: NewTable) -> None:
             invite_hash=new.invite_hash,
             offers=dict(new.offers),
             rematch_id=None,
+            # Only for a clock: a table without one is written as before migration 0004.
+            **(
+                {"time_control": new.time_control, "deadline": new.deadline}
+                if new.time_control != "-"
+                else {}
+            ),
         )
     )
     for player, token_hash in new.seats.items():
@@ -499,8 +550,10 @@ def _apply(conn: Connection, table_id: str, version: int, change: Change) -> boo
     SQLite takes its write lock at once rather than failing to upgrade a read lock). Any
     failure after it means the data contradict themselves and must abort the transaction.
     """
-    now = _now()
+    now = change.at or _now()
     values: dict[str, Any] = {"version": version + 1, "updated_at": now}
+    if change.deadline is not KEEP:
+        values["deadline"] = change.deadline
     if change.outcome is not KEEP:
         values["outcome"] = change.outcome
         values["finished_at"] = now if change.outcome is not None else None
@@ -527,13 +580,15 @@ def _apply(conn: Connection, table_id: str, version: int, change: Change) -> boo
         if dropped.rowcount < 1:
             raise _Conflict
     if change.append is not None:
+        lag = {"lag_ms": change.append.lag_ms} if change.append.lag_ms else {}
         conn.execute(
             sa.insert(moves).values(
                 table_id=table_id,
                 ply=change.append.ply,
                 move=change.append.move,
                 player=change.append.player,
-                created_at=now,
+                created_at=change.append.at or now,
+                **lag,
             )
         )
     if change.seat is not None:

@@ -15,12 +15,13 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 from playtable.games import GameError, Outcome, Player, Termination, other
 from playtable.store import KEEP, Change, MoveRow, NewTable
 from playtable.store.store import Keep
-from playtable.tables import tokens
+from playtable.tables import clocks, tokens
 from playtable.tables.errors import GameOver, Illegal, NoOffer, NotSeated, NotYourTurn, Stale
 from playtable.tables.events import (
     Event,
@@ -28,6 +29,7 @@ from playtable.tables.events import (
     MoveEvent,
     RematchAccepted,
     TableEvent,
+    TimeOut,
     UndoEvent,
 )
 from playtable.tables.events import (
@@ -80,18 +82,17 @@ def _decided(
     drop_from: int | None = None,
     rematch: tuple[str, NewTable] | None = None,
     state: Any = None,
+    seat: tuple[Player, str, datetime] | None = None,
 ) -> Decision:
-    """The decision to commit: the store change and the table as it will be afterwards."""
+    """The decision to commit: the store change and the table as it will be afterwards.
+
+    The table's deadline is worked out from the table afterwards, so every change keeps it
+    true (a move starts the other clock, the end of the game clears it).
+    """
     stored_outcome = KEEP if outcome is KEEP else (None if outcome is None else outcome.to_json())
-    change = Change(
-        append=append,
-        drop_ply=drop_from,
-        outcome=stored_outcome,
-        offers=offers.to_json(),
-        rematch_id=KEEP if rematch is None else rematch[0],
-        new_table=None if rematch is None else rematch[1],
-    )
     row = dataclasses.replace(table.row, version=table.version + 1, offers=offers.to_json())
+    if seat is not None:
+        row = dataclasses.replace(row, seats={**row.seats, seat[0]: seat[1]}, seated_at=seat[2])
     if not isinstance(stored_outcome, Keep):
         row = dataclasses.replace(row, outcome=stored_outcome)
     if rematch is not None:
@@ -102,6 +103,19 @@ def _decided(
     if drop_from is not None:
         moves = moves[:drop_from]
     after = LoadedTable(row, moves, table.game, table.state if state is None else state)
+    deadline = after.clocks().deadline
+    after = dataclasses.replace(after, row=dataclasses.replace(after.row, deadline=deadline))
+    change = Change(
+        append=append,
+        drop_ply=drop_from,
+        outcome=stored_outcome,
+        offers=offers.to_json(),
+        rematch_id=KEEP if rematch is None else rematch[0],
+        new_table=None if rematch is None else rematch[1],
+        seat=None if seat is None else seat[:2],
+        deadline=deadline if deadline != table.row.deadline else KEEP,
+        at=append.at if append is not None else (None if seat is None else seat[2]),
+    )
     return Decision(change, events, after)
 
 
@@ -111,10 +125,30 @@ def ended(table: LoadedTable, winner: Player | None, reason: Termination) -> Out
 
 
 # -- the actions ------------------------------------------------------------------------------
-def play(table: LoadedTable, actor: Actor, ply: int, text: str) -> Decision:
-    """Play the move ``text`` from the position after ``ply`` moves."""
+def play(
+    table: LoadedTable,
+    actor: Actor,
+    ply: int,
+    text: str,
+    now: datetime | None = None,
+    think_s: float | None = None,
+) -> Decision:
+    """Play the move ``text`` from the position after ``ply`` moves, at ``now``.
+
+    ``think_s``: the thinking time the page measured, for the transit credit (lag
+    compensation, :func:`playtable.tables.clocks.transit_credit`). A move that comes after
+    its side's time ran out ends the game on time instead.
+    """
     player = require_seat(table, actor)
     require_running(table)
+    timing = table.clocks()
+    lag_s = 0.0
+    if now is not None and timing.deadline is not None:
+        lag_s = clocks.transit_credit(timing, now, think_s)
+        if not timing.in_time(now, lag_s):
+            ended_on_time = flag(table, max(now, timing.deadline))
+            assert ended_on_time is not None
+            return ended_on_time
     if ply != table.ply:
         raise Stale(
             f"That move was meant for move {ply + 1}, but the table is at move "
@@ -129,7 +163,7 @@ def play(table: LoadedTable, actor: Actor, ply: int, text: str) -> Decision:
         state = table.game.apply(table.state, parsed)
     except GameError as error:
         raise Illegal(str(error), version=table.version) from None
-    played = MoveRow(ply, table.game.format_move(parsed), player)
+    played = MoveRow(ply, table.game.format_move(parsed), player, now, round(lag_s * 1000))
     events: list[Event] = [
         MoveEvent(player, played.move, ply, table.game.move_facts(table.state, state))
     ]
@@ -269,6 +303,7 @@ class RematchSeats:
     fresh_id: str
     seat_hash: Callable[[str, str], str]  # (current seat token, new table id) -> token hash
     invite_hash: Callable[[str], str]  # new table id -> invitation hash
+    now: datetime | None = None  # when the new table is made (its clocks start from then)
 
 
 def rematch(table: LoadedTable, actor: Actor, seats: RematchSeats) -> Decision | None:
@@ -311,6 +346,11 @@ def rematch(table: LoadedTable, actor: Actor, seats: RematchSeats) -> Decision |
         invite_hash=seats.invite_hash(new_id),
         seats=new_seats,
         bots=new_bots,
+        time_control=table.row.time_control,
+        created_at=seats.now,
+        deadline=clocks.derive(table.time_control, [], "red", seats.now).deadline
+        if seats.now is not None
+        else None,
     )
     return _decided(
         table,
@@ -332,13 +372,68 @@ def decline_rematch(table: LoadedTable, actor: Actor) -> Decision:
     )
 
 
+# -- time: seating, aborting, running out of time (tables/clocks.py) -----------------------------
+def take_seat(table: LoadedTable, player: Player, token_hash: str, now: datetime) -> Decision:
+    """Seat a player (the invitation taken) at ``now``: once both seats are taken, the
+    clocks may run, so the first move's deadline starts from here."""
+    return _decided(
+        table,
+        (TableEvent(Kind.SEATED, player),),
+        offers=table.offers,
+        seat=(player, token_hash, now),
+    )
+
+
+def abort(table: LoadedTable, actor: Actor) -> Decision:
+    """End the table without a result: allowed to either player until both have moved."""
+    player = require_seat(table, actor)
+    require_running(table)
+    if table.both_moved():
+        raise Illegal(
+            "A table can be aborted only before both players have moved.", version=table.version
+        )
+    outcome = Outcome(None, Termination.ABORTED)
+    return _decided(
+        table,
+        (TableEvent(Kind.ABORTED, player), GameOverEvent(outcome)),
+        offers=table.offers.cleared(),
+        outcome=outcome,
+    )
+
+
+def flag(table: LoadedTable, now: datetime) -> Decision | None:
+    """End the table whose deadline has passed at ``now``: the side to move loses on time,
+    or, before both players have moved, the table is aborted. ``None`` if it is not due
+    (a move came in time, or the game is over): nothing to change."""
+    timing = table.clocks()
+    late = timing.waiting_for
+    if table.outcome() is not None or late is None or not timing.due(now):
+        if table.row.deadline != timing.deadline:
+            # A stored deadline that is not the clocks' (nothing here makes one, but a row
+            # is data): put it right, so the sweep does not keep finding it.
+            return _decided(table, (), offers=table.offers)
+        return None
+    if timing.expiry is clocks.Expiry.ABORT:
+        outcome = Outcome(None, Termination.ABORTED)
+    else:
+        outcome = ended(table, other(late), Termination.TIMEOUT)
+    return _decided(
+        table,
+        (TimeOut(late, outcome.reason is Termination.ABORTED), GameOverEvent(outcome)),
+        offers=table.offers.cleared(),
+        outcome=outcome,
+    )
+
+
 __all__ = [
     "Decision",
     "RematchSeats",
+    "abort",
     "answer_draw",
     "answer_undo",
     "decline_rematch",
     "ended",
+    "flag",
     "offer_draw",
     "play",
     "rematch",
@@ -347,5 +442,6 @@ __all__ = [
     "require_running",
     "require_seat",
     "resign",
+    "take_seat",
     "undo_start",
 ]

@@ -29,6 +29,8 @@ class Kind(enum.StrEnum):
     SEATED = "seated"
     PRESENCE = "presence"
     GAME_OVER = "game_over"
+    ABORTED = "aborted"
+    TIME_OUT = "time_out"
 
 
 @dataclass(frozen=True)
@@ -109,7 +111,20 @@ class GameOver:
         return {"kind": self.kind.value, "outcome": self.outcome.to_json()}
 
 
-Event = TableEvent | MoveEvent | UndoEvent | RematchAccepted | PresenceEvent | GameOver
+@dataclass(frozen=True)
+class TimeOut:
+    """``player``'s time ran out (or their first move did not come: ``aborted``)."""
+
+    player: Player
+    aborted: bool = False
+
+    kind = Kind.TIME_OUT
+
+    def to_json(self) -> dict[str, Any]:
+        return {"kind": self.kind.value, "player": self.player, "aborted": self.aborted}
+
+
+Event = TimeOut | TableEvent | MoveEvent | UndoEvent | RematchAccepted | PresenceEvent | GameOver
 
 __all__ = [
     "Event",
@@ -119,5 +134,6 @@ __all__ = [
     "PresenceEvent",
     "RematchAccepted",
     "TableEvent",
+    "TimeOut",
     "UndoEvent",
 ]

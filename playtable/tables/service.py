@@ -23,31 +23,30 @@ import asyncio
 import dataclasses
 import hmac
 import logging
-import secrets
 import weakref
 from collections import Counter, OrderedDict
 from collections.abc import Callable, Coroutine, Mapping
 from dataclasses import dataclass
-from typing import Any, cast
+from datetime import UTC, datetime
+from typing import Any
 
 from playtable import games
-from playtable.ai import LEVELS
 from playtable.bus import Bus, Subscription
-from playtable.games import PLAYERS, Player, SettingsError, other
+from playtable.games import PLAYERS, Player
 from playtable.games.records import GameRecord
-from playtable.store import Change, NewTable, Store
-from playtable.tables import decisions, tokens, views
+from playtable.store import Store
+from playtable.tables import clocks, decisions, seating, tokens, views
 from playtable.tables.analysis import Analysis
 from playtable.tables.computer import Computer
 from playtable.tables.decisions import Decision, RematchSeats
 from playtable.tables.errors import Busy, TableError, TableNotFound
-from playtable.tables.events import Event, Kind, PresenceEvent, TableEvent
+from playtable.tables.events import Event, PresenceEvent
 from playtable.tables.pool import BotPool, BotSettings
 from playtable.tables.presence import Presence
 from playtable.tables.table import Actor, Bot, LoadedTable
 from playtable.tables.views import Links
 
-SEAT_CHOICES = ("red", "blue", "random")
+SEAT_CHOICES = seating.SEAT_CHOICES
 # How often one request re-reads the table after losing a race to another writer.
 ATTEMPTS = 5
 CACHE_SIZE = 2048
@@ -76,6 +75,7 @@ class TableService:
         bots: BotSettings | None = None,
         *,
         links: Links,
+        clock: Callable[[], datetime] = lambda: datetime.now(UTC),
     ) -> None:
         if len(secret) < 16:
             raise ValueError("the server secret needs at least 128 bits")
@@ -90,6 +90,8 @@ class TableService:
         self.bot_settings = bots if bots is not None else BotSettings()
         self.computer = Computer(self.bot_settings, self)
         self.analyses = Analysis(store, self.bot_settings, self.load)
+        self.clock = clock  # the time of moves and clocks (tests inject their own)
+        self.on_deadline: Callable[[datetime], None] = lambda deadline: None  # the sweep's
 
     # The computer's and the analysis' pools, and how the computer's moves were found.
     @property
@@ -131,44 +133,26 @@ class TableService:
 
     # -- creating and seating ---------------------------------------------------------------
     async def create_table(
-        self, game: str, options: Mapping[str, Any], seat: str, bot: str | None = None
+        self,
+        game: str,
+        options: Mapping[str, Any],
+        seat: str,
+        bot: str | None = None,
+        time_control: clocks.TimeControl = clocks.UNLIMITED,
     ) -> CreatedTable:
-        """A new table with its creator in ``seat``; raises :class:`SettingsError`.
-
-        With ``bot`` (a level of :data:`playtable.ai.LEVELS`) the computer takes the other
-        seat at once, and plays first if that seat is red.
-        """
-        loaded = games.load(game, options)
-        if seat not in SEAT_CHOICES:
-            raise SettingsError(f"seat must be one of red, blue, random (not {seat!r})")
-        if bot is not None and bot not in LEVELS:
-            raise SettingsError(f"the computer's level must be one of {', '.join(LEVELS)}")
-        player: Player = secrets.choice(PLAYERS) if seat == "random" else cast(Player, seat)
-        token = tokens.new_token()
-        seats: dict[Player, str] = {player: tokens.hash_token(token)}
-        bots: dict[Player, str] = {}
-        if bot is not None:
-            # The hash of a token thrown away at once: nobody can ever sit in the bot's seat.
-            seats[other(player)] = tokens.hash_token(tokens.new_token())
-            bots[other(player)] = bot
+        """A new table with its creator in ``seat`` (see :func:`seating.plan`); raises
+        :class:`SettingsError`. Against the computer, it plays first if its seat is red."""
+        plan = seating.plan(game, options, seat, bot, time_control, self.clock())
         for _ in range(ATTEMPTS):
             table_id = tokens.new_table_id()
             invite = self.invite_token(table_id)
-            created = await self.store.create_table(
-                NewTable(
-                    id=table_id,
-                    game=loaded.name,
-                    options=loaded.options(),
-                    invite_hash=tokens.hash_token(invite),
-                    seats=seats,
-                    bots=bots,
-                )
-            )
-            if created:
-                if bots:
+            if await self.store.create_table(plan.table(table_id, tokens.hash_token(invite))):
+                if plan.deadline is not None:
+                    self.on_deadline(plan.deadline)
+                if plan.bots:
                     self.pool.start()  # the player's first move must not wait for a spawn
                     self.computer.check(await self.load(table_id))
-                return CreatedTable(table_id, player, token, invite)
+                return CreatedTable(table_id, plan.player, plan.token, invite)
         raise RuntimeError("could not find a free table id")
 
     async def seat_of(self, table_id: str, token: str | None) -> Player | None:
@@ -176,13 +160,7 @@ class TableService:
         if not token:
             return None
         row = await self.store.table(table_id)
-        if row is None:
-            return None
-        player: Player | None = None
-        for candidate in PLAYERS:
-            if tokens.matches(token, row.seats.get(candidate)):
-                player = candidate
-        return player
+        return None if row is None else tokens.seat_holding(row.seats, token)
 
     async def claim_invite(self, table_id: str, invite_token: str) -> tuple[Player, str] | None:
         """Seat the bearer of the invitation in the free seat: ``(seat, seat token)``.
@@ -191,18 +169,18 @@ class TableService:
         """
         async with self._lock(table_id):
             for _ in range(ATTEMPTS):
-                row = await self.store.table(table_id)
-                if row is None or not tokens.matches(invite_token, row.invite_hash):
+                try:
+                    table = await self.load(table_id)
+                except TableNotFound:
                     return None
-                free = [p for p in PLAYERS if p not in row.seats]
+                if not tokens.matches(invite_token, table.row.invite_hash):
+                    return None
+                free = [p for p in PLAYERS if p not in table.row.seats]
                 if not free:
                     return None
-                player = free[0]
-                token = tokens.new_token()
-                change = Change(seat=(player, tokens.hash_token(token)))
-                if await self.store.update(table_id, row.version, change):
-                    table = await self.load(table_id)
-                    await self._publish(table, [TableEvent(Kind.SEATED, player)])
+                player, token = free[0], tokens.new_token()
+                seated = decisions.take_seat(table, player, tokens.hash_token(token), self.clock())
+                if await self._commit(seated):
                     return player, token
         return None
 
@@ -217,7 +195,7 @@ class TableService:
         return self.personalize(self.public(table, await self._online(table_id)), you)
 
     def public(self, table: LoadedTable, online: set[str]) -> dict[str, Any]:
-        return views.public(table, online, self.links)
+        return views.public(table, online, self.links, self.clock())
 
     def personalize(self, public: Mapping[str, Any], you: Player | None) -> dict[str, Any]:
         """``public`` with the viewer's own fields filled in."""
@@ -249,9 +227,22 @@ class TableService:
             return set()
 
     # -- playing: each action a decision of decisions.py, committed by _change ---------------
-    async def play_move(self, table_id: str, token: Actor, ply: int, move: str) -> int:
-        """Play ``move`` from the position after ``ply`` moves; returns the new version."""
-        return await self._change(table_id, lambda t: decisions.play(t, token, ply, move))
+    async def play_move(
+        self, table_id: str, token: Actor, ply: int, move: str, think_s: float | None = None
+    ) -> int:
+        """Play ``move`` from the position after ``ply`` moves; returns the new version
+        (``think_s``: the thinking time the page measured, for the lag compensation)."""
+        now = self.clock()
+        return await self._change(
+            table_id, lambda t: decisions.play(t, token, ply, move, now, think_s)
+        )
+
+    async def abort(self, table_id: str, token: Actor) -> int:
+        return await self._change(table_id, lambda t: decisions.abort(t, token))
+
+    async def end_if_due(self, table_id: str) -> int:
+        """End the table on time if its deadline has passed (any process may; one does)."""
+        return await self._change(table_id, lambda t: decisions.flag(t, self.clock()))
 
     async def resign(self, table_id: str, token: Actor) -> int:
         return await self._change(table_id, lambda t: decisions.resign(t, token))
@@ -278,6 +269,7 @@ class TableService:
             fresh_id=tokens.new_table_id(),
             seat_hash=lambda old, new_id: tokens.hash_token(self._rematch_token(old, new_id)),
             invite_hash=lambda new_id: tokens.hash_token(self.invite_token(new_id)),
+            now=self.clock(),
         )
         return await self._change(table_id, lambda t: decisions.rematch(t, token, seats))
 
@@ -418,13 +410,22 @@ class TableService:
                     continue
                 if decision is None:
                     return table.version
-                if await self.store.update(table_id, table.version, decision.change):
-                    self._remember(decision.after)
-                    await self._publish(decision.after, list(decision.events))
-                    self.computer.check(decision.after)
+                if await self._commit(decision):
                     return decision.after.version
                 table, fresh = await self.load(table_id), True
             raise Busy("The table changed several times at once; please try again.")
+
+    async def _commit(self, decision: Decision) -> bool:
+        """Commit under compare-and-set, then publish and let the computer and sweep know."""
+        after = decision.after
+        if not await self.store.update(after.id, after.version - 1, decision.change):
+            return False
+        self._remember(decision.after)
+        await self._publish(decision.after, list(decision.events))
+        self.computer.check(decision.after)
+        if decision.after.row.deadline is not None:
+            self.on_deadline(decision.after.row.deadline)
+        return True
 
     async def _publish(
         self, table: LoadedTable, events: list[Event], online: set[str] | None = None

@@ -9,11 +9,13 @@ its named routes).
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from datetime import datetime
 from typing import Any, Protocol
 
-from playtable.games import PLAYERS, Player, other
+from playtable.games import PLAYERS, Player, Termination, other
 from playtable.games.records import GameRecord
 from playtable.store import TableRow
+from playtable.tables.clocks import Unlimited
 from playtable.tables.table import LoadedTable
 
 #: The fields of the ``table`` object that depend on who is looking.
@@ -36,8 +38,11 @@ def seat_view(row: TableRow, player: Player, online: set[str]) -> dict[str, Any]
     return {"taken": player in row.seats, "online": player in online}
 
 
-def public(table: LoadedTable, online: set[str], links: Links) -> dict[str, Any]:
-    """The ``table`` object as everybody may see it, with the viewer's own fields empty."""
+def public(
+    table: LoadedTable, online: set[str], links: Links, now: datetime | None = None
+) -> dict[str, Any]:
+    """The ``table`` object as everybody may see it, with the viewer's own fields empty;
+    ``clock`` as of ``now`` (``None`` for a table without a time control)."""
     row = table.row
     outcome = table.outcome()
     if outcome is not None and table.game.outcome(table.state) is None:
@@ -63,6 +68,7 @@ def public(table: LoadedTable, online: set[str], links: Links) -> dict[str, Any]
         "invite_url": None,
         "watch_url": links.watch(row.id),
         "view": view,
+        "clock": None if now is None else table.clocks().to_json(now),
     }
 
 
@@ -95,8 +101,18 @@ def api_view(table: LoadedTable) -> dict[str, Any]:
 def record(table: LoadedTable) -> GameRecord:
     """The game so far as a record (``to_text()``, ``to_json()``)."""
     outcome = table.outcome()
-    result = None if outcome is None else (outcome.winner or "draw")
-    return GameRecord(table.row.game, table.row.options, tuple(table.move_texts()), result)
+    result: str | None = None if outcome is None else (outcome.winner or "draw")
+    if outcome is not None and outcome.reason is Termination.ABORTED:
+        result = "aborted"
+    control = table.time_control
+    return GameRecord(
+        table.row.game,
+        table.row.options,
+        tuple(table.move_texts()),
+        result,
+        time_control=None if isinstance(control, Unlimited) else control.spec(),
+        clocks=table.clocks().history if not isinstance(control, Unlimited) else (),
+    )
 
 
 __all__ = ["VIEWER_FIELDS", "Links", "api_view", "personal", "public", "record"]

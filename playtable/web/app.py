@@ -18,6 +18,7 @@ from playtable.bus import Bus, make_bus
 from playtable.store import DEFAULT_URL, Store
 from playtable.tables import TableService
 from playtable.tables.pool import BotSettings
+from playtable.tables.sweep import Sweep
 from playtable.web import routing
 from playtable.web.errors import not_found_handler
 from playtable.web.language import LanguageMiddleware
@@ -80,15 +81,18 @@ def create_app(
     routes = routing.routes()
     links = SiteLinks(Router(routes=routes))
     service = TableService(store, the_bus, load_secret(secret), bot_settings, links=links)
+    sweep = Sweep(service)  # ends the tables whose clock ran out (tables/sweep.py)
 
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         await store.open()
         await the_bus.start()
         await service.resume_bots()
+        sweep.start()
         try:
             yield
         finally:
+            await sweep.close()
             await service.close()
             await the_bus.close()
             await store.close()
@@ -106,6 +110,7 @@ def create_app(
         exception_handlers={404: not_found_handler},
     )
     app.state.service = service
+    app.state.sweep = sweep
     app.state.links = links
     app.state.limits = limits = limits if limits is not None else Limits.from_env()
     app.state.table_creations = PerAddress(limits.tables_per_minute)
