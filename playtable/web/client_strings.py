@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import gettext
 
+from playtable.web.timing import clock_strings
+
 
 def client_strings(catalog: gettext.NullTranslations) -> dict[str, str]:
     """Every string a script may show, translated with ``catalog``."""
@@ -118,6 +120,7 @@ def client_strings(catalog: gettext.NullTranslations) -> dict[str, str]:
         # why the server refused, by the error's code (docs/protocol.md); the server's own
         # message is English, so the page says it in its language instead
         **{f"error_{code}": text for code, text in error_texts(catalog).items()},
+        **clock_strings(catalog),  # the clocks and notifications (web/timing.py)
     }
 
 

@@ -23,6 +23,8 @@ from playtable.web.limits import creation_wait
 from playtable.web.links import set_seat_cookie
 from playtable.web.presentation import say
 from playtable.web.templating import gettext_for, render
+from playtable.web.timing import FORM_DEFAULTS as TIME_DEFAULTS
+from playtable.web.timing import PRESETS, time_control_from_form
 
 GAMES = tuple(FORMS)
 SEATS = ("red", "blue", "random")
@@ -34,6 +36,7 @@ FORM_DEFAULTS: dict[str, Any] = {
     **{name: value for form in FORMS.values() for name, value in form.defaults.items()},
     "seat": "random",
     "opponent": "friend",
+    **TIME_DEFAULTS,
 }
 #: Query parameters that preselect a choice of the whole form (``/?seat=blue``).
 COMMON_CHOICES = {"game": GAMES, "seat": SEATS, "opponent": OPPONENTS}
@@ -50,7 +53,7 @@ def _home(
     response = render(
         request,
         "home.html",
-        {"form": form, "error": error, "csrf_token": token, "nav": "home"},
+        {"form": form, "error": error, "csrf_token": token, "nav": "home", "presets": PRESETS},
         status_code=status_code,
         headers={"Cache-Control": "no-store"},
     )
@@ -132,7 +135,10 @@ async def create_table(request: Request) -> Response:
             game, options, seat = table_request(values)
             opponent = choice(values.get("opponent"), OPPONENTS, N_("Choose an opponent."))
             bot = None if opponent == "friend" else opponent
-            created = await request.app.state.service.create_table(game, options, seat, bot=bot)
+            control = time_control_from_form(values)
+            created = await request.app.state.service.create_table(
+                game, options, seat, bot=bot, time_control=control
+            )
         except FormError as exc:
             return _home(request, values, error=say(catalog, exc.phrase), status_code=400)
         except GameError as exc:

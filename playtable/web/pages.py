@@ -17,10 +17,12 @@ from playtable.ai.analysis import analysable
 from playtable.tables import AnalysisRefused, TableNotFound
 from playtable.web import home
 from playtable.web.client_strings import client_strings
+from playtable.web.csrf import csrf_token, set_csrf_cookie
 from playtable.web.errors import error_page, table_not_found
 from playtable.web.links import seat_token_from
 from playtable.web.presentation import board_label, bot_names, game_title, settings_summary
 from playtable.web.templating import STATIC_DIR, gettext_for, render
+from playtable.web.timing import table_time
 
 
 # -- the table page -------------------------------------------------------------------------
@@ -37,7 +39,8 @@ async def _table(request: Request, *, watch: bool) -> Response:
     title = game_title(table["game"], catalog)
     ws_url = request.url_for("table_socket", table_id=table_id).path + ("" if you else "?watch=1")
     page_data = {"table": table, "you": you, "ws_url": ws_url, "version": table.get("version")}
-    return render(
+    token, new_token = csrf_token(request)  # the abort button's form
+    response = render(
         request,
         "table.html",
         {
@@ -50,9 +53,14 @@ async def _table(request: Request, *, watch: bool) -> Response:
             "strings": client_strings(catalog),
             "bot_names": bot_names(catalog),
             "nav": "table",
+            "csrf_token": token,
+            **table_time(request, table, you),
         },
         headers={"Cache-Control": "no-store"},
     )
+    if new_token:
+        set_csrf_cookie(response, request, token)
+    return response
 
 
 async def analysis_page(request: Request) -> Response:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from starlette.routing import BaseRoute, WebSocketRoute
 
-from playtable.web import api, guides, links, pages
+from playtable.web import api, guides, links, pages, timing
 from playtable.web.socket import table_socket
 
 
@@ -16,6 +16,7 @@ def routes() -> list[BaseRoute]:
         WebSocketRoute("/t/{table_id}/ws", table_socket, name="table_socket"),
         *guides.routes,
         *pages.routes,
+        *timing.routes,
     ]
 
 

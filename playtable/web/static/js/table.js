@@ -1,6 +1,7 @@
 // The table page: the live client of the WebSocket protocol (docs/protocol.md) and
 // everything around the board: turn, players, offers, actions, links, moves, result.
 
+import { thinkSeconds, timeResult, updateClock } from "./clock.js";
 import { DotsBoard } from "./dots.js";
 import { hasString, playerName, t } from "./i18n.js";
 import { SwaptimumBoard } from "./swaptimum.js";
@@ -38,7 +39,7 @@ const board =
     : new SwaptimumBoard(boardRoot, { onMove: playMove, onPending: showSwapChooser });
 
 function playMove(move) {
-  if (!send({ type: "move", ply: table.ply, move })) return;
+  if (!send({ type: "move", ply: table.ply, move, think_s: thinkSeconds() })) return;
   sending = true;
   render();
 }
@@ -277,6 +278,7 @@ function render() {
   renderLinks();
   renderMoves();
   renderResult(over);
+  updateClock(table, you);
 }
 
 function renderTurn(over) {
@@ -480,6 +482,9 @@ function resultText(outcome) {
       return t("wins_resign", { winner, loser: playerName(other(outcome.winner)) });
     case "draw_agreed":
       return t("draw_agreed");
+    case "timeout":
+    case "aborted":
+      return timeResult(outcome);
     default:
       return winner ? t("wins_generic", { winner }) : t("draw_generic");
   }
