@@ -21,6 +21,7 @@ from playtable.web.csrf import csrf_ok, csrf_token, set_csrf_cookie
 from playtable.web.errors import error_page
 from playtable.web.limits import creation_wait
 from playtable.web.links import set_seat_cookie
+from playtable.web.my_games import waiting_count
 from playtable.web.presentation import say
 from playtable.web.templating import gettext_for, render
 from playtable.web.timing import FORM_DEFAULTS as TIME_DEFAULTS
@@ -42,7 +43,7 @@ FORM_DEFAULTS: dict[str, Any] = {
 COMMON_CHOICES = {"game": GAMES, "seat": SEATS, "opponent": OPPONENTS}
 
 
-def _home(
+async def _home(
     request: Request,
     form: Mapping[str, Any],
     *,
@@ -53,7 +54,14 @@ def _home(
     response = render(
         request,
         "home.html",
-        {"form": form, "error": error, "csrf_token": token, "nav": "home", "presets": PRESETS},
+        {
+            "form": form,
+            "error": error,
+            "csrf_token": token,
+            "nav": "home",
+            "presets": PRESETS,
+            "waiting": await waiting_count(request),  # "2 games are waiting for your move"
+        },
         status_code=status_code,
         headers={"Cache-Control": "no-store"},
     )
@@ -86,7 +94,7 @@ def form_from_query(query: Mapping[str, str]) -> dict[str, Any]:
 
 
 async def home(request: Request) -> Response:
-    return _home(request, form_from_query(request.query_params))
+    return await _home(request, form_from_query(request.query_params))
 
 
 def _submitted(form: FormData) -> dict[str, Any]:
@@ -140,10 +148,12 @@ async def create_table(request: Request) -> Response:
                 game, options, seat, bot=bot, time_control=control
             )
         except FormError as exc:
-            return _home(request, values, error=say(catalog, exc.phrase), status_code=400)
+            return await _home(request, values, error=say(catalog, exc.phrase), status_code=400)
         except GameError as exc:
             reason = str(exc)
-            return _home(request, values, error=reason[:1].upper() + reason[1:], status_code=400)
+            return await _home(
+                request, values, error=reason[:1].upper() + reason[1:], status_code=400
+            )
     finally:
         await form.close()
     response = RedirectResponse(request.url_for("table", table_id=created.id).path, status_code=303)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from starlette.routing import BaseRoute, WebSocketRoute
 
-from playtable.web import api, guides, links, pages, timing
+from playtable.web import api, guides, links, my_games, pages, timing
 from playtable.web.socket import table_socket
 
 
@@ -17,6 +17,7 @@ def routes() -> list[BaseRoute]:
         *guides.routes,
         *pages.routes,
         *timing.routes,
+        *my_games.routes,
     ]
 
 
