@@ -279,9 +279,11 @@ def derive(
     moves: Sequence[Timed],
     to_move: Player | None,
     seated_at: datetime | None,
+    flagged: Player | None = None,
 ) -> Clocks:
     """Both clocks after ``moves``; ``to_move`` is ``None`` once the game is over and
-    ``seated_at`` is when the second seat was taken (``None`` while one is free)."""
+    ``seated_at`` is when the second seat was taken (``None`` while one is free);
+    ``flagged`` is the player who lost on time (their clock shows zero)."""
     if isinstance(control, Unlimited):
         return Clocks(control, history=tuple(None for _ in moves))
     seated = None if seated_at is None else utc(seated_at)
@@ -309,6 +311,8 @@ def derive(
         previous = at
         if following is not None and following != move.player:
             turn_began = at if seated is None else max(at, seated)
+    if flagged is not None and isinstance(control, RealTime):
+        banked[flagged] = 0.0
     if to_move is None or seated is None:
         return Clocks(control, banked, history=tuple(history))
     since = max(previous, seated) if previous is not None else seated

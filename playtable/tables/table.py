@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any, cast
 
-from playtable.games import PLAYERS, Game, Outcome, Player
+from playtable.games import PLAYERS, Game, Outcome, Player, Termination, other
 from playtable.store import MoveRow, TableRow
 from playtable.tables import clocks, tokens
 
@@ -154,7 +154,11 @@ class LoadedTable:
         timed = [
             clocks.Timed(m.player, m.at or self.row.created_at, m.lag_ms / 1000) for m in self.moves
         ]
-        return clocks.derive(control, timed, self.to_move(), self.row.seated_at)
+        outcome = self.outcome()
+        flagged = None
+        if outcome is not None and outcome.reason is Termination.TIMEOUT and outcome.winner:
+            flagged = other(outcome.winner)
+        return clocks.derive(control, timed, self.to_move(), self.row.seated_at, flagged)
 
     def both_moved(self) -> bool:
         return {m.player for m in self.moves} == set(PLAYERS)
