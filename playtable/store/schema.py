@@ -83,3 +83,20 @@ analysis_values = sa.Table(
     sa.Column("solved_at", sa.DateTime(timezone=True), nullable=False),
     sa.CheckConstraint("ply >= 0", name="analysis_values_ply"),
 )
+
+push_subscriptions = sa.Table(
+    "push_subscriptions",
+    metadata,
+    sa.Column(
+        "table_id", sa.String(16), sa.ForeignKey("tables.id", ondelete="CASCADE"), primary_key=True
+    ),
+    sa.Column("player", sa.String(8), primary_key=True),
+    # A browser's Web Push subscription (RFC 8030 endpoint, RFC 8291 keys), for this seat only;
+    # removed when the player revokes it or the push service says it is gone.
+    sa.Column("endpoint", sa.String(1024), primary_key=True),
+    sa.Column("p256dh", sa.String(128), nullable=False),
+    sa.Column("auth", sa.String(64), nullable=False),
+    sa.Column("lang", sa.String(8), nullable=False),  # the notification's language
+    sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+    sa.CheckConstraint("player IN ('red', 'blue')", name="push_subscriptions_player"),
+)

@@ -40,7 +40,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 from sqlalchemy.pool import StaticPool
 
 from playtable.games import Player
-from playtable.store.schema import analysis_values, moves, seats, tables
+from playtable.store.schema import analysis_values, moves, push_subscriptions, seats, tables
 
 DEFAULT_URL = "sqlite:///var/playtable.sqlite3"
 
@@ -97,6 +97,16 @@ class MoveRow:
     # (tables/clocks.py): facts about the move, not part of what it is.
     at: datetime | None = field(default=None, compare=False)
     lag_ms: int = field(default=0, compare=False)
+
+
+@dataclass(frozen=True, slots=True)
+class PushSubscription:
+    """A browser's Web Push subscription for one seat (RFC 8030 endpoint, RFC 8291 keys)."""
+
+    endpoint: str
+    p256dh: str
+    auth: str
+    lang: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -297,6 +307,21 @@ class Store:
         """The earliest deadline of any table (the first entry of the deadline index)."""
         return await self._read(_read_next_deadline)
 
+    # -- Web Push subscriptions (web/push.py) -------------------------------------------------
+    async def push_subscriptions(self, table_id: str, player: Player) -> list[PushSubscription]:
+        return await self._read(_read_push, table_id, player)
+
+    async def add_push_subscription(
+        self, table_id: str, player: Player, subscription: PushSubscription
+    ) -> None:
+        """Keep ``subscription`` for the seat (replacing one with the same endpoint)."""
+        async with self._write_lock:
+            await self._run(_add_push, table_id, player, subscription)
+
+    async def remove_push_subscription(self, table_id: str, player: Player, endpoint: str) -> bool:
+        async with self._write_lock:
+            return await self._run(_remove_push, table_id, player, endpoint)
+
     async def analysis_values(self, table_id: str, moves: Sequence[str]) -> dict[int, int]:
         """The stored proved values of the positions after each prefix of ``moves``.
 
@@ -464,6 +489,43 @@ def _read_due(conn: Connection, now: datetime, limit: int) -> list[str]:
 
 def _read_next_deadline(conn: Connection) -> datetime | None:
     return _aware(conn.execute(sa.select(sa.func.min(tables.c.deadline))).scalar())
+
+
+def _push_key(table_id: str, player: str, endpoint: str) -> Any:
+    c = push_subscriptions.c
+    return sa.and_(c.table_id == table_id, c.player == player, c.endpoint == endpoint)
+
+
+def _read_push(conn: Connection, table_id: str, player: Player) -> list[PushSubscription]:
+    c = push_subscriptions.c
+    rows = conn.execute(
+        sa.select(c.endpoint, c.p256dh, c.auth, c.lang).where(
+            c.table_id == table_id, c.player == player
+        )
+    )
+    return [PushSubscription(r.endpoint, r.p256dh, r.auth, r.lang) for r in rows]
+
+
+def _add_push(conn: Connection, table_id: str, player: Player, sub: PushSubscription) -> None:
+    conn.execute(sa.delete(push_subscriptions).where(_push_key(table_id, player, sub.endpoint)))
+    conn.execute(
+        sa.insert(push_subscriptions).values(
+            table_id=table_id,
+            player=player,
+            endpoint=sub.endpoint,
+            p256dh=sub.p256dh,
+            auth=sub.auth,
+            lang=sub.lang,
+            created_at=_now(),
+        )
+    )
+
+
+def _remove_push(conn: Connection, table_id: str, player: Player, endpoint: str) -> bool:
+    deleted = conn.execute(
+        sa.delete(push_subscriptions).where(_push_key(table_id, player, endpoint))
+    )
+    return bool(deleted.rowcount)
 
 
 def _read_analysis(conn: Connection, table_id: str, digests: list[str]) -> dict[int, int]:

@@ -92,6 +92,7 @@ class TableService:
         self.analyses = Analysis(store, self.bot_settings, self.load)
         self.clock = clock  # the time of moves and clocks (tests inject their own)
         self.on_deadline: Callable[[datetime], None] = lambda deadline: None  # the sweep's
+        self.on_move: Callable[[LoadedTable], None] = lambda table: None  # Web Push's
 
     # The computer's and the analysis' pools, and how the computer's moves were found.
     @property
@@ -425,6 +426,8 @@ class TableService:
         self.computer.check(decision.after)
         if decision.after.row.deadline is not None:
             self.on_deadline(decision.after.row.deadline)
+        if decision.change.append is not None:
+            self.on_move(decision.after)
         return True
 
     async def _publish(

@@ -23,6 +23,7 @@ from playtable.web import routing
 from playtable.web.errors import not_found_handler
 from playtable.web.language import LanguageMiddleware
 from playtable.web.limits import Limits, PerAddress, trusted_proxies
+from playtable.web.push import Pusher
 from playtable.web.security import SecurityHeaders
 from playtable.web.urls import SiteLinks
 
@@ -82,6 +83,8 @@ def create_app(
     links = SiteLinks(Router(routes=routes))
     service = TableService(store, the_bus, load_secret(secret), bot_settings, links=links)
     sweep = Sweep(service)  # ends the tables whose clock ran out (tables/sweep.py)
+    pusher = Pusher(store)  # Web Push of correspondence moves (web/push.py)
+    service.on_move = pusher.on_move
 
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -93,6 +96,7 @@ def create_app(
             yield
         finally:
             await sweep.close()
+            await pusher.close()
             await service.close()
             await the_bus.close()
             await store.close()
@@ -111,6 +115,8 @@ def create_app(
     )
     app.state.service = service
     app.state.sweep = sweep
+    app.state.pusher = pusher
+    app.state.store = store
     app.state.links = links
     app.state.limits = limits = limits if limits is not None else Limits.from_env()
     app.state.table_creations = PerAddress(limits.tables_per_minute)

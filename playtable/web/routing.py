@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from starlette.routing import BaseRoute, WebSocketRoute
 
-from playtable.web import api, guides, links, my_games, pages, timing
+from playtable.web import api, guides, links, my_games, pages, push, timing
 from playtable.web.socket import table_socket
 
 
@@ -18,6 +18,7 @@ def routes() -> list[BaseRoute]:
         *pages.routes,
         *timing.routes,
         *my_games.routes,
+        *push.routes,
     ]
 
 
