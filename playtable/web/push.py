@@ -28,7 +28,7 @@ import pywebpush
 from cryptography.hazmat.primitives import serialization
 from py_vapid import Vapid02
 from starlette.requests import Request
-from starlette.responses import JSONResponse, Response
+from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
 from playtable.games import Player
@@ -36,7 +36,7 @@ from playtable.store import PushSubscription, Store
 from playtable.tables import clocks
 from playtable.tables.table import LoadedTable
 from playtable.web.links import seat_token_from
-from playtable.web.templating import available_languages, translations
+from playtable.web.templating import STATIC_DIR, available_languages, translations
 
 logger = logging.getLogger(__name__)
 
@@ -199,12 +199,22 @@ async def unsubscribe(request: Request) -> Response:
     return JSONResponse({"removed": removed})
 
 
+async def service_worker(request: Request) -> Response:
+    """The service worker, at the site's root so that it may serve every page's pushes."""
+    return FileResponse(
+        STATIC_DIR / "push-sw.js",
+        media_type="text/javascript",
+        headers={"Cache-Control": "no-cache"},
+    )
+
+
 async def key(request: Request) -> Response:
     return JSONResponse({"key": public_key(request.app.state.pusher.vapid)})
 
 
 routes: list[BaseRoute] = [
     Route("/push/key", key, methods=["GET"], name="push_key"),
+    Route("/push-sw.js", service_worker, methods=["GET"], name="push_worker"),
     Route("/t/{table_id}/push", subscribe, methods=["POST"], name="push_subscribe"),
     Route("/t/{table_id}/push", unsubscribe, methods=["DELETE"], name="push_unsubscribe"),
 ]

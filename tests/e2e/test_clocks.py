@@ -228,3 +228,37 @@ def test_the_player_opts_in_to_be_told_of_their_move_in_a_background_tab(
     play_one(blue, 3)  # in the foreground: no notification
     red.wait_for_timeout(300)
     expect(red.locator("body")).to_have_attribute("data-notified", "1")
+
+
+def test_the_push_subscription_flow_at_a_correspondence_table(
+    browser: Browser, server_url: str
+) -> None:
+    """The browser side as far as it runs here: the push services of the browsers cannot be
+    reached from these machines, so Chromium's ``pushManager.subscribe`` fails, and the page
+    must say so; the server side is tested against a local receiver (tests/web/test_push.py)."""
+    red, blue, _ = seated_pair(browser, server_url, {"kind": "correspondence", "days": 3})
+    expect(blue.locator("#push-on")).to_be_visible()
+    scope = blue.evaluate(
+        "async () => (await navigator.serviceWorker.getRegistration('/'))?.scope ?? null"
+    )
+    assert scope == server_url + "/"  # the worker at the root serves every table's pushes
+    blue.context.grant_permissions(["notifications"], origin=server_url)
+    blue.locator("#push-on").click()
+    expect(blue.locator("#push-status")).to_have_text(
+        "This browser could not turn on push notifications.", timeout=TIMEOUT
+    )
+    # What the page sends once a subscription exists: its seat cookie goes along.
+    table_path = blue.url.replace(server_url, "")
+    statuses = blue.evaluate(
+        """async (path) => {
+            const send = (method, body) => fetch(path + "/push", {method,
+                headers: {"Content-Type": "application/json"}, body: JSON.stringify(body)});
+            const sub = {endpoint: "https://push.example/one", keys: {p256dh: "BA", auth: "AA"}};
+            const made = await send("POST", {subscription: sub, lang: "ko"});
+            const gone = await (await send("DELETE", {endpoint: sub.endpoint})).json();
+            return [made.status, gone.removed];
+        }""",
+        table_path,
+    )
+    assert statuses == [201, True]
+    expect(red.locator("#push-on")).to_be_visible()  # each seat asks for itself

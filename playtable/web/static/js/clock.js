@@ -8,6 +8,7 @@
 // moment the server sent it, and this page only counts down from there until the next one.
 
 import { playerName, t } from "./i18n.js";
+import { setUpPush } from "./push.js";
 
 const LOW_REALTIME_S = 10; // highlighted below this many seconds...
 const LOW_SHARE = 0.1; // ...or a tenth of the base time, whichever is more (at most 60 s)
@@ -178,6 +179,7 @@ export function updateClock(table, viewer) {
   if (you === null && viewer) {
     you = viewer;
     setUpNotifyButton();
+    setUpPush(table, viewer).catch(() => {}); // no service worker here: no push offered
   }
   if (table !== current) {
     current = table;
