@@ -98,6 +98,8 @@ class Termination(enum.StrEnum):
     NO_MOVES = "no_moves"  # Swaptimum: neither side can move
     RESIGN = "resign"
     DRAW_AGREED = "draw_agreed"
+    TIMEOUT = "timeout"  # the side to move ran out of time (tables/clocks.py)
+    ABORTED = "aborted"  # ended before both players had moved: no result
 
 
 @dataclass(frozen=True, slots=True)

@@ -17,6 +17,17 @@ numbered by ply. ``docs/notation.md`` documents it.
 1. a1-b1 2. a1-a2
 >>> GameRecord.from_text(record.to_text()) == record
 True
+
+A clocked game carries its time control (PGN's TimeControl: ``"300+3"`` for 5 minutes and
+3 seconds a turn, ``"1/259200"`` for 3 days a move) and each mover's time left after each
+move, as PGN's ``[%clk]`` comments:
+
+>>> timed = GameRecord("dots", record.options, ("a1-b1", "a1-a2"),
+...                    time_control="300+3", clocks=(300.0, 297.25))
+>>> print(timed.to_text().splitlines()[-1])
+1. a1-b1 {[%clk 0:05:00]} 2. a1-a2 {[%clk 0:04:57.2]}
+>>> GameRecord.from_text(timed.to_text()).clocks
+(300.0, 297.2)
 """
 
 from __future__ import annotations
@@ -32,20 +43,22 @@ from playtable.games.base import GameError
 
 _TAG = r'^\[(?P<tag>[A-Za-z][A-Za-z0-9_]*) "(?P<value>(?:[^"\\]|\\.)*)"\]$'
 _PLY = r"^(?P<n>\d+)\.$"  # compiled on first use (re's cache): JSON records never need them
-_FIELDS = frozenset({"game", "options", "moves", "result", "metadata"})
+_FIELDS = frozenset({"game", "options", "moves", "result", "metadata", "time_control", "clocks"})
 # json.loads's own scanner, called without its layers.
 _SCAN = cast(
     Callable[[str, int], tuple[Any, int]],
     json.scanner.make_scanner(json.JSONDecoder()),  # type: ignore[arg-type]
 )
+_TOKEN = r"\{[^}]*\}|[^\s{]+"
+_CLK = r"\[%clk (?P<h>\d+):(?P<m>\d\d):(?P<s>\d\d(?:\.\d+)?)\]"
 _WIDTH = 78
 _STR = frozenset({str})  # JSON's strings are exactly str: one C-level test for every move
 
 #: Header tags that describe the game rather than set it up: kept in ``metadata``, never taken
-#: for options. ``Date`` is the day the game ended (ISO, ``2026-12-01``), ``Reason`` how it
-#: ended (the outcome reasons of docs/protocol.md: ``score``, ``resign``, ...),
-#: ``TimeControl`` the clock when the table had one.
-METADATA_TAGS = ("Date", "Reason", "TimeControl")
+#: for options. ``Date`` is the day the game began (ISO, ``2026-12-01``), ``Reason`` how it
+#: ended (the outcome reasons of docs/protocol.md: ``score``, ``resign``, ...). The clock
+#: has fields of its own (``time_control``, ``clocks``: the ``TimeControl`` tag and ``[%clk]``).
+METADATA_TAGS = ("Date", "Reason")
 
 
 class RecordError(GameError):
@@ -81,11 +94,14 @@ class GameRecord:
     moves: tuple[str, ...] = ()
     result: str | None = field(default=None, compare=False)  # "red", "blue", "draw" or None
     metadata: Mapping[str, str] = field(default_factory=dict, compare=False)  # METADATA_TAGS
+    time_control: str | None = field(default=None, compare=False)  # None: no clock
+    #: The mover's time left after each move, in seconds (``None`` where unknown).
+    clocks: tuple[float | None, ...] = field(default=(), compare=False)
 
     # -- JSON -----------------------------------------------------------------------------------
     def to_json(self) -> dict[str, Any]:
-        """The JSON form; ``result`` and ``metadata`` only when there are any, so a record of
-        the first format reads and writes exactly as before."""
+        """The JSON form; ``result``, ``metadata`` and the clock only when there are any, so a
+        record of the first format reads and writes exactly as before."""
         data: dict[str, Any] = {
             "game": self.game,
             "options": dict(self.options),
@@ -95,6 +111,9 @@ class GameRecord:
             data["result"] = self.result
         if self.metadata:
             data["metadata"] = {tag: self.metadata[tag] for tag in _ordered(self.metadata)}
+        if self.time_control is not None:
+            data["time_control"] = self.time_control
+            data["clocks"] = list(self.clocks)
         return data
 
     @classmethod
@@ -118,13 +137,23 @@ class GameRecord:
             raise RecordError('"moves" must be a list of move texts')
         result = data.get("result")
         if result is not None and not isinstance(result, str):
-            raise RecordError('"result" must be "red", "blue" or "draw"')
+            raise RecordError('"result" must be "red", "blue", "draw" or "aborted"')
         metadata = data.get("metadata", {})
         if not isinstance(metadata, Mapping) or not all(
             tag in METADATA_TAGS and isinstance(value, str) for tag, value in metadata.items()
         ):
             raise RecordError(f'"metadata" maps {", ".join(METADATA_TAGS)} to texts')
-        return cls(game, dict(options), tuple(moves), result, dict(metadata))
+        control = data.get("time_control")
+        clocks = data.get("clocks", [])
+        if control is not None and not isinstance(control, str):
+            raise RecordError('"time_control" must be a text such as "300+3"')
+        if not isinstance(clocks, list) or not all(
+            c is None or (isinstance(c, int | float) and not isinstance(c, bool)) for c in clocks
+        ):
+            raise RecordError('"clocks" must be a list of seconds')
+        return cls(
+            game, dict(options), tuple(moves), result, dict(metadata), control, tuple(clocks)
+        )
 
     # -- text -----------------------------------------------------------------------------------
     def to_text(self) -> str:
@@ -134,10 +163,15 @@ class GameRecord:
             lines.append(f'[Result "{self.result}"]')
         for tag in _ordered(self.metadata):
             lines.append(f'[{tag} "{_format_value(self.metadata[tag])}"]')
+        if self.time_control is not None:
+            lines.append(f'[TimeControl "{_format_value(self.time_control)}"]')
         lines.append("")
         row = ""
         for ply, move in enumerate(self.moves, 1):
             token = f"{ply}. {move}"
+            left = self.clocks[ply - 1] if ply - 1 < len(self.clocks) else None
+            if left is not None:
+                token += f" {{[%clk {_clk(left)}]}}"
             if row and len(row) + 1 + len(token) > _WIDTH:
                 lines.append(row)
                 row = token
@@ -155,6 +189,8 @@ class GameRecord:
         result: str | None = None
         metadata: dict[str, str] = {}
         moves: list[str] = []
+        control: str | None = None
+        clocks: list[float | None] = []
         in_header = True
         for number, raw in enumerate(text.splitlines(), 1):
             line = raw.split(";", 1)[0].strip()
@@ -171,14 +207,20 @@ class GameRecord:
                     game = re.sub(r"\\(.)", r"\1", value)
                 elif tag == "Result":
                     result = value
+                elif tag == "TimeControl":
+                    control = value
                 elif tag in METADATA_TAGS:
                     metadata[tag] = re.sub(r"\\(.)", r"\1", value)
                 else:
                     options[tag[:1].lower() + tag[1:]] = _parse_value(value)
                 continue
             in_header = False
-            tokens = line.split()
-            for token in tokens:
+            for token in re.findall(_TOKEN, line):
+                if token.startswith("{"):
+                    clk = re.search(_CLK, token)
+                    if clk and moves and len(clocks) == len(moves):
+                        clocks[-1] = int(clk["h"]) * 3600 + int(clk["m"]) * 60 + float(clk["s"])
+                    continue
                 numbered = re.match(_PLY, token)
                 if numbered:
                     if int(numbered["n"]) != len(moves) + 1:
@@ -187,13 +229,24 @@ class GameRecord:
                         )
                     continue
                 moves.append(token)
+                clocks.append(None)
         if game is None:
             raise RecordError('the record has no [Game "..."] header')
-        return cls(game, options, tuple(moves), result, metadata)
+        if control is None:
+            clocks = []
+        return cls(game, options, tuple(moves), result, metadata, control, tuple(clocks))
 
 
 def _ordered(metadata: Mapping[str, str]) -> list[str]:
     return [tag for tag in METADATA_TAGS if tag in metadata]
+
+
+def _clk(seconds: float) -> str:
+    """``H:MM:SS`` with tenths when there are any (the ``[%clk]`` of PGN)."""
+    tenths = int(max(0.0, seconds) * 10)
+    whole, tenth = divmod(tenths, 10)
+    text = f"{whole // 3600}:{whole // 60 % 60:02d}:{whole % 60:02d}"
+    return f"{text}.{tenth}" if tenth else text
 
 
 def results_per_line(
@@ -238,4 +291,6 @@ def normalized(
         tuple(moves) if moves is not None else record.moves,
         record.result,
         record.metadata,
+        record.time_control,
+        record.clocks,
     )

@@ -26,6 +26,11 @@ tables = sa.Table(
     sa.Column("invite_hash", sa.String(64), nullable=False),
     sa.Column("offers", sa.JSON, nullable=False),
     sa.Column("rematch_id", sa.String(16), sa.ForeignKey("tables.id"), nullable=True),
+    # The time control (tables/clocks.py spec: "-", "300+3", "1/259200") and the moment the
+    # side to move runs out of time, which every process's sweep looks up by its index.
+    sa.Column("time_control", sa.String(32), nullable=False, server_default="-"),
+    sa.Column("deadline", sa.DateTime(timezone=True), nullable=True),
+    sa.Index("ix_tables_deadline", "deadline"),
 )
 
 seats = sa.Table(
@@ -54,6 +59,8 @@ moves = sa.Table(
     sa.Column("move", sa.String(64), nullable=False),
     sa.Column("player", sa.String(8), nullable=False),
     sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+    # Milliseconds of transit credited to the mover's clock (tables/clocks.py); null: none.
+    sa.Column("lag_ms", sa.Integer, nullable=True),
     sa.CheckConstraint("player IN ('red', 'blue')", name="moves_player"),
     sa.CheckConstraint("ply >= 0", name="moves_ply"),
 )
@@ -75,4 +82,21 @@ analysis_values = sa.Table(
     sa.Column("red_margin", sa.Integer, nullable=False),
     sa.Column("solved_at", sa.DateTime(timezone=True), nullable=False),
     sa.CheckConstraint("ply >= 0", name="analysis_values_ply"),
+)
+
+push_subscriptions = sa.Table(
+    "push_subscriptions",
+    metadata,
+    sa.Column(
+        "table_id", sa.String(16), sa.ForeignKey("tables.id", ondelete="CASCADE"), primary_key=True
+    ),
+    sa.Column("player", sa.String(8), primary_key=True),
+    # A browser's Web Push subscription (RFC 8030 endpoint, RFC 8291 keys), for this seat only;
+    # removed when the player revokes it or the push service says it is gone.
+    sa.Column("endpoint", sa.String(1024), primary_key=True),
+    sa.Column("p256dh", sa.String(128), nullable=False),
+    sa.Column("auth", sa.String(64), nullable=False),
+    sa.Column("lang", sa.String(8), nullable=False),  # the notification's language
+    sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+    sa.CheckConstraint("player IN ('red', 'blue')", name="push_subscriptions_player"),
 )

@@ -40,7 +40,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 from sqlalchemy.pool import StaticPool
 
 from playtable.games import Player
-from playtable.store.schema import analysis_values, moves, seats, tables
+from playtable.store.schema import analysis_values, moves, push_subscriptions, seats, tables
 
 DEFAULT_URL = "sqlite:///var/playtable.sqlite3"
 
@@ -65,6 +65,9 @@ class NewTable:
     seats: Mapping[Player, str]  # player -> token hash
     offers: Mapping[str, Any] = field(default_factory=dict)
     bots: Mapping[Player, str] = field(default_factory=dict)  # player -> bot level
+    time_control: str = "-"  # tables/clocks.py spec
+    deadline: datetime | None = None
+    created_at: datetime | None = None  # default: the store's clock
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,6 +83,9 @@ class TableRow:
     created_at: datetime
     seats: dict[Player, str]  # player -> token hash
     bots: dict[Player, str] = field(default_factory=dict)  # player -> level of a computer seat
+    time_control: str = "-"  # tables/clocks.py spec
+    deadline: datetime | None = None  # when the side to move runs out of time (indexed)
+    seated_at: datetime | None = None  # when the second seat was taken
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,6 +93,20 @@ class MoveRow:
     ply: int
     move: str
     player: Player
+    # The commit time (``moves.created_at``) and the transit credited to the move's clock
+    # (tables/clocks.py): facts about the move, not part of what it is.
+    at: datetime | None = field(default=None, compare=False)
+    lag_ms: int = field(default=0, compare=False)
+
+
+@dataclass(frozen=True, slots=True)
+class PushSubscription:
+    """A browser's Web Push subscription for one seat (RFC 8030 endpoint, RFC 8291 keys)."""
+
+    endpoint: str
+    p256dh: str
+    auth: str
+    lang: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,6 +120,8 @@ class Change:
     rematch_id: str | Keep = KEEP
     seat: tuple[Player, str] | None = None  # (player, token hash) of a newly taken seat
     new_table: NewTable | None = None  # created in the same transaction (a rematch)
+    deadline: datetime | Keep | None = KEEP  # the table's clock deadline
+    at: datetime | None = None  # the time recorded for the move or seat (default: now)
 
 
 def migrations_config(connection: Connection | None = None) -> Config:
@@ -276,6 +298,30 @@ class Store:
         """Ids of the running tables where the computer holds a seat."""
         return await self._run(_read_bot_tables)
 
+    async def due_tables(self, now: datetime, limit: int) -> list[str]:
+        """Ids of up to ``limit`` tables whose deadline is not after ``now``, earliest first
+        (one range scan of the deadline index)."""
+        return await self._read(_read_due, now, limit)
+
+    async def next_deadline(self) -> datetime | None:
+        """The earliest deadline of any table (the first entry of the deadline index)."""
+        return await self._read(_read_next_deadline)
+
+    # -- Web Push subscriptions (web/push.py) -------------------------------------------------
+    async def push_subscriptions(self, table_id: str, player: Player) -> list[PushSubscription]:
+        return await self._read(_read_push, table_id, player)
+
+    async def add_push_subscription(
+        self, table_id: str, player: Player, subscription: PushSubscription
+    ) -> None:
+        """Keep ``subscription`` for the seat (replacing one with the same endpoint)."""
+        async with self._write_lock:
+            await self._run(_add_push, table_id, player, subscription)
+
+    async def remove_push_subscription(self, table_id: str, player: Player, endpoint: str) -> bool:
+        async with self._write_lock:
+            return await self._run(_remove_push, table_id, player, endpoint)
+
     async def analysis_values(self, table_id: str, moves: Sequence[str]) -> dict[int, int]:
         """The stored proved values of the positions after each prefix of ``moves``.
 
@@ -383,7 +429,7 @@ def _read_table(conn: Connection, table_id: str) -> TableRow | None:
     if row is None:
         return None
     seat_rows = conn.execute(
-        sa.select(seats.c.player, seats.c.token_hash, seats.c.bot_level).where(
+        sa.select(seats.c.player, seats.c.token_hash, seats.c.bot_level, seats.c.created_at).where(
             seats.c.table_id == table_id
         )
     ).all()
@@ -399,16 +445,26 @@ def _read_table(conn: Connection, table_id: str) -> TableRow | None:
         created_at=row.created_at,
         seats={s.player: s.token_hash for s in seat_rows},
         bots={s.player: s.bot_level for s in seat_rows if s.bot_level is not None},
+        time_control=row.time_control,
+        deadline=_aware(row.deadline),
+        seated_at=_aware(max(s.created_at for s in seat_rows)) if len(seat_rows) == 2 else None,
     )
+
+
+def _aware(moment: datetime | None) -> datetime | None:
+    """SQLite gives back naive times: they are UTC."""
+    if moment is None or moment.tzinfo is not None:
+        return moment
+    return moment.replace(tzinfo=UTC)
 
 
 def _read_moves(conn: Connection, table_id: str) -> list[MoveRow]:
     rows = conn.execute(
-        sa.select(moves.c.ply, moves.c.move, moves.c.player)
+        sa.select(moves.c.ply, moves.c.move, moves.c.player, moves.c.created_at, moves.c.lag_ms)
         .where(moves.c.table_id == table_id)
         .order_by(moves.c.ply)
     )
-    return [MoveRow(r.ply, r.move, r.player) for r in rows]
+    return [MoveRow(r.ply, r.move, r.player, _aware(r.created_at), r.lag_ms or 0) for r in rows]
 
 
 def _read_bot_tables(conn: Connection) -> list[str]:
@@ -419,6 +475,57 @@ def _read_bot_tables(conn: Connection) -> list[str]:
     with_bot = sa.exists().where(seats.c.table_id == tables.c.id, seats.c.bot_level.is_not(None))
     rows = conn.execute(sa.select(tables.c.id, tables.c.outcome).where(with_bot))
     return [r.id for r in rows if r.outcome is None]
+
+
+def _read_due(conn: Connection, now: datetime, limit: int) -> list[str]:
+    rows = conn.execute(
+        sa.select(tables.c.id)
+        .where(tables.c.deadline.is_not(None), tables.c.deadline <= now)
+        .order_by(tables.c.deadline)
+        .limit(limit)
+    )
+    return [r.id for r in rows]
+
+
+def _read_next_deadline(conn: Connection) -> datetime | None:
+    return _aware(conn.execute(sa.select(sa.func.min(tables.c.deadline))).scalar())
+
+
+def _push_key(table_id: str, player: str, endpoint: str) -> Any:
+    c = push_subscriptions.c
+    return sa.and_(c.table_id == table_id, c.player == player, c.endpoint == endpoint)
+
+
+def _read_push(conn: Connection, table_id: str, player: Player) -> list[PushSubscription]:
+    c = push_subscriptions.c
+    rows = conn.execute(
+        sa.select(c.endpoint, c.p256dh, c.auth, c.lang).where(
+            c.table_id == table_id, c.player == player
+        )
+    )
+    return [PushSubscription(r.endpoint, r.p256dh, r.auth, r.lang) for r in rows]
+
+
+def _add_push(conn: Connection, table_id: str, player: Player, sub: PushSubscription) -> None:
+    conn.execute(sa.delete(push_subscriptions).where(_push_key(table_id, player, sub.endpoint)))
+    conn.execute(
+        sa.insert(push_subscriptions).values(
+            table_id=table_id,
+            player=player,
+            endpoint=sub.endpoint,
+            p256dh=sub.p256dh,
+            auth=sub.auth,
+            lang=sub.lang,
+            created_at=_now(),
+        )
+    )
+
+
+def _remove_push(conn: Connection, table_id: str, player: Player, endpoint: str) -> bool:
+    deleted = conn.execute(
+        sa.delete(push_subscriptions).where(_push_key(table_id, player, endpoint))
+    )
+    return bool(deleted.rowcount)
 
 
 def _read_analysis(conn: Connection, table_id: str, digests: list[str]) -> dict[int, int]:
@@ -461,7 +568,7 @@ def _save_analysis(conn: Connection, rows: list[dict[str, Any]]) -> None:
 
 
 def _insert_table(conn: Connection, new: NewTable) -> None:
-    now = _now()
+    now = new.created_at or _now()
     conn.execute(
         sa.insert(tables).values(
             id=new.id,
@@ -474,6 +581,12 @@ def _insert_table(conn: Connection, new: NewTable) -> None:
             invite_hash=new.invite_hash,
             offers=dict(new.offers),
             rematch_id=None,
+            # Only for a clock: a table without one is written as before migration 0004.
+            **(
+                {"time_control": new.time_control, "deadline": new.deadline}
+                if new.time_control != "-"
+                else {}
+            ),
         )
     )
     for player, token_hash in new.seats.items():
@@ -499,8 +612,10 @@ def _apply(conn: Connection, table_id: str, version: int, change: Change) -> boo
     SQLite takes its write lock at once rather than failing to upgrade a read lock). Any
     failure after it means the data contradict themselves and must abort the transaction.
     """
-    now = _now()
+    now = change.at or _now()
     values: dict[str, Any] = {"version": version + 1, "updated_at": now}
+    if change.deadline is not KEEP:
+        values["deadline"] = change.deadline
     if change.outcome is not KEEP:
         values["outcome"] = change.outcome
         values["finished_at"] = now if change.outcome is not None else None
@@ -527,13 +642,15 @@ def _apply(conn: Connection, table_id: str, version: int, change: Change) -> boo
         if dropped.rowcount < 1:
             raise _Conflict
     if change.append is not None:
+        lag = {"lag_ms": change.append.lag_ms} if change.append.lag_ms else {}
         conn.execute(
             sa.insert(moves).values(
                 table_id=table_id,
                 ply=change.append.ply,
                 move=change.append.move,
                 player=change.append.player,
-                created_at=now,
+                created_at=change.append.at or now,
+                **lag,
             )
         )
     if change.seat is not None:

@@ -14,7 +14,8 @@ from __future__ import annotations
 import asyncio
 import logging
 import random
-from collections.abc import Coroutine
+from collections.abc import Callable, Coroutine
+from datetime import datetime
 from typing import Any
 
 from playtable.bus import Bus
@@ -32,13 +33,14 @@ logger = logging.getLogger(__name__)
 class Announcer:
     """Publishes tables' changes; runs the background work the service must not lose."""
 
-    def __init__(self, bus: Bus, links: Links) -> None:
+    def __init__(self, bus: Bus, links: Links, clock: Callable[[], datetime]) -> None:
         self.bus = bus
         self.links = links
+        self.clock = clock  # the clocks in a table's state are as of now
         self._tasks: set[asyncio.Task[None]] = set()
 
     def public(self, table: LoadedTable, census: Census) -> dict[str, Any]:
-        return views.public(table, census, self.links)
+        return views.public(table, census, self.links, self.clock())
 
     async def census(self, table_id: str) -> Census:
         """Who is at the table, on any server process."""

@@ -26,12 +26,14 @@ import time
 from collections import Counter
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from typing import Protocol
 
 from playtable.ai import BotMove, bot_move
 from playtable.ai import analysis as solver_work
 from playtable.ai.quick import quick_game_move
 from playtable.games import PLAYERS, Player, other
+from playtable.tables import clocks
 from playtable.tables.errors import GameOver, NoOffer, NotYourTurn, Stale, TableNotFound
 from playtable.tables.pool import BotPool, BotSettings
 from playtable.tables.table import Actor, Bot, LoadedTable
@@ -179,6 +181,9 @@ class Computer:
         """The computer's move at ``table``, whose turn began at ``begun`` (``time.time()``)."""
         settings = self.settings
         row = table.row
+        # On the clock, a thinking budget from the time left (tables/clocks.py).
+        at = datetime.fromtimestamp(begun, UTC)
+        budget = clocks.think_budget(table.clocks(), player, at, settings.move_budget_s)
         try:
             reply = await self._within_cap(
                 begun,
@@ -189,8 +194,8 @@ class Computer:
                     table.move_texts(),
                     row.bots[player],
                     None,
-                    settings.move_budget_s,
-                    begun + settings.move_budget_s,
+                    budget,
+                    begun + budget,
                 ),
             )
         except TimeoutError:

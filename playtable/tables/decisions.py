@@ -13,27 +13,27 @@ compare-and-set and decides again on a fresh read when it loses a race.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 from playtable.games import GameError, Outcome, Player, Termination, other
 from playtable.store import KEEP, Change, MoveRow, NewTable
 from playtable.store.store import Keep
-from playtable.tables import tokens
+from playtable.tables import clocks
 from playtable.tables.errors import GameOver, Illegal, NoOffer, NotSeated, NotYourTurn, Stale
 from playtable.tables.events import (
     Event,
     Kind,
     MoveEvent,
-    RematchAccepted,
     TableEvent,
+    TimeOut,
     UndoEvent,
 )
 from playtable.tables.events import (
     GameOver as GameOverEvent,
 )
-from playtable.tables.table import Actor, Bot, LoadedTable, Offers
+from playtable.tables.table import Actor, LoadedTable, Offers
 
 
 @dataclass(frozen=True)
@@ -70,7 +70,7 @@ def require_opponent(table: LoadedTable, player: Player) -> None:
 
 
 # -- building a decision -----------------------------------------------------------------------
-def _decided(
+def decided(
     table: LoadedTable,
     events: tuple[Event, ...],
     *,
@@ -80,18 +80,17 @@ def _decided(
     drop_from: int | None = None,
     rematch: tuple[str, NewTable] | None = None,
     state: Any = None,
+    seat: tuple[Player, str, datetime] | None = None,
 ) -> Decision:
-    """The decision to commit: the store change and the table as it will be afterwards."""
+    """The decision to commit: the store change and the table as it will be afterwards.
+
+    The table's deadline is worked out from the table afterwards, so every change keeps it
+    true (a move starts the other clock, the end of the game clears it).
+    """
     stored_outcome = KEEP if outcome is KEEP else (None if outcome is None else outcome.to_json())
-    change = Change(
-        append=append,
-        drop_ply=drop_from,
-        outcome=stored_outcome,
-        offers=offers.to_json(),
-        rematch_id=KEEP if rematch is None else rematch[0],
-        new_table=None if rematch is None else rematch[1],
-    )
     row = dataclasses.replace(table.row, version=table.version + 1, offers=offers.to_json())
+    if seat is not None:
+        row = dataclasses.replace(row, seats={**row.seats, seat[0]: seat[1]}, seated_at=seat[2])
     if not isinstance(stored_outcome, Keep):
         row = dataclasses.replace(row, outcome=stored_outcome)
     if rematch is not None:
@@ -102,6 +101,19 @@ def _decided(
     if drop_from is not None:
         moves = moves[:drop_from]
     after = LoadedTable(row, moves, table.game, table.state if state is None else state)
+    deadline = after.clocks().deadline
+    after = dataclasses.replace(after, row=dataclasses.replace(after.row, deadline=deadline))
+    change = Change(
+        append=append,
+        drop_ply=drop_from,
+        outcome=stored_outcome,
+        offers=offers.to_json(),
+        rematch_id=KEEP if rematch is None else rematch[0],
+        new_table=None if rematch is None else rematch[1],
+        seat=None if seat is None else seat[:2],
+        deadline=deadline if deadline != table.row.deadline else KEEP,
+        at=append.at if append is not None else (None if seat is None else seat[2]),
+    )
     return Decision(change, events, after)
 
 
@@ -111,10 +123,30 @@ def ended(table: LoadedTable, winner: Player | None, reason: Termination) -> Out
 
 
 # -- the actions ------------------------------------------------------------------------------
-def play(table: LoadedTable, actor: Actor, ply: int, text: str) -> Decision:
-    """Play the move ``text`` from the position after ``ply`` moves."""
+def play(
+    table: LoadedTable,
+    actor: Actor,
+    ply: int,
+    text: str,
+    now: datetime | None = None,
+    think_s: float | None = None,
+) -> Decision:
+    """Play the move ``text`` from the position after ``ply`` moves, at ``now``.
+
+    ``think_s``: the thinking time the page measured, for the transit credit (lag
+    compensation, :func:`playtable.tables.clocks.transit_credit`). A move that comes after
+    its side's time ran out ends the game on time instead.
+    """
     player = require_seat(table, actor)
     require_running(table)
+    timing = table.clocks()
+    lag_s = 0.0
+    if now is not None and timing.deadline is not None:
+        lag_s = clocks.transit_credit(timing, now, think_s)
+        if not timing.in_time(now, lag_s):
+            ended_on_time = flag(table, max(now, timing.deadline))
+            assert ended_on_time is not None
+            return ended_on_time
     if ply != table.ply:
         raise Stale(
             f"That move was meant for move {ply + 1}, but the table is at move "
@@ -129,7 +161,8 @@ def play(table: LoadedTable, actor: Actor, ply: int, text: str) -> Decision:
         state = table.game.apply(table.state, parsed)
     except GameError as error:
         raise Illegal(str(error), version=table.version) from None
-    return moved(table, MoveRow(ply, table.game.format_move(parsed), player), state)
+    played = MoveRow(ply, table.game.format_move(parsed), player, now, round(lag_s * 1000))
+    return moved(table, played, state)
 
 
 def moved(table: LoadedTable, played: MoveRow, state: Any) -> Decision:
@@ -140,7 +173,7 @@ def moved(table: LoadedTable, played: MoveRow, state: Any) -> Decision:
     outcome = table.game.outcome(state)
     if outcome is not None:
         events.append(GameOverEvent(outcome))
-    return _decided(
+    return decided(
         table,
         tuple(events),
         offers=table.offers.cleared(),
@@ -154,7 +187,7 @@ def resign(table: LoadedTable, actor: Actor) -> Decision:
     player = require_seat(table, actor)
     require_running(table)
     outcome = ended(table, other(player), Termination.RESIGN)
-    return _decided(
+    return decided(
         table,
         (TableEvent(Kind.RESIGN, player), GameOverEvent(outcome)),
         offers=table.offers.cleared(),
@@ -164,7 +197,7 @@ def resign(table: LoadedTable, actor: Actor) -> Decision:
 
 def _agree_draw(table: LoadedTable, player: Player) -> Decision:
     outcome = ended(table, None, Termination.DRAW_AGREED)
-    return _decided(
+    return decided(
         table,
         (TableEvent(Kind.DRAW_AGREED, player), GameOverEvent(outcome)),
         offers=table.offers.cleared(),
@@ -182,7 +215,7 @@ def offer_draw(table: LoadedTable, actor: Actor) -> Decision:
         raise Illegal("You have already offered a draw.", version=table.version)
     if pending == other(player):
         return _agree_draw(table, player)
-    return _decided(
+    return decided(
         table,
         (TableEvent(Kind.DRAW_OFFERED, player),),
         offers=dataclasses.replace(table.offers, draw=player),
@@ -196,7 +229,7 @@ def answer_draw(table: LoadedTable, actor: Actor, accept: bool) -> Decision:
         raise NoOffer("There is no draw offer to answer.", version=table.version)
     if accept:
         return _agree_draw(table, player)
-    return _decided(
+    return decided(
         table,
         (TableEvent(Kind.DRAW_DECLINED, player),),
         offers=dataclasses.replace(table.offers, draw=None),
@@ -232,7 +265,7 @@ def request_undo(table: LoadedTable, actor: Actor) -> Decision:
         )
     if table.offers.undo == player:
         raise Illegal("You have already asked to take it back.", version=table.version)
-    return _decided(
+    return decided(
         table,
         (TableEvent(Kind.UNDO_REQUESTED, player),),
         offers=dataclasses.replace(table.offers, undo=player),
@@ -249,13 +282,13 @@ def answer_undo(table: LoadedTable, actor: Actor, accept: bool) -> Decision:
     if not accept or start is None:
         # A request that no longer fits the position (nothing of the requester's left to
         # take back) lapses like a declined one.
-        return _decided(
+        return decided(
             table,
             (TableEvent(Kind.UNDO_DECLINED, player),),
             offers=dataclasses.replace(table.offers, undo=None),
         )
     remaining = table.moves[:start]
-    return _decided(
+    return decided(
         table,
         (UndoEvent(requester, table.moves[start].move, table.ply - start),),
         offers=table.offers.cleared(),
@@ -264,93 +297,74 @@ def answer_undo(table: LoadedTable, actor: Actor, accept: bool) -> Decision:
     )
 
 
-@dataclass(frozen=True)
-class RematchSeats:
-    """How the seats of a rematch table are made, from outside this pure module: a fresh
-    table id (used unless a proposal already named one), the hash of the seat token a person
-    will hold there (derived from their current token), and the new table's invitation hash."""
+def take_seat(table: LoadedTable, player: Player, token_hash: str, now: datetime) -> Decision:
+    """Seat a player (the invitation taken) at ``now``: once both seats are taken, the
+    clocks may run, so the first move's deadline starts from here."""
+    return decided(
+        table,
+        (TableEvent(Kind.SEATED, player),),
+        offers=table.offers,
+        seat=(player, token_hash, now),
+    )
 
-    fresh_id: str
-    seat_hash: Callable[[str, str], str]  # (current seat token, new table id) -> token hash
-    invite_hash: Callable[[str], str]  # new table id -> invitation hash
 
-
-def rematch(table: LoadedTable, actor: Actor, seats: RematchSeats) -> Decision | None:
-    """Propose a rematch with colours swapped, or accept the opponent's proposal.
-
-    ``None`` when it is agreed already (nothing to change: the socket sends the link again).
-    """
+def abort(table: LoadedTable, actor: Actor) -> Decision:
+    """End the table without a result: allowed to either player until both have moved."""
     player = require_seat(table, actor)
-    if table.outcome() is None:
-        raise Illegal("A rematch can be proposed once the game is over.", version=table.version)
-    require_opponent(table, player)
-    if table.row.rematch_id is not None:
-        return None
-    offers = table.offers
-    if player in offers.rematch:
+    require_running(table)
+    if table.both_moved():
         raise Illegal(
-            "You have proposed a rematch; your opponent has not answered yet.",
-            version=table.version,
+            "A table can be aborted only before both players have moved.", version=table.version
         )
-    new_id = offers.rematch_table or seats.fresh_id
-    new_seats = dict(offers.rematch_seats)
-    new_bots = dict(offers.rematch_bots)
-    # Colours swap: whoever was red sits as blue at the new table.
-    if isinstance(actor, Bot):
-        new_seats[other(player)] = tokens.hash_token(tokens.new_token())
-        new_bots[other(player)] = table.bots[player]
+    outcome = Outcome(None, Termination.ABORTED)
+    return decided(
+        table,
+        (TableEvent(Kind.ABORTED, player), GameOverEvent(outcome)),
+        offers=table.offers.cleared(),
+        outcome=outcome,
+    )
+
+
+def flag(table: LoadedTable, now: datetime) -> Decision | None:
+    """End the table whose deadline has passed at ``now``: the side to move loses on time,
+    or, before both players have moved, the table is aborted. ``None`` if it is not due
+    (a move came in time, or the game is over): nothing to change."""
+    timing = table.clocks()
+    late = timing.waiting_for
+    if table.outcome() is not None or late is None or not timing.due(now):
+        if table.row.deadline != timing.deadline:
+            # A stored deadline that is not the clocks' (nothing here makes one, but a row
+            # is data): put it right, so the sweep does not keep finding it.
+            return decided(table, (), offers=table.offers)
+        return None
+    if timing.expiry is clocks.Expiry.ABORT:
+        outcome = Outcome(None, Termination.ABORTED)
     else:
-        assert actor is not None
-        new_seats[other(player)] = seats.seat_hash(actor, new_id)
-    asked = (*offers.rematch, player)
-    proposed = dataclasses.replace(
-        offers, rematch=asked, rematch_table=new_id, rematch_seats=new_seats, rematch_bots=new_bots
-    )
-    if other(player) not in asked:
-        return _decided(table, (TableEvent(Kind.REMATCH_OFFERED, player),), offers=proposed)
-    new_table = NewTable(
-        id=new_id,
-        game=table.row.game,
-        options=table.row.options,
-        invite_hash=seats.invite_hash(new_id),
-        seats=new_seats,
-        bots=new_bots,
-    )
-    return _decided(
+        outcome = ended(table, other(late), Termination.TIMEOUT)
+    return decided(
         table,
-        (RematchAccepted(player, new_id),),
-        offers=proposed,
-        rematch=(new_id, new_table),
-    )
-
-
-def decline_rematch(table: LoadedTable, actor: Actor) -> Decision:
-    """Say no to the opponent's rematch proposal: the proposal is withdrawn for both."""
-    player = require_seat(table, actor)
-    if other(player) not in table.offers.rematch or table.row.rematch_id is not None:
-        raise NoOffer("There is no rematch proposal to answer.", version=table.version)
-    return _decided(
-        table,
-        (TableEvent(Kind.REMATCH_DECLINED, player),),
-        offers=Offers(),
+        (TimeOut(late, outcome.reason is Termination.ABORTED), GameOverEvent(outcome)),
+        offers=table.offers.cleared(),
+        outcome=outcome,
     )
 
 
 __all__ = [
     "Decision",
-    "RematchSeats",
+    "abort",
     "answer_draw",
     "answer_undo",
-    "decline_rematch",
+    "decided",
     "ended",
+    "flag",
     "moved",
     "offer_draw",
     "play",
-    "rematch",
     "request_undo",
     "require_opponent",
     "require_running",
     "require_seat",
     "resign",
+    "take_seat",
     "undo_start",
 ]

@@ -31,6 +31,8 @@ class Kind(enum.StrEnum):
     SPECTATORS = "spectators"
     QUICK = "quick"
     GAME_OVER = "game_over"
+    ABORTED = "aborted"
+    TIME_OUT = "time_out"
 
 
 @dataclass(frozen=True)
@@ -139,8 +141,22 @@ class GameOver:
         return {"kind": self.kind.value, "outcome": self.outcome.to_json()}
 
 
+@dataclass(frozen=True)
+class TimeOut:
+    """``player``'s time ran out (or their first move did not come: ``aborted``)."""
+
+    player: Player
+    aborted: bool = False
+
+    kind = Kind.TIME_OUT
+
+    def to_json(self) -> dict[str, Any]:
+        return {"kind": self.kind.value, "player": self.player, "aborted": self.aborted}
+
+
 Event = (
-    TableEvent
+    TimeOut
+    | TableEvent
     | MoveEvent
     | UndoEvent
     | RematchAccepted
@@ -161,5 +177,6 @@ __all__ = [
     "RematchAccepted",
     "Spectators",
     "TableEvent",
+    "TimeOut",
     "UndoEvent",
 ]

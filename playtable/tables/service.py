@@ -23,32 +23,33 @@ import asyncio
 import dataclasses
 import hmac
 import logging
-import secrets
 import weakref
 from collections import Counter, OrderedDict
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from typing import Any, cast
 
 from playtable import games
-from playtable.ai import LEVELS
 from playtable.bus import Bus, Subscription
-from playtable.games import PLAYERS, GameError, Player, SettingsError, other
+from playtable.games import PLAYERS, GameError, Player
 from playtable.games.records import GameRecord
-from playtable.store import Change, MoveRow, NewTable, Store
-from playtable.tables import decisions, tokens, views
+from playtable.store import MoveRow, Store
+from playtable.tables import clocks, decisions, seating, tokens, views
+from playtable.tables import rematch as rematches
 from playtable.tables.analysis import Analysis
 from playtable.tables.announcer import Announcer
 from playtable.tables.computer import Computer
-from playtable.tables.decisions import Decision, RematchSeats
+from playtable.tables.decisions import Decision
 from playtable.tables.errors import Busy, Illegal, TableError, TableNotFound
-from playtable.tables.events import QUICK_MESSAGES, Kind, QuickMessage, TableEvent
+from playtable.tables.events import QUICK_MESSAGES, QuickMessage
 from playtable.tables.pool import BotPool, BotSettings
 from playtable.tables.presence import TablePresence
+from playtable.tables.rematch import RematchSeats
 from playtable.tables.table import Actor, Bot, LoadedTable
 from playtable.tables.views import Census, Links
 
-SEAT_CHOICES = ("red", "blue", "random")
+SEAT_CHOICES = seating.SEAT_CHOICES
 # How often one request re-reads the table after losing a race to another writer.
 ATTEMPTS = 5
 CACHE_SIZE = 2048
@@ -77,6 +78,7 @@ class TableService:
         bots: BotSettings | None = None,
         *,
         links: Links,
+        clock: Callable[[], datetime] = lambda: datetime.now(UTC),
     ) -> None:
         if len(secret) < 16:
             raise ValueError("the server secret needs at least 128 bits")
@@ -84,13 +86,16 @@ class TableService:
         self.bus = bus
         self.links = links
         self._secret = secret
-        self.announcer = Announcer(bus, links)
+        self.announcer = Announcer(bus, links, clock)
         self.presence = TablePresence(bus.presence, self.announcer, self.load, self._lock)
         self._locks: weakref.WeakValueDictionary[str, asyncio.Lock] = weakref.WeakValueDictionary()
         self._cache: OrderedDict[str, LoadedTable] = OrderedDict()
         self.bot_settings = bots if bots is not None else BotSettings()
         self.computer = Computer(self.bot_settings, self)
         self.analyses = Analysis(store, self.bot_settings, self.load)
+        self.clock = clock  # the time of moves and clocks (tests inject their own)
+        self.on_deadline: Callable[[datetime], None] = lambda deadline: None  # the sweep's
+        self.on_move: Callable[[LoadedTable], None] = lambda table: None  # Web Push's
 
     # The computer's and the analysis' pools, and how the computer's moves were found.
     @property
@@ -132,44 +137,26 @@ class TableService:
 
     # -- creating and seating ---------------------------------------------------------------
     async def create_table(
-        self, game: str, options: Mapping[str, Any], seat: str, bot: str | None = None
+        self,
+        game: str,
+        options: Mapping[str, Any],
+        seat: str,
+        bot: str | None = None,
+        time_control: clocks.TimeControl = clocks.UNLIMITED,
     ) -> CreatedTable:
-        """A new table with its creator in ``seat``; raises :class:`SettingsError`.
-
-        With ``bot`` (a level of :data:`playtable.ai.LEVELS`) the computer takes the other
-        seat at once, and plays first if that seat is red.
-        """
-        loaded = games.load(game, options)
-        if seat not in SEAT_CHOICES:
-            raise SettingsError(f"seat must be one of red, blue, random (not {seat!r})")
-        if bot is not None and bot not in LEVELS:
-            raise SettingsError(f"the computer's level must be one of {', '.join(LEVELS)}")
-        player: Player = secrets.choice(PLAYERS) if seat == "random" else cast(Player, seat)
-        token = tokens.new_token()
-        seats: dict[Player, str] = {player: tokens.hash_token(token)}
-        bots: dict[Player, str] = {}
-        if bot is not None:
-            # The hash of a token thrown away at once: nobody can ever sit in the bot's seat.
-            seats[other(player)] = tokens.hash_token(tokens.new_token())
-            bots[other(player)] = bot
+        """A new table with its creator in ``seat`` (see :func:`seating.plan`); raises
+        :class:`SettingsError`. Against the computer, it plays first if its seat is red."""
+        plan = seating.plan(game, options, seat, bot, time_control, self.clock())
         for _ in range(ATTEMPTS):
             table_id = tokens.new_table_id()
             invite = self.invite_token(table_id)
-            created = await self.store.create_table(
-                NewTable(
-                    id=table_id,
-                    game=loaded.name,
-                    options=loaded.options(),
-                    invite_hash=tokens.hash_token(invite),
-                    seats=seats,
-                    bots=bots,
-                )
-            )
-            if created:
-                if bots:
+            if await self.store.create_table(plan.table(table_id, tokens.hash_token(invite))):
+                if plan.deadline is not None:
+                    self.on_deadline(plan.deadline)
+                if plan.bots:
                     self.pool.start()  # the player's first move must not wait for a spawn
                     self.computer.check(await self.load(table_id))
-                return CreatedTable(table_id, player, token, invite)
+                return CreatedTable(table_id, plan.player, plan.token, invite)
         raise RuntimeError("could not find a free table id")
 
     async def seat_at(self, table_id: str, token: str | None) -> tuple[bool, Player | None]:
@@ -177,11 +164,7 @@ class TableService:
         row = await self.store.table(table_id)
         if row is None:
             return False, None
-        player: Player | None = None
-        for candidate in PLAYERS:
-            if token and tokens.matches(token, row.seats.get(candidate)):
-                player = candidate
-        return True, player
+        return True, tokens.seat_holding(row.seats, token) if token else None
 
     async def seat_of(self, table_id: str, token: str | None) -> Player | None:
         """The seat ``token`` holds at the table; ``None`` for no token, a wrong one or no table."""
@@ -194,18 +177,18 @@ class TableService:
         """
         async with self._lock(table_id):
             for _ in range(ATTEMPTS):
-                row = await self.store.table(table_id)
-                if row is None or not tokens.matches(invite_token, row.invite_hash):
+                try:
+                    table = await self.load(table_id)
+                except TableNotFound:
                     return None
-                free = [p for p in PLAYERS if p not in row.seats]
+                if not tokens.matches(invite_token, table.row.invite_hash):
+                    return None
+                free = [p for p in PLAYERS if p not in table.row.seats]
                 if not free:
                     return None
-                player = free[0]
-                token = tokens.new_token()
-                change = Change(seat=(player, tokens.hash_token(token)))
-                if await self.store.update(table_id, row.version, change):
-                    table = await self.load(table_id)
-                    await self.announcer.publish(table, [TableEvent(Kind.SEATED, player)])
+                player, token = free[0], tokens.new_token()
+                seated = decisions.take_seat(table, player, tokens.hash_token(token), self.clock())
+                if await self._commit(seated):
                     return player, token
         return None
 
@@ -243,9 +226,22 @@ class TableService:
         return await self.bus.subscribe(table_id)
 
     # -- playing: each action a decision of decisions.py, committed by _change ---------------
-    async def play_move(self, table_id: str, token: Actor, ply: int, move: str) -> int:
-        """Play ``move`` from the position after ``ply`` moves; returns the new version."""
-        return await self._change(table_id, lambda t: decisions.play(t, token, ply, move))
+    async def play_move(
+        self, table_id: str, token: Actor, ply: int, move: str, think_s: float | None = None
+    ) -> int:
+        """Play ``move`` from the position after ``ply`` moves; returns the new version
+        (``think_s``: the thinking time the page measured, for the lag compensation)."""
+        now = self.clock()
+        return await self._change(
+            table_id, lambda t: decisions.play(t, token, ply, move, now, think_s)
+        )
+
+    async def abort(self, table_id: str, token: Actor) -> int:
+        return await self._change(table_id, lambda t: decisions.abort(t, token))
+
+    async def end_if_due(self, table_id: str) -> int:
+        """End the table on time if its deadline has passed (any process may; one does)."""
+        return await self._change(table_id, lambda t: decisions.flag(t, self.clock()))
 
     async def resign(self, table_id: str, token: Actor) -> int:
         return await self._change(table_id, lambda t: decisions.resign(t, token))
@@ -272,11 +268,12 @@ class TableService:
             fresh_id=tokens.new_table_id(),
             seat_hash=lambda old, new_id: tokens.hash_token(self._rematch_token(old, new_id)),
             invite_hash=lambda new_id: tokens.hash_token(self.invite_token(new_id)),
+            now=self.clock(),
         )
-        return await self._change(table_id, lambda t: decisions.rematch(t, token, seats))
+        return await self._change(table_id, lambda t: rematches.rematch(t, token, seats))
 
     async def decline_rematch(self, table_id: str, token: Actor) -> int:
-        return await self._change(table_id, lambda t: decisions.decline_rematch(t, token))
+        return await self._change(table_id, lambda t: rematches.decline_rematch(t, token))
 
     # -- the computer and the analysis ------------------------------------------------------
     async def resume_bots(self) -> int:
@@ -343,7 +340,14 @@ class TableService:
         if cached is None or cached.version >= version:
             return
         moves = [e for e in events if e.get("kind") == "move"]
-        if version == cached.version + 1 and len(moves) == 1 and moves[0].get("ply") == cached.ply:
+        # A clocked table's moves carry their commit times, which only the store knows.
+        untimed = isinstance(cached.time_control, clocks.Unlimited)
+        if (
+            untimed
+            and version == cached.version + 1
+            and len(moves) == 1
+            and moves[0].get("ply") == cached.ply
+        ):
             event = moves[0]
             try:
                 state = cached.game.play(cached.state, str(event["move"]))
@@ -420,13 +424,18 @@ class TableService:
 
     async def _commit(self, decision: Decision) -> bool:
         """Commit ``decision`` under compare-and-set; once stored, announce it and let the
-        computer act. ``False`` if another writer changed the table first."""
-        before = decision.after.version - 1
-        if not await self.store.update(decision.after.id, before, decision.change):
+        computer, the sweep and Web Push know. ``False`` if another writer changed the table
+        first."""
+        after = decision.after
+        if not await self.store.update(after.id, after.version - 1, decision.change):
             return False
-        self._remember(decision.after)
-        await self.announcer.announce(decision.after, list(decision.events))
-        self.computer.check(decision.after)
+        self._remember(after)
+        await self.announcer.announce(after, list(decision.events))
+        self.computer.check(after)
+        if after.row.deadline is not None:
+            self.on_deadline(after.row.deadline)
+        if decision.change.append is not None:
+            self.on_move(after)
         return True
 
 

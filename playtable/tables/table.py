@@ -12,9 +12,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any, cast
 
-from playtable.games import PLAYERS, Game, Outcome, Player
+from playtable.games import PLAYERS, Game, Outcome, Player, Termination, other
 from playtable.store import MoveRow, TableRow
-from playtable.tables import tokens
+from playtable.tables import clocks, tokens
 
 
 @dataclass(frozen=True)
@@ -137,15 +137,31 @@ class LoadedTable:
     def seat_of(self, token: Actor) -> Player | None:
         if isinstance(token, Bot):
             return token.player if token.player in self.row.bots else None
-        found: Player | None = None
-        # Compare against every seat so the time taken does not tell which one matched.
-        for player in PLAYERS:
-            if tokens.matches(token, self.row.seats.get(player)):
-                found = player
-        return found
+        return tokens.seat_holding(self.row.seats, token)
 
     def move_texts(self) -> list[str]:
         return [m.move for m in self.moves]
+
+    @property
+    def time_control(self) -> clocks.TimeControl:
+        return clocks.parse(self.row.time_control)
+
+    def clocks(self) -> clocks.Clocks:
+        """Both clocks, derived from the moves' commit times (:mod:`playtable.tables.clocks`)."""
+        control = self.time_control
+        if isinstance(control, clocks.Unlimited):
+            return clocks.Clocks(control, history=tuple(None for _ in self.moves))
+        timed = [
+            clocks.Timed(m.player, m.at or self.row.created_at, m.lag_ms / 1000) for m in self.moves
+        ]
+        outcome = self.outcome()
+        flagged = None
+        if outcome is not None and outcome.reason is Termination.TIMEOUT and outcome.winner:
+            flagged = other(outcome.winner)
+        return clocks.derive(control, timed, self.to_move(), self.row.seated_at, flagged)
+
+    def both_moved(self) -> bool:
+        return {m.player for m in self.moves} == set(PLAYERS)
 
 
 __all__ = ["Actor", "Bot", "LoadedTable", "Offers"]

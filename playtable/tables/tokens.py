@@ -6,6 +6,9 @@ import base64
 import hashlib
 import hmac
 import secrets
+from collections.abc import Mapping
+
+from playtable.games import PLAYERS, Player
 
 # 32 letters and digits without the look-alikes 0/o, 1/l: ids are read aloud and retyped.
 ID_ALPHABET = "abcdefghijkmnpqrstuvwxyz23456789"
@@ -37,3 +40,13 @@ def derive(key: bytes | str, purpose: str) -> str:
     raw = key.encode() if isinstance(key, str) else key
     digest = hmac.new(raw, purpose.encode(), hashlib.sha256).digest()[:24]
     return base64.urlsafe_b64encode(digest).decode().rstrip("=")
+
+
+def seat_holding(seats: Mapping[Player, str], token: str | None) -> Player | None:
+    """The seat whose stored hash ``token`` matches, if any."""
+    found: Player | None = None
+    # Compare against every seat so the time taken does not tell which one matched.
+    for player in PLAYERS:
+        if matches(token, seats.get(player)):
+            found = player
+    return found

@@ -10,11 +10,13 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any, Protocol
 
-from playtable.games import PLAYERS, Player, other
+from playtable.games import PLAYERS, Player, Termination, other
 from playtable.games.records import GameRecord
 from playtable.store import TableRow
+from playtable.tables.clocks import Unlimited
 from playtable.tables.table import LoadedTable
 
 #: The fields of the ``table`` object that depend on who is looking.
@@ -45,8 +47,11 @@ def seat_view(row: TableRow, player: Player, online: frozenset[str]) -> dict[str
     return {"taken": player in row.seats, "online": player in online}
 
 
-def public(table: LoadedTable, census: Census, links: Links) -> dict[str, Any]:
-    """The ``table`` object as everybody may see it, with the viewer's own fields empty."""
+def public(
+    table: LoadedTable, census: Census, links: Links, now: datetime | None = None
+) -> dict[str, Any]:
+    """The ``table`` object as everybody may see it, with the viewer's own fields empty;
+    ``clock`` as of ``now`` (``None`` for a table without a time control)."""
     row = table.row
     outcome = table.outcome()
     if outcome is not None and table.game.outcome(table.state) is None:
@@ -73,6 +78,7 @@ def public(table: LoadedTable, census: Census, links: Links) -> dict[str, Any]:
         "invite_url": None,
         "watch_url": links.watch(row.id),
         "view": view,
+        "clock": None if now is None else table.clocks().to_json(now),
     }
 
 
@@ -105,13 +111,23 @@ def api_view(table: LoadedTable) -> dict[str, Any]:
 def record(table: LoadedTable) -> GameRecord:
     """The game so far as a record (``to_text()``, ``to_json()``)."""
     outcome = table.outcome()
-    result = None if outcome is None else (outcome.winner or "draw")
+    result: str | None = None if outcome is None else (outcome.winner or "draw")
+    if outcome is not None and outcome.reason is Termination.ABORTED:
+        result = "aborted"
     # PGN's Date: the day the game began; Reason: how it ended (docs/notation.md).
     metadata = {"Date": table.row.created_at.date().isoformat()}
     if outcome is not None:
         metadata["Reason"] = outcome.reason.value
+    control = table.time_control
+    timed = not isinstance(control, Unlimited)
     return GameRecord(
-        table.row.game, table.row.options, tuple(table.move_texts()), result, metadata
+        table.row.game,
+        table.row.options,
+        tuple(table.move_texts()),
+        result,
+        metadata,
+        time_control=control.spec() if timed else None,
+        clocks=table.clocks().history if timed else (),
     )
 
 

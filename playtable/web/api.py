@@ -12,7 +12,7 @@ from starlette.routing import BaseRoute, Route
 
 from playtable.ai import LEVELS
 from playtable.games import GameError
-from playtable.tables import AnalysisBusy, AnalysisRefused, TableNotFound, TableService
+from playtable.tables import AnalysisBusy, AnalysisRefused, TableNotFound, TableService, clocks
 from playtable.web.budgets import Budget, over_budget
 
 MAX_BODY = 16 * 1024
@@ -57,7 +57,7 @@ async def create_table(request: Request) -> Response:
         return _error(400, "the request body is not valid JSON")
     if not isinstance(data, Mapping):
         return _error(400, 'expected a JSON object {"game", "options", "seat"}')
-    unknown = sorted(set(data) - {"game", "options", "seat", "opponent"})
+    unknown = sorted(set(data) - {"game", "options", "seat", "opponent", "time_control"})
     if unknown:
         return _error(400, f"unknown field {unknown[0]!r}")
     game = data.get("game")
@@ -77,12 +77,16 @@ async def create_table(request: Request) -> Response:
         bot = opponent["bot"]
         if bot not in LEVELS:
             return _error(400, '"opponent" must be {"bot": "easy"}, "medium" or "hard", or null')
+    try:
+        control = clocks.from_json(data.get("time_control"))
+    except GameError as error:
+        return _error(400, str(error))
     refusal = await too_many_tables(request)
     if refusal is not None:
         return refusal
     service = _service(request)
     try:
-        created = await service.create_table(game, options, seat, bot=bot)
+        created = await service.create_table(game, options, seat, bot=bot, time_control=control)
     except GameError as error:
         return _error(400, str(error))
     body_out: dict[str, Any] = {

@@ -19,12 +19,14 @@ from playtable.bus.redis import DEFAULT_PREFIX
 from playtable.store import DEFAULT_URL, Store
 from playtable.tables import TableService
 from playtable.tables.pool import BotSettings
+from playtable.tables.sweep import Sweep
 from playtable.web import routing
 from playtable.web.budgets import Budgets
 from playtable.web.connections import Connections
 from playtable.web.errors import not_found_handler
 from playtable.web.language import LanguageMiddleware
 from playtable.web.limits import Limits, trusted_proxies
+from playtable.web.push import Pusher
 from playtable.web.security import SecurityHeaders
 from playtable.web.urls import SiteLinks
 
@@ -82,15 +84,21 @@ def create_app(
     routes = routing.routes()
     links = SiteLinks(Router(routes=routes))
     service = TableService(store, the_bus, load_secret(secret), bot_settings, links=links)
+    sweep = Sweep(service)  # ends the tables whose clock ran out (tables/sweep.py)
+    pusher = Pusher(store)  # Web Push of correspondence moves (web/push.py)
+    service.on_move = pusher.on_move
 
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         await store.open()
         await the_bus.start()
         await service.resume_bots()
+        sweep.start()
         try:
             yield
         finally:
+            await sweep.close()
+            await pusher.close()
             await service.close()
             await the_bus.close()
             await store.close()
@@ -108,6 +116,9 @@ def create_app(
         exception_handlers={404: not_found_handler},
     )
     app.state.service = service
+    app.state.sweep = sweep
+    app.state.pusher = pusher
+    app.state.store = store
     app.state.links = links
     app.state.limits = limits = limits if limits is not None else Limits.from_env()
     # Shared through Redis when the site has one (even with a bus given, as in tests).

@@ -12,6 +12,7 @@ import gettext
 from babel import Locale, UnknownLocaleError
 
 from playtable.web.replay_strings import replay_strings
+from playtable.web.timing import clock_strings
 
 
 def plural_forms(catalog: gettext.NullTranslations, singular: str, plural: str) -> dict[str, str]:
@@ -174,6 +175,7 @@ def client_strings(catalog: gettext.NullTranslations) -> dict[str, str | dict[st
         # message is English, so the page says it in its language instead
         **{f"error_{code}": text for code, text in error_texts(catalog).items()},
         **replay_strings(catalog),
+        **clock_strings(catalog),  # the clocks and notifications (web/timing.py)
     }
 
 

@@ -22,7 +22,10 @@ from playtable.web.budgets import Budget, over_budget
 from playtable.web.csrf import csrf_ok, csrf_token, set_csrf_cookie
 from playtable.web.errors import error_page
 from playtable.web.links import set_seat_cookie
+from playtable.web.my_games import waiting_count
 from playtable.web.templating import gettext_for, render
+from playtable.web.timing import FORM_DEFAULTS as TIME_DEFAULTS
+from playtable.web.timing import PRESETS, time_control_from_form
 
 GAMES = tuple(FORMS)
 SEATS = ("red", "blue", "random")
@@ -34,12 +37,13 @@ FORM_DEFAULTS: dict[str, Any] = {
     **{name: value for form in FORMS.values() for name, value in form.defaults.items()},
     "seat": "random",
     "opponent": "friend",
+    **TIME_DEFAULTS,
 }
 #: Query parameters that preselect a choice of the whole form (``/?seat=blue``).
 COMMON_CHOICES = {"game": GAMES, "seat": SEATS, "opponent": OPPONENTS}
 
 
-def _home(
+async def _home(
     request: Request,
     form: Mapping[str, Any],
     *,
@@ -50,7 +54,14 @@ def _home(
     response = render(
         request,
         "home.html",
-        {"form": form, "error": error, "csrf_token": token, "nav": "home"},
+        {
+            "form": form,
+            "error": error,
+            "csrf_token": token,
+            "nav": "home",
+            "presets": PRESETS,
+            "waiting": await waiting_count(request),  # "2 games are waiting for your move"
+        },
         status_code=status_code,
         headers={"Cache-Control": "no-store"},
     )
@@ -83,7 +94,7 @@ def form_from_query(query: Mapping[str, str]) -> dict[str, Any]:
 
 
 async def home(request: Request) -> Response:
-    return _home(request, form_from_query(request.query_params))
+    return await _home(request, form_from_query(request.query_params))
 
 
 def _submitted(form: FormData) -> dict[str, Any]:
@@ -132,11 +143,16 @@ async def create_table(request: Request) -> Response:
             game, options, seat = table_request(values)
             opponent = choice(values.get("opponent"), OPPONENTS, N_("Choose an opponent."))
             bot = None if opponent == "friend" else opponent
-            created = await request.app.state.service.create_table(game, options, seat, bot=bot)
+            control = time_control_from_form(values)
+            created = await request.app.state.service.create_table(
+                game, options, seat, bot=bot, time_control=control
+            )
         except GameError as exc:
             # A settings error is a catalog message: said in the page's language.
             reason = exc.translate(catalog.gettext) if isinstance(exc, SettingsError) else str(exc)
-            return _home(request, values, error=reason[:1].upper() + reason[1:], status_code=400)
+            return await _home(
+                request, values, error=reason[:1].upper() + reason[1:], status_code=400
+            )
     finally:
         await form.close()
     response = RedirectResponse(request.url_for("table", table_id=created.id).path, status_code=303)

@@ -24,6 +24,7 @@ from playtable.web.errors import error_page, table_not_found
 from playtable.web.links import refused, seat_token_from, set_seat_cookie, to_table
 from playtable.web.presentation import board_label, bot_names, game_title, settings_summary
 from playtable.web.templating import STATIC_DIR, gettext_for, render
+from playtable.web.timing import table_time
 
 
 # -- the table page -------------------------------------------------------------------------
@@ -47,16 +48,15 @@ async def _table(request: Request, *, watch: bool, invite: str | None = None) ->
     except TableNotFound:
         return table_not_found(request)
     _ = catalog.gettext
+    token, new_token = csrf_token(request)  # the forms' (the abort button, the invitation's)
     invitation = None
     if invite is not None:
         free = [p for p in PLAYERS if not table["seats"][p]["taken"]]
         if not free:
             return to_table(request, table_id)  # nobody to invite any more: just watch
-        token, new_csrf = csrf_token(request)
         invitation = {
             "action": request.url_for("join_link", table_id=table_id, invite=invite).path,
             "csrf": token,
-            "new_csrf": new_csrf,
             "button": _("Take the red seat") if free[0] == "red" else _("Take the blue seat"),
         }
     title = game_title(table["game"], catalog)
@@ -76,16 +76,18 @@ async def _table(request: Request, *, watch: bool, invite: str | None = None) ->
             "bot_names": bot_names(catalog),
             "invitation": invitation,
             "nav": "table",
+            "csrf_token": token,
+            **table_time(request, table, you),
         },
         headers={"Cache-Control": "no-store"},
     )
+    if new_token:
+        set_csrf_cookie(response, request, token)
     if invitation is not None:
         # The address carries the invitation: out of search indexes (the site-wide
         # Referrer-Policy, same-origin, already keeps it from other sites; no-referrer would
         # make the browser send "Origin: null" with the form, which the site refuses).
         response.headers["X-Robots-Tag"] = "noindex"
-        if invitation["new_csrf"]:
-            set_csrf_cookie(response, request, str(invitation["csrf"]))
     return response
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from starlette.routing import BaseRoute, WebSocketRoute
 
-from playtable.web import api, guides, links, pages, pictures, replay
+from playtable.web import api, guides, links, my_games, pages, pictures, push, replay, timing
 from playtable.web.socket import table_socket
 
 
@@ -18,6 +18,9 @@ def routes() -> list[BaseRoute]:
         *pictures.routes,  # before pages: /t/{id}.png is not the table page
         *replay.routes,
         *pages.routes,
+        *timing.routes,
+        *my_games.routes,
+        *push.routes,
     ]
 
 

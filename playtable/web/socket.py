@@ -289,7 +289,12 @@ class TableSocket:
             raise _BadMessage("malformed", '"ply" must be the number of moves played so far.')
         if not isinstance(move, str) or not move:
             raise _BadMessage("malformed", '"move" must be a move in text notation.')
-        await self.service.play_move(self.table_id, self.token, ply, move)
+        # The thinking time the page measured: the lag compensation of docs/protocol.md.
+        think = message.get("think_s")
+        think_s = (
+            float(think) if isinstance(think, int | float) and type(think) is not bool else None
+        )
+        await self.service.play_move(self.table_id, self.token, ply, move, think_s)
 
     def on_simple(
         self, action: Callable[[str, str | None], Awaitable[int]], budget: Budget | None = None

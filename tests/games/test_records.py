@@ -74,15 +74,17 @@ def test_bad_json_records(line: str, message: str) -> None:
 
 
 def test_metadata_round_trips_and_is_never_an_option() -> None:
-    metadata = {"Date": "2026-12-01", "Reason": "resign", "TimeControl": "300+5"}
-    record = GameRecord("dots", DOTS_OPTIONS, ("a1-b1",), result="blue", metadata=metadata)
+    metadata = {"Date": "2026-12-01", "Reason": "resign"}
+    record = GameRecord(
+        "dots", DOTS_OPTIONS, ("a1-b1",), result="blue", metadata=metadata, time_control="300+5"
+    )
     text = record.to_text()
     assert '[Result "blue"]\n[Date "2026-12-01"]\n[Reason "resign"]\n[TimeControl "300+5"]\n' in (
         text
     )
     back = GameRecord.from_text(text)
     assert back.options == DOTS_OPTIONS
-    assert back.metadata == metadata and back.result == "blue"
+    assert back.metadata == metadata and back.result == "blue" and back.time_control == "300+5"
     assert back.to_text() == text
     data = record.to_json()
     assert data["result"] == "blue" and data["metadata"] == metadata

@@ -16,8 +16,10 @@ from playtable import games
 from playtable.games import Player, Termination
 from playtable.store import KEEP, MoveRow, TableRow
 from playtable.tables import decisions, tokens
-from playtable.tables.decisions import Decision, RematchSeats
+from playtable.tables import rematch as rematches
+from playtable.tables.decisions import Decision
 from playtable.tables.errors import GameOver, Illegal, NoOffer, NotSeated, NotYourTurn, Stale
+from playtable.tables.rematch import RematchSeats
 from playtable.tables.table import Bot, LoadedTable, Offers
 
 DOTS = {"grid": "square", "rows": 2, "cols": 2, "start": "swedish"}
@@ -75,8 +77,8 @@ SEATS = RematchSeats(
         lambda t, a: decisions.answer_draw(t, a, True),
         decisions.request_undo,
         lambda t, a: decisions.answer_undo(t, a, True),
-        lambda t, a: decisions.rematch(t, a, SEATS),
-        decisions.decline_rematch,
+        lambda t, a: rematches.rematch(t, a, SEATS),
+        rematches.decline_rematch,
     ],
 )
 @pytest.mark.parametrize("actor", [None, "forged-token", Bot("blue")])
@@ -231,13 +233,13 @@ def test_against_the_computer_a_take_back_includes_its_replies() -> None:
 def test_a_rematch_is_proposed_then_accepted_with_colours_swapped() -> None:
     over = table(outcome={"winner": "blue", "reason": "resign"})
     with pytest.raises(Illegal, match="over"):
-        decisions.rematch(table(), RED, SEATS)
-    proposed = decisions.rematch(over, RED, SEATS)
+        rematches.rematch(table(), RED, SEATS)
+    proposed = rematches.rematch(over, RED, SEATS)
     assert proposed is not None and kinds(proposed) == ["rematch_offered"]
     with pytest.raises(Illegal, match="proposed"):
-        decisions.rematch(proposed.after, RED, SEATS)
+        rematches.rematch(proposed.after, RED, SEATS)
     other_id = dataclasses.replace(SEATS, fresh_id="ignored")
-    accepted = decisions.rematch(proposed.after, BLUE, other_id)
+    accepted = rematches.rematch(proposed.after, BLUE, other_id)
     assert accepted is not None
     assert [e.to_json() for e in accepted.events] == [
         {"kind": "rematch_accepted", "player": "blue", "table": "new1"}
@@ -250,14 +252,14 @@ def test_a_rematch_is_proposed_then_accepted_with_colours_swapped() -> None:
         "red": tokens.hash_token(f"{BLUE}:new1"),
     }
     assert accepted.after.row.rematch_id == "new1"
-    assert decisions.rematch(accepted.after, RED, SEATS) is None  # agreed already
+    assert rematches.rematch(accepted.after, RED, SEATS) is None  # agreed already
 
 
 def test_a_rematch_against_the_computer_keeps_its_level() -> None:
     over = table(outcome={"winner": "blue", "reason": "resign"}, bots={"blue": "hard"})
-    proposed = decisions.rematch(over, RED, SEATS)
+    proposed = rematches.rematch(over, RED, SEATS)
     assert proposed is not None
-    accepted = decisions.rematch(proposed.after, Bot("blue"), SEATS)
+    accepted = rematches.rematch(proposed.after, Bot("blue"), SEATS)
     assert accepted is not None and accepted.change.new_table is not None
     assert accepted.change.new_table.bots == {"red": "hard"}
 
@@ -265,14 +267,14 @@ def test_a_rematch_against_the_computer_keeps_its_level() -> None:
 def test_a_rematch_proposal_can_be_declined() -> None:
     over = table(outcome={"winner": "blue", "reason": "resign"})
     with pytest.raises(NoOffer):
-        decisions.decline_rematch(over, BLUE)
-    proposed = decisions.rematch(over, RED, SEATS)
+        rematches.decline_rematch(over, BLUE)
+    proposed = rematches.rematch(over, RED, SEATS)
     assert proposed is not None
     with pytest.raises(NoOffer):
-        decisions.decline_rematch(proposed.after, RED)  # not an answer to one's own proposal
-    declined = decisions.decline_rematch(proposed.after, BLUE)
+        rematches.decline_rematch(proposed.after, RED)  # not an answer to one's own proposal
+    declined = rematches.decline_rematch(proposed.after, BLUE)
     assert kinds(declined) == ["rematch_declined"]
     assert declined.after.offers == Offers()
     with pytest.raises(Illegal, match="Nobody"):
-        decisions.rematch(table(outcome={"winner": "red", "reason": "resign"}, seats=("red",)),
+        rematches.rematch(table(outcome={"winner": "red", "reason": "resign"}, seats=("red",)),
                           RED, SEATS)  # fmt: skip

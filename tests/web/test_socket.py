@@ -15,7 +15,7 @@ from tests.web.conftest import BLUE_WINS, DOTS, Socket, Table, claim, connect, c
 
 TABLE_KEYS = {
     "id", "game", "options", "version", "ply", "moves", "movers", "to_move", "outcome", "you",
-    "seats", "spectators", "offers", "rematch_id", "invite_url", "watch_url", "view",
+    "seats", "spectators", "offers", "rematch_id", "invite_url", "watch_url", "view", "clock",
 }  # fmt: skip
 
 

@@ -247,23 +247,27 @@ export class Replay {
     this.decorate(at);
   }
 
-  /** Make each move of the list a button that shows the position after it. */
+  /** Make each move of the list a button that shows the position after it. The button holds
+   * the notation (for the eye) and, where the list has it, the move in words, which is then
+   * the button's name for a screen reader. */
   decorate(at) {
     if (!this.list) return;
     Array.from(this.list.children).forEach((item, index) => {
-      let text = item.querySelector(".move-text");
-      if (!text) return;
-      if (text.tagName !== "BUTTON") {
-        const jump = document.createElement("button");
+      let jump = item.querySelector(".move-jump");
+      if (!jump) {
+        const text = item.querySelector(".move-text");
+        if (!text) return;
+        jump = document.createElement("button");
         jump.type = "button";
-        jump.className = "move-text move-jump";
-        jump.textContent = text.textContent;
+        jump.className = "move-jump";
+        const words = text.nextElementSibling;
         text.replaceWith(jump);
-        text = jump;
+        jump.append(text);
+        if (words && words.classList.contains("visually-hidden")) jump.append(words);
       }
-      text.dataset.replayPly = String(index + 1);
-      if (index + 1 === at) text.setAttribute("aria-current", "step");
-      else text.removeAttribute("aria-current");
+      jump.dataset.replayPly = String(index + 1);
+      if (index + 1 === at) jump.setAttribute("aria-current", "step");
+      else jump.removeAttribute("aria-current");
       item.classList.toggle("is-shown", index + 1 === at && !this.isLive());
     });
   }

@@ -1,6 +1,7 @@
 // The table page: the live client of the WebSocket protocol (docs/protocol.md) and
 // everything around the board: turn, players, offers, actions, links, moves, result.
 
+import { thinkSeconds, timeResult, updateClock } from "./clock.js";
 import { DotsBoard } from "./dots.js";
 import { showFeedback } from "./feedback.js";
 import { formatNumber, hasString, playerName, t, tn } from "./i18n.js";
@@ -78,7 +79,7 @@ window.addEventListener("resize", () => fitZoom());
 const replay = replayFor(table.id, table.game, () => table, () => render());
 
 function playMove(move) {
-  if (!send({ type: "move", ply: table.ply, move })) return;
+  if (!send({ type: "move", ply: table.ply, move, think_s: thinkSeconds() })) return;
   sending = true;
   render();
 }
@@ -358,6 +359,7 @@ function render() {
   renderMoves();
   renderResult(over);
   replay.update();
+  updateClock(table, you);
 }
 
 function renderTurn(over) {
@@ -588,6 +590,9 @@ function resultText(outcome) {
       return t("wins_resign", { winner, loser: playerName(other(outcome.winner)) });
     case "draw_agreed":
       return t("draw_agreed");
+    case "timeout":
+    case "aborted":
+      return timeResult(outcome);
     default:
       return winner ? t("wins_generic", { winner }) : t("draw_generic");
   }

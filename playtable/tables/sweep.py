@@ -1,0 +1,111 @@
+"""The sweep: every server process ends the tables whose deadline has passed.
+
+No table has a timer of its own. Each process runs one loop: ask the store for the tables
+whose ``deadline`` is not after now (a range scan of its index, earliest first), end each
+through :meth:`TableService.end_if_due`, whose compare-and-set lets exactly one process
+(of all those sweeping at once) commit the result while the others find it over; then sleep
+until the earliest deadline still ahead (at most :data:`MAX_SLEEP_S`, so deadlines set by
+other processes are seen soon enough). A commit in this process that sets an earlier
+deadline wakes the loop at once (:meth:`Sweep.wake`, the service's ``on_deadline``). A
+deadline nobody is connected for is met all the same, and a restart loses nothing: the
+deadlines are in the store.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections import Counter
+from datetime import datetime, timedelta
+
+from playtable.tables.errors import TableError
+from playtable.tables.service import TableService
+
+logger = logging.getLogger(__name__)
+
+#: The longest the loop sleeps: how late a deadline set by another process can be seen.
+MAX_SLEEP_S = 0.5
+MIN_SLEEP_S = 0.02
+#: Tables ended per query; more due at once are taken in the next round at once.
+BATCH = 100
+
+
+class Sweep:
+    """The loop of one process; :meth:`start` it with the app, :meth:`close` it after."""
+
+    def __init__(self, service: TableService, *, max_sleep_s: float = MAX_SLEEP_S) -> None:
+        self.service = service
+        self.max_sleep_s = max_sleep_s
+        self._wake = asyncio.Event()
+        self._sleeping_until: datetime | None = None
+        self._task: asyncio.Task[None] | None = None
+        #: Due tables ``tried`` (ended here, by another process, or saved by a move) and
+        #: ``failed``, and ``rounds`` of the loop.
+        self.counts: Counter[str] = Counter()
+
+    def start(self) -> None:
+        self.service.on_deadline = self.wake
+        self._task = asyncio.create_task(self._loop())
+
+    def wake(self, deadline: datetime) -> None:
+        """A deadline was just set: sleep no longer than until it."""
+        if self._sleeping_until is None or deadline < self._sleeping_until:
+            self._wake.set()
+
+    async def close(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            await asyncio.gather(self._task, return_exceptions=True)
+            self._task = None
+
+    async def sweep_once(self) -> int:
+        """End every table due now; returns how many were due."""
+        seen: set[str] = set()
+        while True:
+            due = await self.service.store.due_tables(self.service.clock(), BATCH)
+            fresh = [table_id for table_id in due if table_id not in seen]
+            for table_id in fresh:
+                await self._end(table_id)
+            seen.update(fresh)
+            if len(due) < BATCH or not fresh:
+                return len(seen)
+
+    async def _end(self, table_id: str) -> None:
+        try:
+            await self.service.end_if_due(table_id)
+            self.counts["tried"] += 1
+        except TableError:
+            self.counts["failed"] += 1
+            logger.warning("table %s: not ended on time", table_id, exc_info=True)
+
+    async def _loop(self) -> None:
+        while True:
+            self.counts["rounds"] += 1
+            due = 0
+            try:
+                due = await self.sweep_once()
+                upcoming = await self.service.store.next_deadline()
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                # The database may be away for a moment; the deadlines wait in it.
+                logger.warning("the sweep failed; trying again", exc_info=True)
+                upcoming = None
+            now = self.service.clock()
+            sleep = self.max_sleep_s
+            if upcoming is not None:
+                # A deadline still in the past was just tried (another process is ending it,
+                # or a move came in): look again soon, not in a busy loop.
+                ahead = (upcoming - now).total_seconds()
+                sleep = min(sleep, ahead if ahead > 0 else (0.0 if due else MIN_SLEEP_S))
+            self._sleeping_until = now + timedelta(seconds=sleep)
+            self._wake.clear()
+            try:
+                async with asyncio.timeout(sleep):
+                    await self._wake.wait()
+            except TimeoutError:
+                pass
+            self._sleeping_until = None
+
+
+__all__ = ["BATCH", "MAX_SLEEP_S", "Sweep"]

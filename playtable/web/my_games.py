@@ -1,0 +1,175 @@
+"""My games (``/games``) and "continue on another device" (``/t/{id}/continue``).
+
+There are no accounts, and no list of a browser's seats is kept anywhere: each seat is its
+own cookie, ``pt_{table_id}`` (HttpOnly, SameSite=Lax, Path=/), so a request for ``/games``
+from this site already carries every seat this browser holds. The page checks each token
+against its table (a cookie a visitor made up shows nothing) and lists the tables. Nothing
+new is secret: the page shows what the seat cookies already allow, only to their holder,
+and another site can neither read the page (same-origin policy) nor send the cookies along
+with a cross-site request that could (SameSite=Lax sends them on top-level navigation only,
+whose answer the other site never sees).
+
+The seat link itself (the token in a URL) is shown only on ``/t/{id}/continue``, which a
+player opens on purpose to carry the seat to another device (as a link or a QR code).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import segno
+from markupsafe import Markup
+from starlette.requests import Request
+from starlette.responses import Response
+from starlette.routing import BaseRoute, Route
+
+from playtable.games import Player, other
+from playtable.tables import TableNotFound, TableService, tokens
+from playtable.web.errors import error_page, table_not_found
+from playtable.web.links import seat_token_from
+from playtable.web.presentation import bot_names, game_title, settings_summary
+from playtable.web.templating import gettext_for, render
+from playtable.web.timing import time_left
+
+_SEAT_COOKIE = re.compile(rf"pt_([{tokens.ID_ALPHABET}]{{{tokens.ID_LENGTH}}})")
+#: The most seat cookies one request is checked for (a browser keeps a few dozen at most).
+MAX_SEATS = 100
+
+
+@dataclass(frozen=True)
+class MyGame:
+    """One table this browser holds a seat at, as My games lists it."""
+
+    table: Mapping[str, Any]
+    you: Player
+    your_move: bool
+    running: bool
+
+    @property
+    def order(self) -> tuple[int, float]:
+        group = 0 if self.your_move else 1 if self.running else 2
+        clock = self.table.get("clock") or {}
+        left = (clock.get("remaining") or {}).get(self.you)
+        return group, left if left is not None and self.running else float("inf")
+
+
+def seat_cookies(request: Request) -> list[tuple[str, str]]:
+    """``(table id, token)`` of every seat cookie the request carries (unchecked)."""
+    found = []
+    for name, value in request.cookies.items():
+        match = _SEAT_COOKIE.fullmatch(name)
+        if match and value:
+            found.append((match[1], value))
+    return found[:MAX_SEATS]
+
+
+async def my_games(service: TableService, request: Request) -> list[MyGame]:
+    """The tables whose seat token this request carries and that token opens, in the order
+    of the page: waiting for your move (least time left first), other running, finished."""
+    games = []
+    for table_id, token in seat_cookies(request):
+        you = await service.seat_of(table_id, token)
+        if you is None:
+            continue
+        try:
+            table = await service.snapshot(table_id, you)
+        except TableNotFound:
+            continue
+        running = table["outcome"] is None
+        games.append(MyGame(table, you, running and table["to_move"] == you, running))
+    return sorted(games, key=lambda game: game.order)
+
+
+async def waiting_count(request: Request) -> int:
+    """How many of this browser's tables wait for its move (the home page says so)."""
+    if not seat_cookies(request):
+        return 0
+    return sum(game.your_move for game in await my_games(request.app.state.service, request))
+
+
+def _opponent(request: Request, game: MyGame) -> str:
+    _ = gettext_for(request).gettext
+    seat = game.table["seats"][other(game.you)]
+    if seat.get("bot"):
+        return bot_names(gettext_for(request))[seat["bot"]]
+    name = _("Red") if other(game.you) == "red" else _("Blue")
+    if not seat["taken"]:
+        return _("%(player)s: seat free") % {"player": name}
+    return name + " · " + (_("online") if seat["online"] else _("offline"))
+
+
+async def games_page(request: Request) -> Response:
+    catalog = gettext_for(request)
+    rows = []
+    for game in await my_games(request.app.state.service, request):
+        clock = game.table.get("clock")
+        left = (clock or {}).get("remaining", {}).get(game.you) if game.running else None
+        rows.append(
+            {
+                "game": game,
+                "title": game_title(game.table["game"], catalog),
+                "summary": settings_summary(game.table["game"], game.table["options"], catalog),
+                "opponent": _opponent(request, game),
+                "time_left": None if left is None else time_left(left, request),
+            }
+        )
+    return render(
+        request,
+        "my_games.html",
+        {"rows": rows, "nav": "games"},
+        headers={"Cache-Control": "no-store"},
+    )
+
+
+def qr_svg(text: str) -> Markup:
+    """``text`` as a QR code, an inline SVG (no script needed to show it)."""
+    code = segno.make(text, error="m")
+    svg = code.svg_inline(scale=4, border=2, dark="#1f2933", light="#ffffff")
+    return Markup(svg)  # segno escapes nothing of ours: the SVG holds only the modules
+
+
+async def continue_page(request: Request) -> Response:
+    """``/t/{id}/continue``: this seat's link as text and QR code, for another device."""
+    table_id = request.path_params["table_id"]
+    service: TableService = request.app.state.service
+    _ = gettext_for(request).gettext
+    token = seat_token_from(request, table_id)
+    try:
+        you = await service.seat_of(table_id, token)
+        if you is None:
+            if not await service.exists(table_id):
+                raise TableNotFound(table_id)
+            return error_page(
+                request,
+                403,
+                _("No seat here"),
+                _("This browser holds no seat at this table."),
+            )
+    except TableNotFound:
+        return table_not_found(request)
+    assert token is not None
+    link = str(request.url_for("seat_link", table_id=table_id, token=token))
+    return render(
+        request,
+        "continue.html",
+        {
+            "table_id": table_id,
+            "link": link,
+            "qr": qr_svg(link),
+            "back": request.url_for("table", table_id=table_id).path,
+            "nav": "games",
+        },
+        # The page holds a secret: not cached, not in the next page's Referer.
+        headers={"Cache-Control": "no-store", "Referrer-Policy": "no-referrer"},
+    )
+
+
+routes: list[BaseRoute] = [
+    Route("/games", games_page, methods=["GET", "HEAD"], name="my_games"),
+    Route("/t/{table_id}/continue", continue_page, methods=["GET"], name="continue"),
+]
+
+__all__ = ["MyGame", "my_games", "qr_svg", "routes", "seat_cookies", "waiting_count"]

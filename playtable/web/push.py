@@ -1,0 +1,222 @@
+"""Web Push for correspondence play: a player who asked for it is told of their move while
+their tab is closed (RFC 8030 delivery, RFC 8291 encryption, RFC 8292 VAPID; ``pywebpush``).
+
+A subscription belongs to one seat: ``POST /t/{id}/push`` with the browser's
+``PushSubscription`` JSON (and the page's language) keeps it, ``DELETE /t/{id}/push`` with
+its endpoint drops it; both need the seat cookie, and a JSON body (so no form of another site
+can send one). ``GET /push/key`` is the server's VAPID public key for ``applicationServerKey``.
+When a move passes the turn at a correspondence table, the :class:`Pusher` sends each of the
+player's subscriptions an encrypted ``{"title", "body", "url"}`` in the language it was made
+in; one the push service says is gone (404, 410) is removed.
+
+The VAPID key is ``PLAYTABLE_VAPID_KEY_FILE`` (default ``var/vapid.pem``), made on first
+start; every process of one site needs the same one, like the server secret.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import contextlib
+import json
+import logging
+import os
+from pathlib import Path
+from typing import Any
+
+import pywebpush
+from cryptography.hazmat.primitives import serialization
+from py_vapid import Vapid02
+from starlette.requests import Request
+from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.routing import BaseRoute, Route
+
+from playtable.games import Player
+from playtable.store import PushSubscription, Store
+from playtable.tables import clocks
+from playtable.tables.table import LoadedTable
+from playtable.web.links import seat_token_from
+from playtable.web.templating import STATIC_DIR, available_languages, translations
+
+logger = logging.getLogger(__name__)
+
+DEFAULT_KEY_FILE = "var/vapid.pem"
+MAX_BODY = 4096
+TTL_S = 86400  # a push service may keep the message a day for a browser that is offline
+
+
+def load_vapid(path: str | None = None) -> Vapid02:
+    """The site's VAPID key pair, from ``path`` or ``PLAYTABLE_VAPID_KEY_FILE``; made once."""
+    file = Path(path or os.environ.get("PLAYTABLE_VAPID_KEY_FILE") or DEFAULT_KEY_FILE)
+    if not file.exists():
+        file.parent.mkdir(parents=True, exist_ok=True)
+        fresh = Vapid02()
+        fresh.generate_keys()
+        # Exclusive create: of two processes starting at once, one writes, both read.
+        with contextlib.suppress(FileExistsError):
+            fd = os.open(file, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+            with os.fdopen(fd, "wb") as handle:
+                handle.write(fresh.private_pem())
+    return Vapid02.from_file(str(file))
+
+
+def public_key(vapid: Vapid02) -> str:
+    """The ``applicationServerKey``: the uncompressed P-256 point, base64url."""
+    raw = vapid.public_key.public_bytes(
+        serialization.Encoding.X962, serialization.PublicFormat.UncompressedPoint
+    )
+    return base64.urlsafe_b64encode(raw).decode().rstrip("=")
+
+
+class Pusher:
+    """Sends the push messages; ``on_move`` is the table service's hook after a move."""
+
+    def __init__(self, store: Store, key_file: str | None = None) -> None:
+        self.store = store
+        self.key_file = key_file
+        self._vapid: Vapid02 | None = None
+        self.subject = os.environ.get("PLAYTABLE_VAPID_SUBJECT") or "mailto:playtable@localhost"
+        self._tasks: set[asyncio.Task[None]] = set()
+        self.sent = 0
+
+    @property
+    def vapid(self) -> Vapid02:
+        """The key pair, read (or made) when first needed."""
+        if self._vapid is None:
+            self._vapid = load_vapid(self.key_file)
+        return self._vapid
+
+    def on_move(self, table: LoadedTable) -> None:
+        """A move was committed: if it passed the turn at a correspondence table, tell the
+        player now to move (their push subscriptions, if any)."""
+        if not isinstance(table.time_control, clocks.Correspondence) or not table.moves:
+            return
+        to_move = table.to_move()
+        if to_move is None or to_move == table.moves[-1].player or to_move in table.bots:
+            return
+        task = asyncio.create_task(self._tell(table.id, to_move, table.game.name))
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def _tell(self, table_id: str, player: Player, game: str) -> None:
+        for subscription in await self.store.push_subscriptions(table_id, player):
+            _ = translations(subscription.lang).gettext
+            payload = json.dumps(
+                {
+                    "title": _("Your move at Playtable"),
+                    "body": _("Your opponent has moved."),
+                    "url": f"/t/{table_id}",
+                }
+            )
+            try:
+                await asyncio.to_thread(self._send, subscription, payload)
+                self.sent += 1
+            except pywebpush.WebPushException as error:
+                status = error.response.status_code if error.response is not None else None
+                if status in (404, 410):  # the browser unsubscribed: forget it
+                    endpoint = subscription.endpoint
+                    await self.store.remove_push_subscription(table_id, player, endpoint)
+                else:
+                    logger.warning("table %s: push failed (%s)", table_id, status)
+            except Exception:
+                logger.warning("table %s: push failed", table_id, exc_info=True)
+
+    def _send(self, subscription: PushSubscription, payload: str) -> None:
+        pywebpush.webpush(
+            {
+                "endpoint": subscription.endpoint,
+                "keys": {"p256dh": subscription.p256dh, "auth": subscription.auth},
+            },
+            data=payload,
+            vapid_private_key=self.vapid,
+            vapid_claims={"sub": self.subject},
+            ttl=TTL_S,
+            timeout=10,
+        )
+
+    async def close(self) -> None:
+        if self._tasks:
+            await asyncio.wait(set(self._tasks), timeout=5)
+
+
+def _error(status: int, message: str) -> JSONResponse:
+    return JSONResponse({"error": message}, status_code=status)
+
+
+async def _seat_and_body(request: Request) -> tuple[Player, dict[str, Any]] | Response:
+    if request.headers.get("content-type", "").split(";")[0].strip() != "application/json":
+        return _error(415, "send JSON (Content-Type: application/json)")
+    body = await request.body()
+    if len(body) > MAX_BODY:
+        return _error(413, "the request is too large")
+    try:
+        data = json.loads(body)
+    except ValueError:
+        return _error(400, "the request body is not valid JSON")
+    table_id = request.path_params["table_id"]
+    you = await request.app.state.service.seat_of(table_id, seat_token_from(request, table_id))
+    if you is None:
+        return _error(403, "only a player of this table can be told of their moves")
+    if not isinstance(data, dict):
+        return _error(400, "expected a JSON object")
+    return you, data
+
+
+def _text(value: Any, limit: int) -> str | None:
+    return value if isinstance(value, str) and 0 < len(value) <= limit else None
+
+
+async def subscribe(request: Request) -> Response:
+    found = await _seat_and_body(request)
+    if isinstance(found, Response):
+        return found
+    you, data = found
+    subscription = data.get("subscription")
+    keys = subscription.get("keys") if isinstance(subscription, dict) else None
+    endpoint = _text(subscription.get("endpoint"), 1024) if isinstance(subscription, dict) else None
+    p256dh = _text(keys.get("p256dh"), 128) if isinstance(keys, dict) else None
+    auth = _text(keys.get("auth"), 64) if isinstance(keys, dict) else None
+    if not (endpoint and endpoint.startswith(("https://", "http://")) and p256dh and auth):
+        return _error(400, 'expected {"subscription": {"endpoint", "keys": {"p256dh", "auth"}}}')
+    lang = str(data["lang"]) if data.get("lang") in available_languages() else "en"
+    await request.app.state.store.add_push_subscription(
+        request.path_params["table_id"], you, PushSubscription(endpoint, p256dh, auth, lang)
+    )
+    return JSONResponse({"subscribed": True}, status_code=201)
+
+
+async def unsubscribe(request: Request) -> Response:
+    found = await _seat_and_body(request)
+    if isinstance(found, Response):
+        return found
+    you, data = found
+    endpoint = _text(data.get("endpoint"), 1024)
+    if endpoint is None:
+        return _error(400, 'expected {"endpoint"}')
+    removed = await request.app.state.store.remove_push_subscription(
+        request.path_params["table_id"], you, endpoint
+    )
+    return JSONResponse({"removed": removed})
+
+
+async def service_worker(request: Request) -> Response:
+    """The service worker, at the site's root so that it may serve every page's pushes."""
+    return FileResponse(
+        STATIC_DIR / "push-sw.js",
+        media_type="text/javascript",
+        headers={"Cache-Control": "no-cache"},
+    )
+
+
+async def key(request: Request) -> Response:
+    return JSONResponse({"key": public_key(request.app.state.pusher.vapid)})
+
+
+routes: list[BaseRoute] = [
+    Route("/push/key", key, methods=["GET"], name="push_key"),
+    Route("/push-sw.js", service_worker, methods=["GET"], name="push_worker"),
+    Route("/t/{table_id}/push", subscribe, methods=["POST"], name="push_subscribe"),
+    Route("/t/{table_id}/push", unsubscribe, methods=["DELETE"], name="push_unsubscribe"),
+]
+
+__all__ = ["Pusher", "load_vapid", "public_key", "routes"]

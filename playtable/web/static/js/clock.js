@@ -1,0 +1,207 @@
+// The table page's clocks (docs/protocol.md "Clocks"): both clocks counting down from the
+// server's figures, the running one marked, low time highlighted, a correspondence deadline
+// in the viewer's own date and time, announcements for screen readers at thresholds, and
+// telling a player whose tab is in the background that it is their move (a sound and, if
+// they allowed it, a browser notification).
+//
+// The server is the only authority: every state carries each side's time left as of the
+// moment the server sent it, and this page only counts down from there until the next one.
+
+import { playerName, t } from "./i18n.js";
+import { setUpPush } from "./push.js";
+
+const LOW_REALTIME_S = 10; // highlighted below this many seconds...
+const LOW_SHARE = 0.1; // ...or a tenth of the base time, whichever is more (at most 60 s)
+const LOW_CORRESPONDENCE_S = 12 * 3600;
+const THRESHOLDS_S = [60, 30, 10, 5];
+
+const $ = (id) => document.getElementById(id);
+const lang = document.documentElement.lang || undefined;
+const dateTime = new Intl.DateTimeFormat(lang, { dateStyle: "medium", timeStyle: "short" });
+const clockTime = new Intl.DateTimeFormat(lang, { timeStyle: "medium" });
+const days = new Intl.NumberFormat(lang, { style: "unit", unit: "day", unitDisplay: "long" });
+
+let current = null; // the table object last given
+let you = null;
+let receivedAt = 0; // performance.now() when that state arrived
+let frame = null;
+let announced = new Set(); // thresholds already read out in this stretch
+let stretchKey = "";
+let wasMyTurn = null;
+
+/** The time the viewer spent on their move so far, in seconds (for lag compensation). */
+export function thinkSeconds() {
+  return Math.max(0, (performance.now() - receivedAt) / 1000);
+}
+
+/** The result sentence of a game ended by the clock, or "" for any other end. */
+export function timeResult(outcome) {
+  if (!outcome) return "";
+  if (outcome.reason === "aborted") return t("aborted");
+  if (outcome.reason === "timeout" && outcome.winner) {
+    const loser = outcome.winner === "red" ? "blue" : "red";
+    return t("wins_timeout", { winner: playerName(outcome.winner), loser: playerName(loser) });
+  }
+  return "";
+}
+
+/** Seconds `player` has left now, counted down from the last state. */
+function remaining(player) {
+  const clock = current && current.clock;
+  if (!clock || clock.remaining[player] === null) return null;
+  const left = clock.remaining[player];
+  if (clock.running !== player) return left;
+  return Math.max(0, left - (performance.now() - receivedAt) / 1000);
+}
+
+function format(seconds) {
+  if (seconds < 20) return (Math.floor(seconds * 10) / 10).toFixed(1);
+  const whole = Math.floor(seconds);
+  const h = Math.floor(whole / 3600);
+  const m = Math.floor((whole % 3600) / 60);
+  const s = String(whole % 60).padStart(2, "0");
+  return h ? `${h}:${String(m).padStart(2, "0")}:${s}` : `${m}:${s}`;
+}
+
+function lowAt(clock) {
+  if (clock.control.kind === "correspondence") return LOW_CORRESPONDENCE_S;
+  return Math.min(60, Math.max(LOW_REALTIME_S, clock.control.minutes * 60 * LOW_SHARE));
+}
+
+function draw() {
+  frame = null;
+  const clock = current && current.clock;
+  if (!clock) return;
+  const over = current.outcome !== null && current.outcome !== undefined;
+  const correspondence = clock.control.kind === "correspondence";
+  for (const player of ["red", "blue"]) {
+    const el = $(`clock-${player}`);
+    if (!el) continue;
+    const left = remaining(player);
+    const running = !over && clock.running === player;
+    const waiting = !over && clock.waiting_for === player;
+    if (correspondence && waiting && clock.deadline) {
+      el.textContent = t("clock_deadline", { time: dateTime.format(new Date(clock.deadline)) });
+    } else if (correspondence) {
+      el.textContent = days.format(Math.round(left / 86400));
+    } else {
+      el.textContent = format(left ?? 0);
+    }
+    el.dataset.seconds = left === null ? "" : left.toFixed(1);
+    el.setAttribute("aria-label", `${t("clock_label", { player: playerName(player) })}: ${el.textContent}`);
+    el.classList.toggle("is-running", running || (correspondence && waiting));
+    el.classList.toggle("is-low", (running || (correspondence && waiting)) && left < lowAt(clock));
+    if (running && !correspondence) announceThresholds(player, left);
+  }
+  const note = $("clock-note");
+  if (note) {
+    const firstMove = !over && clock.expiry === "abort" && !clock.running && clock.deadline;
+    note.hidden = !firstMove;
+    if (firstMove) {
+      note.textContent = t("clock_first_move", {
+        player: playerName(clock.waiting_for),
+        time: clockTime.format(new Date(clock.deadline)),
+      });
+    }
+  }
+  if (!over && clock.running && !correspondence) frame = requestAnimationFrame(draw);
+}
+
+function announceThresholds(player, left) {
+  for (const threshold of THRESHOLDS_S) {
+    if (left > threshold || announced.has(threshold)) continue;
+    announced.add(threshold);
+    // only the first threshold crossed: a clock seen at 8 s does not read out four times
+    for (const bigger of THRESHOLDS_S) if (bigger > threshold) announced.add(bigger);
+    const region = $("clock-announcer");
+    if (!region) return;
+    region.textContent =
+      threshold === 60
+        ? t("clock_minute", { player: playerName(player) })
+        : t("clock_low", { player: playerName(player), seconds: threshold });
+    return;
+  }
+}
+
+// -- telling the player it is their move ----------------------------------------------------------
+let audio = null;
+function beep() {
+  try {
+    audio = audio || new AudioContext();
+    const tone = audio.createOscillator();
+    const gain = audio.createGain();
+    tone.frequency.value = 660;
+    gain.gain.setValueAtTime(0.15, audio.currentTime);
+    gain.gain.exponentialRampToValueAtTime(0.001, audio.currentTime + 0.4);
+    tone.connect(gain).connect(audio.destination);
+    tone.start();
+    tone.stop(audio.currentTime + 0.4);
+  } catch {
+    // no sound where the browser refuses it
+  }
+}
+
+function tellYourMove() {
+  if (!document.hidden) return;
+  beep();
+  if ("Notification" in window && Notification.permission === "granted") {
+    const note = new Notification(t("notify_your_move"), {
+      body: document.title,
+      tag: `playtable-${current.id}`,
+      lang,
+    });
+    note.onclick = () => window.focus();
+    document.body.dataset.notified = String(Number(document.body.dataset.notified || 0) + 1);
+  }
+}
+
+function setUpNotifyButton() {
+  const button = $("notify-button");
+  if (!button || !you || !("Notification" in window)) return;
+  const status = $("notify-status");
+  const show = () => {
+    const permission = Notification.permission;
+    button.hidden = permission !== "default";
+    if (status) {
+      status.hidden = permission === "default";
+      status.textContent = permission === "granted" ? t("notify_on") : t("notify_denied");
+    }
+  };
+  button.addEventListener("click", async () => {
+    await Notification.requestPermission();
+    show();
+  });
+  show();
+}
+
+/** The table page's hook: call with every state the page renders. */
+export function updateClock(table, viewer) {
+  if (you === null && viewer) {
+    you = viewer;
+    setUpNotifyButton();
+    setUpPush(table, viewer).catch(() => {}); // no service worker here: no push offered
+  }
+  if (table !== current) {
+    current = table;
+    receivedAt = performance.now();
+    const clock = table.clock;
+    const key = clock ? `${clock.running}:${table.ply}` : "";
+    if (key !== stretchKey) {
+      stretchKey = key;
+      announced = new Set();
+    }
+    const over = table.outcome !== null && table.outcome !== undefined;
+    const myTurn = Boolean(viewer) && !over && table.to_move === viewer;
+    if (myTurn && wasMyTurn === false) tellYourMove();
+    wasMyTurn = myTurn;
+  }
+  const over = table.outcome !== null && table.outcome !== undefined;
+  const abort = $("abort-form");
+  if (abort) abort.hidden = !viewer || over || new Set(table.movers || []).size >= 2;
+  if (over && table.outcome.reason === "aborted") {
+    const turn = $("turn");
+    if (turn) turn.textContent = t("aborted_turn");
+  }
+  if (frame !== null) cancelAnimationFrame(frame);
+  draw();
+}

@@ -1,0 +1,165 @@
+"""Time on the site: the home form's time control, how a time control is named in the
+page's language, the clock's words for the browser, and the abort button's route.
+
+The clocks themselves are the table service's (:mod:`playtable.tables.clocks`); this file
+only turns them into form fields, words and one form post.
+"""
+
+from __future__ import annotations
+
+import gettext
+from collections.abc import Mapping
+from typing import Any
+
+from babel.dates import format_timedelta
+from starlette.requests import Request
+from starlette.responses import RedirectResponse, Response
+from starlette.routing import BaseRoute, Route
+
+from playtable.games.base import N_
+from playtable.games.forms import FormError, choice, whole_number
+from playtable.tables import TableError, TableNotFound, clocks
+from playtable.web.csrf import csrf_ok
+from playtable.web.errors import error_page, table_not_found
+from playtable.web.links import seat_token_from
+from playtable.web.templating import gettext_for, language_of
+
+TIME_KINDS = ("unlimited", "realtime", "correspondence")
+PRESETS = tuple(f"{minutes}+{increment}" for minutes, increment in clocks.PRESETS)
+CUSTOM = "custom"
+
+#: The home form's time fields and their defaults (merged into ``home.FORM_DEFAULTS``).
+FORM_DEFAULTS: dict[str, Any] = {
+    "time": "unlimited",
+    "time_preset": "5+3",
+    "time_minutes": "10",
+    "time_increment": "5",
+    "time_days": "3",
+}
+
+
+def time_control_from_form(values: Mapping[str, Any]) -> clocks.TimeControl:
+    """The time control the home form asks for; raises :class:`FormError`."""
+    kind = choice(values.get("time"), TIME_KINDS, N_("Choose a time control."))
+    if kind == "unlimited":
+        return clocks.UNLIMITED
+    if kind == "correspondence":
+        days = choice(
+            values.get("time_days"), tuple(map(str, clocks.DAYS)), N_("Choose the days per move.")
+        )
+        return clocks.Correspondence(int(days))
+    preset = choice(values.get("time_preset"), (*PRESETS, CUSTOM), N_("Choose a time control."))
+    if preset != CUSTOM:
+        minutes, increment = (int(part) for part in preset.split("+"))
+    else:
+        minutes = whole_number(values.get("time_minutes"), N_("Minutes: 1 to 180."))
+        increment = whole_number(values.get("time_increment"), N_("Increment: 0 to 60 seconds."))
+        if not 1 <= minutes <= 180:
+            raise FormError(N_("Minutes: 1 to 180."))
+        if not 0 <= increment <= 60:
+            raise FormError(N_("Increment: 0 to 60 seconds."))
+    return clocks.RealTime(minutes * 60, increment)
+
+
+def describe(control: clocks.TimeControl, catalog: gettext.NullTranslations) -> str:
+    """The time control in a few words of the page's language: "5 min + 3 s"."""
+    _ = catalog.gettext
+    if isinstance(control, clocks.RealTime):
+        minutes = control.base_s / 60
+        shown = int(minutes) if minutes.is_integer() else round(minutes, 2)
+        return _("%(minutes)s min + %(seconds)d s") % {
+            "minutes": shown,
+            "seconds": control.increment_s,
+        }
+    if isinstance(control, clocks.Correspondence):
+        return catalog.ngettext("%(num)d day per move", "%(num)d days per move", control.days) % {
+            "num": control.days
+        }
+    return _("No clock")
+
+
+def time_left(seconds: float, request: Request) -> str:
+    """A time left in words of the page's language ("3 days", "4 minutes"), by Babel."""
+    return format_timedelta(int(seconds), locale=language_of(request), threshold=1.5)
+
+
+def clock_strings(catalog: gettext.NullTranslations) -> dict[str, str]:
+    """The clock's words for the browser (merged into the page's client strings)."""
+    _ = catalog.gettext
+    return {
+        "clock_label": _("Time left for %(player)s"),
+        "clock_first_move": _("%(player)s must make a first move by %(time)s."),
+        "clock_deadline": _("Move by %(time)s"),
+        "clock_low": _("%(player)s has %(seconds)s seconds left."),
+        "clock_minute": _("%(player)s has one minute left."),
+        "clock_running": _("running"),
+        "wins_timeout": _("%(loser)s ran out of time. %(winner)s wins."),
+        "aborted": _("The table was aborted: no result."),
+        "aborted_turn": _("Aborted"),
+        "notify_your_move": _("Your move at Playtable"),
+        "notify_enable": _("Tell me when it is my move"),
+        "notify_on": _("You will be told when it is your move."),
+        "notify_denied": _("Notifications are blocked for this site in your browser."),
+        "push_on": _("This device will be told of your moves, even with the tab closed."),
+        "push_off": _("This device will no longer be told of your moves."),
+        "push_failed": _("This browser could not turn on push notifications."),
+    }
+
+
+def table_time(request: Request, table: Mapping[str, Any], you: str | None) -> dict[str, Any]:
+    """What the table page's template shows of the time: the time control in words, and
+    whether the abort button is offered (a player, before both have moved)."""
+    clock = table.get("clock")
+    catalog = gettext_for(request)
+    control = clocks.parse(clock["spec"]) if clock else clocks.UNLIMITED
+    movers = set(table.get("movers") or ())
+    return {
+        "time_control": describe(control, catalog) if clock else "",
+        "can_abort": bool(you) and table.get("outcome") is None and len(movers) < 2,
+    }
+
+
+async def abort(request: Request) -> Response:
+    """``POST /t/{id}/abort``: the abort button's form (before both players have moved)."""
+    table_id = request.path_params["table_id"]
+    form = await request.form()
+    catalog = gettext_for(request)
+    _ = catalog.gettext
+    try:
+        if not csrf_ok(request, form):
+            return error_page(
+                request,
+                403,
+                _("This form has expired"),
+                _("Reload the table page and try again."),
+            )
+        service = request.app.state.service
+        try:
+            await service.abort(table_id, seat_token_from(request, table_id))
+        except TableNotFound:
+            return table_not_found(request)
+        except TableError:
+            return error_page(
+                request,
+                409,
+                _("The table was not aborted"),
+                _("A table can be aborted only before both players have moved."),
+            )
+    finally:
+        await form.close()
+    return RedirectResponse(request.url_for("table", table_id=table_id).path, status_code=303)
+
+
+routes: list[BaseRoute] = [
+    Route("/t/{table_id}/abort", abort, methods=["POST"], name="abort"),
+]
+
+__all__ = [
+    "FORM_DEFAULTS",
+    "clock_strings",
+    "describe",
+    "routes",
+    "table_time",
+    "time_control_from_form",
+    "time_left",
+]

@@ -1,0 +1,264 @@
+"""Clocks in the browser: a real-time game lost on time with a spectator watching, a
+correspondence game ending with nobody connected, My games and the seat's QR link on a
+second device, and the notification permission flow."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import sqlite3
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.sync_api import Browser, BrowserContext, Page, expect
+
+from tests.e2e.conftest import _free_port
+from tests.e2e.helpers import TIMEOUT, create_table, wait_moves_offered, wait_ply, wait_ready
+
+pytestmark = pytest.mark.e2e
+
+DOTS = {"grid": "square", "rows": 3, "cols": 3, "start": "standard"}
+
+
+def api_table(context: BrowserContext, url: str, control: dict[str, Any]) -> dict[str, Any]:
+    response = context.request.post(
+        url + "/api/tables",
+        data=json.dumps({"game": "dots", "options": DOTS, "seat": "red", "time_control": control}),
+        headers={"Content-Type": "application/json"},
+    )
+    assert response.status == 201, response.text()
+    created: dict[str, Any] = response.json()
+    return created
+
+
+def play_one(page: Page, ply: int) -> None:
+    move = wait_moves_offered(page)[0]
+    page.locator(f'#board [data-move="{move}"]').click()
+    wait_ply(page, ply + 1)
+
+
+def clock_seconds(page: Page, player: str) -> float:
+    return float(page.locator(f"#clock-{player}").get_attribute("data-seconds") or "nan")
+
+
+# Lets a test say the tab is in the background (headless pages are never hidden).
+BACKGROUND = (
+    "Object.defineProperty(document, 'hidden', "
+    "{configurable: true, get: () => window.__hidden === true});"
+)
+
+
+def seated_pair(
+    browser: Browser, url: str, control: dict[str, Any], init_script: str | None = None
+) -> tuple[Page, Page, str]:
+    red_context, blue_context = browser.new_context(), browser.new_context()
+    if init_script:
+        red_context.add_init_script(init_script)
+    created = api_table(red_context, url, control)
+    red, blue = red_context.new_page(), blue_context.new_page()
+    red.goto(created["seat_url"])
+    wait_ready(red)
+    blue.goto(created["invite_url"])
+    wait_ready(blue)
+    return red, blue, created["watch_url"]
+
+
+def test_a_real_time_game_is_lost_on_time_while_a_spectator_watches(
+    browser: Browser, server_url: str
+) -> None:
+    control = {"kind": "realtime", "minutes": 0.1, "increment": 0}  # 6 seconds a side
+    red, blue, watch_url = seated_pair(browser, server_url, control)
+    spectator = browser.new_context().new_page()
+    spectator.goto(watch_url)
+    wait_ready(spectator)
+    expect(spectator.locator("#clock-red")).to_have_text("6.0")
+    play_one(red, 0)  # the first moves are free: each clock starts on its player's first move
+    play_one(blue, 1)
+    wait_ply(spectator, 2)
+    # Red's clock runs now, marked and low (under 10 s), counting down smoothly.
+    running = spectator.locator("#clock-red")
+    expect(running).to_have_class(re.compile(r"\bis-running\b.*\bis-low\b"))
+    expect(spectator.locator("#clock-blue")).not_to_have_class(re.compile("is-running"))
+    first = clock_seconds(spectator, "red")
+    spectator.wait_for_timeout(400)
+    second = clock_seconds(spectator, "red")
+    assert 0 < second < first <= 6.0
+    assert abs(clock_seconds(red, "red") - second) < 0.5  # the player sees the same time
+    # Red does not move: the server calls the flag, and everybody sees the result.
+    expect(spectator.locator("#result-text")).to_have_text(
+        "Red ran out of time. Blue wins.", timeout=TIMEOUT
+    )
+    expect(red.locator("#result-text")).to_have_text("Red ran out of time. Blue wins.")
+    expect(spectator.locator("#clock-red")).to_have_text("0.0")
+    record = spectator.request.get(watch_url.replace("/watch", "/record")).text()
+    assert '[TimeControl "6+0"]' in record and '[Result "blue"]' in record
+
+
+@pytest.fixture
+def own_server(tmp_path: Path) -> Iterator[tuple[str, Path]]:
+    """A server of this test alone, whose SQLite file the test may write to."""
+    database = tmp_path / "clocks.sqlite3"
+    port = _free_port()
+    url = f"http://127.0.0.1:{port}"
+    env = {**os.environ, "PLAYTABLE_SECRET": "e2e-clock-" + "0123456789abcdef" * 2}
+    log = (tmp_path / "server.log").open("wb")
+    process = subprocess.Popen(
+        [sys.executable, "-m", "playtable.cli", "serve", "--host", "127.0.0.1", "--port",
+         str(port), "--database-url", f"sqlite:///{database}", "--log-level", "warning"],
+        cwd=tmp_path, env=env, stdout=log, stderr=subprocess.STDOUT,
+    )  # fmt: skip
+    try:
+        deadline = time.monotonic() + 20
+        while True:
+            try:
+                with urllib.request.urlopen(url + "/", timeout=1):
+                    break
+            except OSError:
+                assert process.poll() is None, (tmp_path / "server.log").read_text()
+                assert time.monotonic() < deadline, "the server did not start"
+                time.sleep(0.1)
+        yield url, database
+    finally:
+        process.terminate()
+        process.wait(timeout=10)
+        log.close()
+
+
+def test_a_correspondence_game_ends_on_time_while_nobody_is_connected(
+    browser: Browser, own_server: tuple[str, Path]
+) -> None:
+    url, database = own_server
+    red, blue, watch_url = seated_pair(browser, url, {"kind": "correspondence", "days": 1})
+    expect(red.locator("#clock-red")).to_have_text(re.compile(r"^Move by "))
+    play_one(red, 0)
+    play_one(blue, 1)
+    expect(red.locator("#clock-red")).to_have_class(re.compile("is-running"))
+    table_id = watch_url.rstrip("/").split("/")[-2]
+    red_context, blue_context = red.context, blue.context
+    red.close()
+    blue.close()  # nobody is connected any more
+    # Two days pass: every stored time moves two days into the past (and the version on, as
+    # any writer's would, so no process trusts a cached copy of the table).
+    shift = "created_at = strftime('%Y-%m-%d %H:%M:%f', created_at, '-2 days')"
+    with sqlite3.connect(database) as db:
+        db.execute(f"UPDATE moves SET {shift} WHERE table_id = ?", (table_id,))
+        db.execute(f"UPDATE seats SET {shift} WHERE table_id = ?", (table_id,))
+        db.execute(
+            "UPDATE tables SET version = version + 1, "
+            "deadline = strftime('%Y-%m-%d %H:%M:%f', deadline, '-2 days') WHERE id = ?",
+            (table_id,),
+        )
+    deadline = time.monotonic() + 10
+    while True:
+        with urllib.request.urlopen(f"{url}/api/tables/{table_id}") as response:
+            outcome = json.load(response)["outcome"]
+        if outcome is not None:
+            break
+        assert time.monotonic() < deadline, "the sweep never ended the table"
+        time.sleep(0.1)
+    assert outcome == {"winner": "blue", "reason": "timeout", "score": {"red": 0, "blue": 0}}
+    back = red_context.new_page()
+    back.goto(f"{url}/t/{table_id}")
+    expect(back.locator("#result-text")).to_have_text("Red ran out of time. Blue wins.")
+    blue_context.close()
+
+
+def test_my_games_and_the_seat_qr_link_carry_a_seat_to_a_second_device(
+    browser: Browser, server_url: str
+) -> None:
+    laptop = browser.new_context().new_page()
+    table_url = create_table(laptop, server_url, "dots", seat="red", dots_rows="2", dots_cols="2")
+    laptop.goto(server_url + "/games")
+    row = laptop.locator("#games-list li").first
+    expect(row).to_have_attribute("data-group", "yours")
+    expect(row.locator("svg")).to_have_count(1)  # the board thumbnail
+    expect(laptop.locator("#games-waiting")).to_have_count(0)  # only on the home page
+    laptop.goto(server_url + "/")
+    expect(laptop.locator("#games-waiting")).to_have_text("1 game is waiting for your move")
+    laptop.goto(table_url)
+    laptop.locator("#continue-link").click()
+    expect(laptop.locator("#seat-warning")).to_contain_text("Whoever has it can play for you")
+    expect(laptop.locator("#seat-qr svg")).to_have_count(1)
+    link = laptop.locator("#seat-url").input_value()
+    assert re.fullmatch(rf"{re.escape(table_url)}/seat/[\w-]+", link)
+
+    phone = browser.new_context().new_page()  # another device: no cookie of the laptop's
+    phone.goto(server_url + "/games")
+    expect(phone.locator("#no-games")).to_be_visible()
+    phone.goto(link)
+    phone.wait_for_url(table_url)
+    wait_ready(phone)
+    expect(phone.locator("#turn")).to_have_text("Your turn")
+    play_one(phone, 0)
+    wait_ply(_reload(laptop, table_url), 1)  # the laptop's seat plays on the phone
+    phone.goto(server_url + "/games")
+    expect(phone.locator("#games-list li").first).to_have_attribute("data-group", "running")
+
+
+def _reload(page: Page, url: str) -> Page:
+    page.goto(url)
+    wait_ready(page)
+    return page
+
+
+def test_the_player_opts_in_to_be_told_of_their_move_in_a_background_tab(
+    browser: Browser, server_url: str
+) -> None:
+    control = {"kind": "realtime", "minutes": 5, "increment": 3}
+    red, blue, _ = seated_pair(browser, server_url, control, init_script=BACKGROUND)
+    button = red.locator("#notify-button")
+    expect(button).to_be_visible()  # the browser has not been asked yet
+    red.context.grant_permissions(["notifications"], origin=server_url)
+    button.click()
+    expect(red.locator("#notify-status")).to_have_text("You will be told when it is your move.")
+    expect(button).to_be_hidden()
+    play_one(red, 0)
+    red.evaluate("window.__hidden = true")  # the player switched to another tab
+    play_one(blue, 1)
+    expect(red.locator("body")).to_have_attribute("data-notified", "1", timeout=TIMEOUT)
+    red.evaluate("window.__hidden = false")
+    play_one(red, 2)
+    play_one(blue, 3)  # in the foreground: no notification
+    red.wait_for_timeout(300)
+    expect(red.locator("body")).to_have_attribute("data-notified", "1")
+
+
+def test_the_push_subscription_flow_at_a_correspondence_table(
+    browser: Browser, server_url: str
+) -> None:
+    """The browser side as far as it runs here: the push services of the browsers cannot be
+    reached from these machines, so Chromium's ``pushManager.subscribe`` fails, and the page
+    must say so; the server side is tested against a local receiver (tests/web/test_push.py)."""
+    red, blue, _ = seated_pair(browser, server_url, {"kind": "correspondence", "days": 3})
+    expect(blue.locator("#push-on")).to_be_visible()
+    scope = blue.evaluate(
+        "async () => (await navigator.serviceWorker.getRegistration('/'))?.scope ?? null"
+    )
+    assert scope == server_url + "/"  # the worker at the root serves every table's pushes
+    blue.context.grant_permissions(["notifications"], origin=server_url)
+    blue.locator("#push-on").click()
+    expect(blue.locator("#push-status")).to_have_text(
+        "This browser could not turn on push notifications.", timeout=TIMEOUT
+    )
+    # What the page sends once a subscription exists: its seat cookie goes along.
+    table_path = blue.url.replace(server_url, "")
+    statuses = blue.evaluate(
+        """async (path) => {
+            const send = (method, body) => fetch(path + "/push", {method,
+                headers: {"Content-Type": "application/json"}, body: JSON.stringify(body)});
+            const sub = {endpoint: "https://push.example/one", keys: {p256dh: "BA", auth: "AA"}};
+            const made = await send("POST", {subscription: sub, lang: "ko"});
+            const gone = await (await send("DELETE", {endpoint: sub.endpoint})).json();
+            return [made.status, gone.removed];
+        }""",
+        table_path,
+    )
+    assert statuses == [201, True]
+    expect(red.locator("#push-on")).to_be_visible()  # each seat asks for itself

@@ -1,0 +1,177 @@
+"""Clocks through the service and a real store (SQLite and PostgreSQL), with a clock the test
+moves: stored commit times, a restart mid-game, the sweep ending a table nobody watches, two
+services racing to end one table."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from datetime import UTC, datetime, timedelta
+
+import pytest
+
+from playtable.bus import InProcessBus
+from playtable.store import Store
+from playtable.tables import TableService
+from playtable.tables.clocks import FIRST_MOVE_S, Correspondence, RealTime
+from playtable.tables.sweep import Sweep
+from tests.tables.conftest import SECRET
+from tests.tables.links import LINKS
+
+pytestmark = pytest.mark.anyio
+
+DOTS = {"grid": "square", "rows": 3, "cols": 3, "start": "standard"}
+
+
+class StepClock:
+    """The time the services read; only the test moves it."""
+
+    def __init__(self) -> None:
+        self.now = datetime(2026, 12, 1, 12, 0, tzinfo=UTC)
+
+    def __call__(self) -> datetime:
+        return self.now
+
+    def advance(self, seconds: float) -> None:
+        self.now += timedelta(seconds=seconds)
+
+
+@pytest.fixture
+def clock() -> StepClock:
+    return StepClock()
+
+
+@pytest.fixture
+async def store(db_url: str) -> AsyncIterator[Store]:
+    store = Store(db_url)
+    await store.open()
+    yield store
+    await store.close()
+
+
+def service_on(store: Store, clock: StepClock, bus: InProcessBus | None = None) -> TableService:
+    return TableService(store, bus or InProcessBus(), SECRET, links=LINKS, clock=clock)
+
+
+async def seated(service: TableService, control: RealTime | Correspondence) -> tuple[str, str, str]:
+    created = await service.create_table("dots", DOTS, "red", time_control=control)
+    claimed = await service.claim_invite(created.id, created.invite_token)
+    assert claimed is not None
+    return created.id, created.seat_token, claimed[1]
+
+
+async def test_the_clocks_come_from_the_stored_commit_times_and_survive_a_restart(
+    store: Store, clock: StepClock
+) -> None:
+    first = service_on(store, clock)
+    table_id, red, blue = await seated(first, RealTime(60, 2))
+    clock.advance(3)
+    await first.play_move(table_id, red, 0, "a1-b1")
+    clock.advance(4)
+    await first.play_move(table_id, blue, 1, "a1-a2")
+    clock.advance(10.25)
+    await first.play_move(table_id, red, 2, "b1-c1")  # red's 10.25 s are charged
+    clock.advance(5)
+    before = (await first.snapshot(table_id, None))["clock"]
+    assert before["remaining"] == {"red": 53.75, "blue": 57.0}
+    assert before["running"] == "blue"
+    await first.close()
+
+    restarted = service_on(store, clock)  # a new process: nothing of the first one's memory
+    after = (await restarted.snapshot(table_id, None))["clock"]
+    assert after == before
+    record = await restarted.record(table_id)
+    assert record.clocks == (62.0, 62.0, 53.75)
+    row = await store.table(table_id)
+    assert row is not None and row.deadline == clock.now + timedelta(seconds=57 + 0.5)
+
+
+async def test_the_sweep_ends_a_correspondence_game_nobody_is_connected_to(
+    store: Store, clock: StepClock
+) -> None:
+    service = service_on(store, clock)
+    table_id, red, blue = await seated(service, Correspondence(1))
+    await service.play_move(table_id, red, 0, "a1-b1")
+    clock.advance(3600)
+    await service.play_move(table_id, blue, 1, "a1-a2")
+    sweep = Sweep(service)
+    clock.advance(86400 - 1)
+    assert await sweep.sweep_once() == 0
+    assert (await service.snapshot(table_id, None))["outcome"] is None
+    clock.advance(1)
+    assert await store.due_tables(clock.now, 10) == [table_id]
+    assert await sweep.sweep_once() == 1
+    table = await service.snapshot(table_id, None)
+    assert table["outcome"] == {
+        "winner": "blue",
+        "reason": "timeout",
+        "score": {"red": 0, "blue": 0},
+    }
+    assert table["clock"]["deadline"] is None
+    assert await store.due_tables(clock.now + timedelta(days=99), 10) == []
+    assert await store.next_deadline() is None
+
+
+async def test_a_first_move_that_never_comes_aborts_the_table(
+    store: Store, clock: StepClock
+) -> None:
+    service = service_on(store, clock)
+    waiting = await service.create_table("dots", DOTS, "red", time_control=RealTime(60))
+    clock.advance(3600)  # nobody came: a table waiting for its opponent has no clock running
+    assert await store.next_deadline() is None
+    claimed = await service.claim_invite(waiting.id, waiting.invite_token)
+    assert claimed is not None
+    assert await store.next_deadline() == clock.now + timedelta(seconds=FIRST_MOVE_S)
+    clock.advance(FIRST_MOVE_S)
+    assert await Sweep(service).sweep_once() == 1
+    outcome = (await service.snapshot(waiting.id, None))["outcome"]
+    assert outcome == {"winner": None, "reason": "aborted"}
+
+
+async def test_the_computer_seat_starts_the_first_move_window_at_once(
+    store: Store, clock: StepClock
+) -> None:
+    service = service_on(store, clock)
+    created = await service.create_table(
+        "dots", DOTS, "red", bot="easy", time_control=RealTime(300, 3)
+    )
+    clock.advance(1)
+    assert await store.due_tables(clock.now + timedelta(seconds=FIRST_MOVE_S), 5) == [created.id]
+    await service.abort(created.id, created.seat_token)
+    assert (await service.snapshot(created.id, None))["outcome"]["reason"] == "aborted"
+    await service.close()
+
+
+async def test_of_two_processes_sweeping_at_once_exactly_one_ends_the_table(
+    store: Store, db_url: str, clock: StepClock
+) -> None:
+    other_store = Store(db_url)
+    await other_store.open()
+    try:
+        bus = InProcessBus()  # both processes' messages in one place, to count them
+        one, two = service_on(store, clock, bus), service_on(other_store, clock, bus)
+        ids = []
+        for _ in range(6):
+            table_id, red, blue = await seated(one, RealTime(5))
+            await one.play_move(table_id, red, 0, "a1-b1")
+            await one.play_move(table_id, blue, 1, "a1-a2")
+            ids.append(table_id)
+        events: list[dict[str, object]] = []
+        subscriptions = [await one.subscribe(table_id) for table_id in ids]
+        clock.advance(6)
+        counts = await asyncio.gather(Sweep(one).sweep_once(), Sweep(two).sweep_once())
+        assert all(count >= 1 for count in counts)
+        for table_id, subscription in zip(ids, subscriptions, strict=True):
+            table = await one.snapshot(table_id, None)
+            assert table["outcome"]["reason"] == "timeout"
+            assert table["version"] == 4  # seated, two moves, the result: one result, once
+            while True:
+                try:
+                    message = await asyncio.wait_for(subscription.get(), 0.2)
+                except TimeoutError:
+                    break
+                events.extend(message["events"])
+            await subscription.close()
+        assert [e["kind"] for e in events].count("time_out") == len(ids)
+    finally:
+        await other_store.close()

@@ -1,0 +1,69 @@
+"""My games and "continue on another device": the seats this browser's cookies hold."""
+
+from __future__ import annotations
+
+import re
+
+from starlette.testclient import TestClient
+
+from tests.web.conftest import DOTS, Socket, claim, connect, create_table
+
+
+def test_my_games_lists_the_seats_this_browser_holds_yours_to_move_first(
+    client: TestClient,
+) -> None:
+    first = create_table(client, seat="red")  # red to move: waiting for this browser
+    second = create_table(client, seat="blue")  # red to move: the opponent's
+    claim(client, second)  # somebody else takes red (claim clears the cookies)
+    client.cookies.set(f"pt_{first.id}", first.token)
+    client.cookies.set(f"pt_{second.id}", second.token)
+    client.cookies.set("pt_abcdefghij", "made-up-token")  # a forged cookie shows nothing
+    page = client.get("/games")
+    assert page.status_code == 200
+    assert page.headers["cache-control"] == "no-store"
+    order = re.findall(r'data-table="(\w+)" data-group="(\w+)"', page.text)
+    assert order == [(first.id, "yours"), (second.id, "running")]
+    assert "You play Blue against Red · offline" in page.text
+    assert first.token not in page.text and second.token not in page.text
+    home = client.get("/")
+    assert "1 game is waiting for your move" in home.text
+    assert 'href="/games"' in home.text
+    client.cookies.clear()
+    assert "no seat at any table" in client.get("/games").text
+    assert "waiting for your move" not in client.get("/").text
+
+
+def test_a_finished_game_goes_last_and_the_home_page_counts_in_the_pages_language(
+    client: TestClient,
+) -> None:
+    done = create_table(client, seat="red")
+    mine = create_table(client, seat="red")
+    with connect(client, done.id, done.token) as session:
+        socket = Socket(session)
+        socket.join()
+        socket.send("resign")
+        socket.until_state(lambda t: t["outcome"] is not None)
+    other = create_table(client, seat="red")
+    client.cookies.set(f"pt_{done.id}", done.token)
+    client.cookies.set(f"pt_{mine.id}", mine.token)
+    client.cookies.set(f"pt_{other.id}", other.token)
+    groups = re.findall(r'data-group="(\w+)"', client.get("/games").text)
+    assert groups == ["yours", "yours", "over"]
+    assert "2 games are waiting for your move" in client.get("/").text
+    assert "2 peliä odottaa siirtoasi" in client.get("/fi/").text
+
+
+def test_the_continue_page_shows_the_seat_link_and_its_qr_code_only_to_the_seat_holder(
+    client: TestClient,
+) -> None:
+    table = create_table(client, seat="red", options=DOTS)
+    client.cookies.set(f"pt_{table.id}", table.token)
+    page = client.get(f"/t/{table.id}/continue")
+    assert page.status_code == 200
+    assert page.headers["referrer-policy"] == "no-referrer"
+    assert f"/t/{table.id}/seat/{table.token}" in page.text
+    assert "<svg" in page.text and "Whoever has it can play for you" in page.text
+    assert "<script" not in page.text.split("</footer>")[0].split('id="seat-qr"')[1]
+    client.cookies.clear()
+    assert client.get(f"/t/{table.id}/continue").status_code == 403
+    assert client.get("/t/nosuchtabl/continue").status_code == 404

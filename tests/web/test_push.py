@@ -1,0 +1,201 @@
+"""Web Push, server side, against a local receiver that stands in for a browser's push
+service: it checks the VAPID signature and decrypts the payload (RFC 8291, aes128gcm) with
+the subscription's private key, as the browser would."""
+
+from __future__ import annotations
+
+import base64
+import json
+import secrets
+import threading
+import time
+from collections.abc import Iterator
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from typing import Any
+
+import http_ece
+import pytest
+from cryptography.hazmat.primitives import hashes, serialization
+from cryptography.hazmat.primitives.asymmetric import ec
+from cryptography.hazmat.primitives.asymmetric.utils import encode_dss_signature
+from starlette.testclient import TestClient
+
+from tests.web.conftest import Socket, Table, claim, connect
+
+DOTS = {"grid": "square", "rows": 3, "cols": 3, "start": "standard"}
+# No box is completed: every move passes the turn.
+MOVES = ["a1-b1", "a1-a2", "b1-c1", "c1-d1", "a4-b4", "b4-c4", "c4-d4", "d3-d4"]
+
+
+def b64(data: bytes) -> str:
+    return base64.urlsafe_b64encode(data).decode().rstrip("=")
+
+
+def unb64(text: str) -> bytes:
+    return base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
+
+
+class Receiver:
+    """A push service on loopback: keeps every request, answers ``status``."""
+
+    def __init__(self) -> None:
+        self.requests: list[tuple[str, dict[str, str], bytes]] = []
+        self.status = 201
+        receiver = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def do_POST(self) -> None:
+                body = self.rfile.read(int(self.headers.get("Content-Length", "0")))
+                headers = {name.lower(): value for name, value in self.headers.items()}
+                receiver.requests.append((self.path, headers, body))
+                self.send_response(receiver.status)
+                self.send_header("Content-Length", "0")
+                self.end_headers()
+
+            def log_message(self, *args: Any) -> None:
+                pass
+
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.url = f"http://127.0.0.1:{self.server.server_address[1]}"
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+
+    def wait(self, count: int, timeout: float = 10) -> None:
+        deadline = time.monotonic() + timeout
+        while len(self.requests) < count:
+            assert time.monotonic() < deadline, f"{len(self.requests)} pushes, not {count}"
+            time.sleep(0.02)
+
+
+@pytest.fixture
+def receiver() -> Iterator[Receiver]:
+    receiver = Receiver()
+    yield receiver
+    receiver.server.shutdown()
+
+
+def verify_vapid(headers: dict[str, str], audience: str, server_key: str) -> dict[str, Any]:
+    """The VAPID JWT's claims, once its ES256 signature checks out against ``k`` (RFC 8292)."""
+    scheme, _, params = headers["authorization"].partition(" ")
+    assert scheme == "vapid"
+    fields = dict(part.strip().split("=", 1) for part in params.split(","))
+    assert fields["k"] == server_key
+    head, claims, signature = fields["t"].split(".")
+    key = ec.EllipticCurvePublicKey.from_encoded_point(ec.SECP256R1(), unb64(fields["k"]))
+    raw = unb64(signature)
+    der = encode_dss_signature(int.from_bytes(raw[:32]), int.from_bytes(raw[32:]))
+    key.verify(der, f"{head}.{claims}".encode(), ec.ECDSA(hashes.SHA256()))  # raises if forged
+    decoded: dict[str, Any] = json.loads(unb64(claims))
+    assert decoded["aud"] == audience and decoded["exp"] > time.time()
+    return decoded
+
+
+def play(client: TestClient, table_id: str, token: str, ply: int) -> None:
+    with connect(client, table_id, token) as session:
+        socket = Socket(session)
+        socket.join()
+        socket.send("move", ply=ply, move=MOVES[ply])
+        socket.until_state(lambda t: t["ply"] > ply)
+
+
+def test_a_correspondence_player_is_pushed_their_move_until_they_revoke_it(
+    client: TestClient, receiver: Receiver, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("PLAYTABLE_VAPID_KEY_FILE", str(tmp_path / "vapid.pem"))
+    created = client.post(
+        "/api/tables",
+        json={"game": "dots", "options": DOTS, "seat": "red",
+              "time_control": {"kind": "correspondence", "days": 3}},
+    ).json()  # fmt: skip
+    table_id, red = created["id"], created["seat_url"].rsplit("/", 1)[1]
+    invite = created["invite_url"].rsplit("/", 1)[1]
+    blue = claim(client, Table(table_id, "red", red, invite, created))
+
+    # Blue's browser subscribes (its keys as a browser makes them) for this seat only.
+    browser_key = ec.generate_private_key(ec.SECP256R1())
+    auth = secrets.token_bytes(16)
+    public = browser_key.public_key().public_bytes(
+        serialization.Encoding.X962, serialization.PublicFormat.UncompressedPoint
+    )
+    endpoint = f"{receiver.url}/push/blue-browser"
+    keys = {"p256dh": b64(public), "auth": b64(auth)}
+    body = {"subscription": {"endpoint": endpoint, "keys": keys}, "lang": "fi"}
+    assert client.post(f"/t/{table_id}/push", json=body).status_code == 403  # no seat cookie
+    client.cookies.set(f"pt_{table_id}", blue)
+    assert client.post(f"/t/{table_id}/push", content=json.dumps(body)).status_code == 415
+    assert client.post(f"/t/{table_id}/push", json={"subscription": {}}).status_code == 400
+    assert client.post(f"/t/{table_id}/push", json=body).status_code == 201
+    client.cookies.clear()
+
+    play(client, table_id, red, 0)  # the turn passes to blue: blue is told
+    receiver.wait(1)
+    path, headers, payload = receiver.requests[0]
+    assert path == "/push/blue-browser"
+    assert headers["content-encoding"] == "aes128gcm" and headers["ttl"] == "86400"
+    server_key = client.get("/push/key").json()["key"]
+    claims = verify_vapid(headers, receiver.url, server_key)
+    assert claims["sub"].startswith("mailto:")
+    message = json.loads(
+        http_ece.decrypt(payload, private_key=browser_key, auth_secret=auth, version="aes128gcm")
+    )
+    assert message == {
+        "title": "Sinun siirtosi Playtablessa",  # in the language the player subscribed in
+        "body": "Vastustajasi on siirtänyt.",
+        "url": f"/t/{table_id}",
+    }
+
+    play(client, table_id, blue, 1)  # red has no subscription: nothing is sent
+    play(client, table_id, red, 2)
+    receiver.wait(2)
+    time.sleep(0.3)
+    assert len(receiver.requests) == 2
+
+    # Revoked: no more pushes.
+    client.cookies.set(f"pt_{table_id}", blue)
+    revoked = client.request("DELETE", f"/t/{table_id}/push", json={"endpoint": endpoint})
+    assert revoked.json() == {"removed": True}
+    client.cookies.clear()
+    play(client, table_id, blue, 3)
+    play(client, table_id, red, 4)
+    time.sleep(0.5)
+    assert len(receiver.requests) == 2
+
+    # A subscription the push service says is gone is forgotten.
+    client.cookies.set(f"pt_{table_id}", blue)
+    assert client.post(f"/t/{table_id}/push", json=body).status_code == 201
+    client.cookies.clear()
+    receiver.status = 410
+    play(client, table_id, blue, 5)
+    play(client, table_id, red, 6)
+    receiver.wait(3)
+    time.sleep(0.3)
+    client.cookies.set(f"pt_{table_id}", blue)
+    gone = client.request("DELETE", f"/t/{table_id}/push", json={"endpoint": endpoint})
+    assert gone.json() == {"removed": False}
+
+
+def test_a_real_time_table_sends_no_push(
+    client: TestClient, receiver: Receiver, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("PLAYTABLE_VAPID_KEY_FILE", str(tmp_path / "vapid.pem"))
+    created = client.post(
+        "/api/tables",
+        json={"game": "dots", "options": DOTS, "seat": "red",
+              "time_control": {"kind": "realtime", "minutes": 5, "increment": 0}},
+    ).json()  # fmt: skip
+    table_id = created["id"]
+    red = created["seat_url"].rsplit("/", 1)[1]
+    invite = created["invite_url"].rsplit("/", 1)[1]
+    blue = claim(client, Table(table_id, "red", red, invite, created))
+    client.cookies.set(f"pt_{table_id}", blue)
+    key = ec.generate_private_key(ec.SECP256R1()).public_key()
+    raw = key.public_bytes(
+        serialization.Encoding.X962, serialization.PublicFormat.UncompressedPoint
+    )
+    keys = {"p256dh": b64(raw), "auth": b64(b"0" * 16)}
+    body = {"subscription": {"endpoint": receiver.url + "/x", "keys": keys}}
+    assert client.post(f"/t/{table_id}/push", json=body).status_code == 201
+    client.cookies.clear()
+    play(client, table_id, red, 0)
+    time.sleep(0.5)
+    assert receiver.requests == []

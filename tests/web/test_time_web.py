@@ -1,0 +1,116 @@
+"""Time controls through the site: the API's ``time_control``, the home form's fieldset, the
+table page's clocks and abort button, the record's clock comments."""
+
+from __future__ import annotations
+
+import re
+
+from starlette.testclient import TestClient
+
+from tests.web.conftest import DOTS, Socket, Table, claim
+
+FORM = {
+    "game": "dots",
+    "dots_grid": "square",
+    "dots_rows": "2",
+    "dots_cols": "2",
+    "dots_start": "swedish",
+    "seat": "red",
+    "opponent": "friend",
+}
+
+
+def csrf(client: TestClient, path: str = "/") -> str:
+    match = re.search(r'name="csrf" value="([^"]+)"', client.get(path).text)
+    assert match
+    return match.group(1)
+
+
+def test_the_api_creates_a_clocked_table_and_refuses_a_bad_time_control(
+    client: TestClient,
+) -> None:
+    body = {"game": "dots", "options": DOTS, "seat": "red"}
+    bad = client.post("/api/tables", json={**body, "time_control": {"kind": "realtime"}})
+    assert bad.status_code == 400 and "minutes" in bad.json()["error"]
+    too_long = {"kind": "correspondence", "days": 30}
+    assert client.post("/api/tables", json={**body, "time_control": too_long}).status_code == 400
+    control = {"kind": "realtime", "minutes": 3, "increment": 2}
+    created = client.post("/api/tables", json={**body, "time_control": control})
+    assert created.status_code == 201
+    table_id = created.json()["id"]
+    client.get(created.json()["seat_url"])
+    page = client.get(f"/t/{table_id}")
+    assert "3 min + 2 s" in page.text
+    assert 'id="clock-red"' in page.text and 'id="clock-blue"' in page.text
+
+
+def test_the_home_form_sets_the_time_control(client: TestClient) -> None:
+    home = client.get("/")
+    assert 'name="time" value="unlimited" checked' in home.text
+    assert "10 min + 5 s" in home.text and "14 days per move" in home.text
+    token = csrf(client)
+    bad = client.post(
+        "/tables",
+        data={**FORM, "csrf": token, "time": "realtime", "time_preset": "custom",
+              "time_minutes": "999", "time_increment": "0"},
+    )  # fmt: skip
+    assert bad.status_code == 400 and "Minutes: 1 to 180." in bad.text
+    made = client.post(
+        "/tables", data={**FORM, "csrf": token, "time": "correspondence", "time_days": "5"}
+    )
+    assert made.status_code == 200
+    assert "5 days per move" in made.text
+    table_id = made.url.path.rsplit("/", 1)[1]
+    with client.websocket_connect(f"/t/{table_id}/ws") as session:
+        state = Socket(session).join()["table"]
+        assert state["clock"]["control"] == {"kind": "correspondence", "days": 5}
+        assert state["clock"]["deadline"] is None  # nobody sits opposite yet
+
+
+def test_a_player_aborts_before_both_have_moved_and_the_record_shows_it(
+    client: TestClient,
+) -> None:
+    control = {"kind": "realtime", "minutes": 1, "increment": 0}
+    created = client.post(
+        "/api/tables", json={"game": "dots", "options": DOTS, "time_control": control}
+    ).json()
+    table_id = created["id"]
+    client.get(created["seat_url"])
+    page = client.get(f"/t/{table_id}")
+    assert 'id="abort-form"' in page.text and 'id="abort-form" hidden' not in page.text
+    token = csrf(client, f"/t/{table_id}")
+    refused = client.post(f"/t/{table_id}/abort", data={"csrf": "forged" * 8})
+    assert refused.status_code == 403
+    done = client.post(f"/t/{table_id}/abort", data={"csrf": token}, follow_redirects=False)
+    assert done.status_code == 303
+    state = client.get(f"/api/tables/{table_id}").json()
+    assert state["outcome"] == {"winner": None, "reason": "aborted"}
+    record = client.get(f"/t/{table_id}/record").text
+    assert '[Result "aborted"]' in record and '[TimeControl "60+0"]' in record
+    again = client.post(f"/t/{table_id}/abort", data={"csrf": token})
+    assert again.status_code == 409
+
+
+def test_the_clocks_tick_in_the_state_and_the_record_after_moves(client: TestClient) -> None:
+    control = {"kind": "realtime", "minutes": 5, "increment": 3}
+    created = client.post(
+        "/api/tables",
+        json={"game": "dots", "options": DOTS, "seat": "red", "time_control": control},
+    ).json()
+    table_id = created["id"]
+    red = created["seat_url"].rsplit("/", 1)[1]
+    invite = created["invite_url"].rsplit("/", 1)[1]
+    blue = claim(client, Table(table_id, "red", red, invite, created))
+    for token, ply, move in ((red, 0, "a2-b2"), (blue, 1, "b1-b2")):
+        client.cookies.set(f"pt_{table_id}", token)
+        with client.websocket_connect(f"/t/{table_id}/ws") as session:
+            socket = Socket(session)
+            socket.join()
+            socket.send("move", ply=ply, move=move)
+            _, state = socket.until_state(lambda t, ply=ply: t["ply"] > ply)
+    clock = state["clock"]
+    assert clock["spec"] == "300+3"
+    assert clock["remaining"]["red"] == 303.0  # the first move is free, the increment earned
+    assert clock["waiting_for"] == "blue"  # blue claimed a box: blue moves again
+    record = client.get(f"/t/{table_id}/record.json").json()
+    assert record["time_control"] == "300+3" and record["clocks"][0] == 303.0
