@@ -183,8 +183,11 @@ class DotsSolver:
         chain_rule: bool = True,
         endgame: bool = True,
         native: bool | None = None,
+        table_bits: int | None = None,
     ) -> None:
         self.game = game
+        if table_bits is not None:
+            self.table_bits = table_bits  # the C search's table: 2 ** table_bits entries
         board = game.board
         self.weight = -1 if game.settings.misere else 1
         # None: the sound choice, reductions in normal scoring only. True in misère exists
@@ -711,7 +714,8 @@ class DotsSolver:
 
     # -- the C search -------------------------------------------------------------------------
     # The C search's table: 2 ** 21 entries of 16 bytes (32 MB; a worker keeps up to four
-    # solvers). 2 ** 20 and 2 ** 22 took the same time on the 4x4 misère endgames.
+    # solvers). 2 ** 20 and 2 ** 22 took the same time on the 4x4 misère endgames. Whole-board
+    # proofs (bench/solver.py, the atlas) pass a bigger ``table_bits``: 2 ** 27 entries is 2 GiB.
     table_bits = 21
 
     def _native(self, drawn: int) -> tuple[Core, int] | None:
