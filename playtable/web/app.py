@@ -18,7 +18,7 @@ from playtable.bus import Bus, make_bus
 from playtable.store import DEFAULT_URL, Store
 from playtable.tables import TableService
 from playtable.tables.bots import BotSettings
-from playtable.web import api, guides, links, pages
+from playtable.web import api, atlas, guides, links, pages
 from playtable.web.language import LanguageMiddleware
 from playtable.web.limits import Limits, PerAddress, trusted_proxies
 from playtable.web.security import SecurityHeaders
@@ -95,6 +95,7 @@ def create_app(
         *links.routes,
         WebSocketRoute("/t/{table_id}/ws", table_socket, name="table_socket"),
         *guides.routes,
+        *atlas.routes,
         *pages.routes,
     ]
     proxies = trusted_proxies() if proxies is None else proxies
