@@ -6,7 +6,7 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 
 
-.PHONY: run test install deps lint typecheck unit bench bench-load bench-compiled test-compiled clean i18n book
+.PHONY: run test install deps lint typecheck unit bench bench-load bench-compiled test-compiled clean i18n book atlas
 
 $(BIN)/activate: pyproject.toml setup.py playtable/ai/_dotscore.c
 	$(PYTHON) -m venv $(VENV)
@@ -49,6 +49,12 @@ i18n: install
 book: install
 	$(BIN)/python -m playtable.ai.book build
 	$(BIN)/python -m playtable.ai.book check
+
+# The atlas of solved boards (playtable/ai/atlas.py): prove every board again and rewrite
+# playtable/ai/atlas.json (some minutes), then re-prove a sample of what was stored.
+atlas: install
+	$(BIN)/playtable atlas build --time-limit 60
+	$(BIN)/playtable atlas check --sample 10
 
 bench: install
 	$(BIN)/pip install --quiet -e '.[bench]'

@@ -1,9 +1,15 @@
-"""Bot matches: each level against the levels below it, and the hard Dots and Boxes bot
-against OpenSpiel's MCTS bot. Colours alternate game by game; results are from the first
-named player's side.
+"""Bot matches: each level against the levels below it, the hard Dots and Boxes bot against
+a plain greedy player, and against OpenSpiel's MCTS bot. Colours alternate game by game;
+results (and the average margin in boxes) are from the first named player's side.
 
     python bench/bots.py --dots-games 20 --swaptimum-games 100 --openspiel-games 20
     python bench/bots.py --only swaptimum --swaptimum-games 100
+    python bench/bots.py --only greedy --greedy-games 100 --greedy-boards 4x4,5x5,6x6
+
+The greedy player (issue 16) takes every box it is offered, else draws a line that gives no
+box away, else the line that gives away the fewest boxes it can see; no chain control, no
+double-dealing. It is written out here, apart from the bots, so that a change to the bots'
+levels cannot change the yardstick.
 
 OpenSpiel (``pip install -e '.[bench]'``) is needed for the last table only.
 """
@@ -17,32 +23,64 @@ import time
 from typing import Any
 
 from playtable.ai import choose_move
+from playtable.ai.dots_bots import greedy_loss
 from playtable.games import Game, load
+from playtable.games.dots.game import DotsAndBoxes, DotsState
 
 PAIRS = [("medium", "easy"), ("hard", "easy"), ("hard", "medium")]
 
 
+def greedy_move(game: DotsAndBoxes, state: DotsState, rng: random.Random) -> int:
+    """The greedy player's line: a capture, else a line that gives nothing, else the fewest."""
+    full = (1 << len(game.board.lines)) - 1
+    free = full & ~state.drawn
+    captures, safe, sacrifices = [], [], []
+    for line in game.legal_moves(state):
+        counts = [(free & mask).bit_count() for _, mask in game._line_cells[line]]
+        if 1 in counts:
+            captures.append(line)
+        elif 2 in counts:
+            sacrifices.append(line)
+        else:
+            safe.append(line)
+    if captures:
+        return rng.choice(captures)
+    if safe:
+        return rng.choice(safe)
+    given = {line: greedy_loss(game, state.drawn | 1 << line) for line in sacrifices}
+    fewest = min(given.values())
+    return rng.choice([line for line in sacrifices if given[line] == fewest])
+
+
 def play(
     name: str, options: dict[str, Any], red: str, blue: str, seed: int, budget: float
-) -> tuple[str | None, float]:
-    """One game between two levels; (winning colour or None, the slowest move in seconds)."""
+) -> tuple[str | None, float, int]:
+    """One game between two levels ("greedy" is the greedy player above); (winning colour
+    or None, the slowest bot move in seconds, red's boxes minus blue's)."""
     game: Game[Any, Any, Any] = load(name, options)
     state = game.initial()
     moves: list[str] = []
     slowest = 0.0
+    rng = random.Random(seed)
     while game.to_move(state) is not None:
         level = red if game.to_move(state) == "red" else blue
         start = time.perf_counter()
-        # As the table service does: the deadline counts from the start of the turn.
-        text = choose_move(
-            name, options, moves, level, seed + len(moves), budget, time.time() + budget
-        )
-        slowest = max(slowest, time.perf_counter() - start)
+        if level == "greedy":
+            assert isinstance(game, DotsAndBoxes)
+            text = game.format_move(greedy_move(game, state, rng))
+        else:
+            # As the table service does: the deadline counts from the start of the turn.
+            text = choose_move(
+                name, options, moves, level, seed + len(moves), budget, time.time() + budget
+            )
+            slowest = max(slowest, time.perf_counter() - start)
         state = game.play(state, text)
         moves.append(text)
     outcome = game.outcome(state)
     assert outcome is not None
-    return outcome.winner, slowest
+    score = game.score(state)
+    margin = 0 if score is None else score[0] - score[1]
+    return outcome.winner, slowest, margin
 
 
 def match(
@@ -50,12 +88,18 @@ def match(
 ) -> str:
     wins = draws = losses = 0
     slowest = 0.0
+    margins: list[int] = []
     start = time.perf_counter()
     for i in range(games):
         red, blue = (first, second) if i % 2 == 0 else (second, first)
-        winner, slow = play(name, options, red, blue, seed=1000 * i, budget=budget)
+        winner, slow, margin = play(name, options, red, blue, seed=1000 * i, budget=budget)
         slowest = max(slowest, slow)
-        print(f"  game {i + 1}: {red} (red) vs {blue} (blue): {winner}", file=sys.stderr)
+        margins.append(margin if i % 2 == 0 else -margin)
+        print(
+            f"  game {i + 1}: {red} (red) vs {blue} (blue): {winner} ({margin:+d} for red)",
+            file=sys.stderr,
+            flush=True,
+        )
         if winner is None:
             draws += 1
         elif (winner == "red") == (i % 2 == 0):
@@ -63,9 +107,11 @@ def match(
         else:
             losses += 1
     board = ",".join(f"{k}={v}" for k, v in options.items())
+    average = sum(margins) / len(margins) if margins and name == "dots" else 0.0
+    closest = min(margins) if margins and name == "dots" else 0
     return (
         f"| {name} {board} | {first} vs {second} | {games} | {wins} | {draws} | {losses} "
-        f"| {slowest:.2f} | {time.perf_counter() - start:.0f} |"
+        f"| {average:+.2f} | {closest:+d} | {slowest:.2f} | {time.perf_counter() - start:.0f} |"
     )
 
 
@@ -90,6 +136,7 @@ def openspiel_match(rows: int, cols: int, games: int, simulations: int, budget: 
         to_action[f"{a}-{b}"] = action
     from_action = {v: k for k, v in to_action.items()}
     wins = draws = losses = 0
+    margins: list[int] = []
     for i in range(games):
         rng = np.random.RandomState(i)
         bot = mcts.MCTSBot(
@@ -117,7 +164,13 @@ def openspiel_match(rows: int, cols: int, games: int, simulations: int, budget: 
             moves.append(text)
         outcome = game.outcome(state)
         assert outcome is not None and spiel_state.is_terminal()
-        print(f"  game {i + 1}: hard plays {ours}: {outcome.winner}", file=sys.stderr)
+        red, blue = game.score(state)
+        margins.append(red - blue if ours == "red" else blue - red)
+        print(
+            f"  game {i + 1}: hard plays {ours}: {outcome.winner} ({margins[-1]:+d} for hard)",
+            file=sys.stderr,
+            flush=True,
+        )
         if outcome.winner is None:
             draws += 1
         elif outcome.winner == ours:
@@ -125,7 +178,11 @@ def openspiel_match(rows: int, cols: int, games: int, simulations: int, budget: 
         else:
             losses += 1
     label = f"hard vs OpenSpiel MCTS {simulations}"
-    return f"| dots {rows}x{cols} | {label} | {games} | {wins} | {draws} | {losses} |"
+    average = sum(margins) / max(len(margins), 1)
+    return (
+        f"| dots {rows}x{cols} | {label} | {games} | {wins} | {draws} | {losses} "
+        f"| {average:+.2f} | {min(margins, default=0):+d} |"
+    )
 
 
 def board_options(text: str) -> dict[str, Any]:
@@ -147,7 +204,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--openspiel-games", type=int, default=20)
     parser.add_argument("--simulations", type=int, default=1000)
     parser.add_argument("--budget", type=float, default=1.4, help="seconds per bot move")
-    parser.add_argument("--only", choices=["dots", "swaptimum", "openspiel"])
+    parser.add_argument("--only", choices=["dots", "swaptimum", "openspiel", "greedy"])
+    parser.add_argument("--greedy-games", type=int, default=100)
+    parser.add_argument("--greedy-boards", default="4x4,5x5,6x6", help="boards for hard-greedy")
+    parser.add_argument(
+        "--openspiel-boards", default="3x3,4x4", help="boards for hard against OpenSpiel"
+    )
     parser.add_argument(
         "--pairs", default="all", help="comma list such as hard-easy (default: every pair)"
     )
@@ -161,8 +223,11 @@ def main(argv: list[str] | None = None) -> int:
     pairs = PAIRS
     if args.pairs != "all":
         pairs = [tuple(p.split("-")) for p in args.pairs.split(",")]  # type: ignore[misc]
-    header = "| game | match | games | wins | draws | losses | slowest move s | total s |"
-    rule = "|---|---|---|---|---|---|---|---|"
+    header = (
+        "| game | match | games | wins | draws | losses | average margin | worst margin "
+        "| slowest move s | total s |"
+    )
+    rule = "|---|---|---|---|---|---|---|---|---|---|"
     if args.only in (None, "swaptimum"):
         print(header, rule, sep="\n", flush=True)
         for first, second in pairs:
@@ -177,13 +242,21 @@ def main(argv: list[str] | None = None) -> int:
                 print(
                     match("dots", options, first, second, args.dots_games, args.budget), flush=True
                 )
+    if args.only in (None, "greedy"):
+        print(header, rule, sep="\n", flush=True)
+        for options in map(board_options, args.greedy_boards.split(",")):
+            print(
+                match("dots", options, "hard", "greedy", args.greedy_games, args.budget),
+                flush=True,
+            )
     if args.only in (None, "openspiel"):
         print(
-            "| game | match | games | wins | draws | losses |",
-            "|---|---|---|---|---|---|",
+            "| game | match | games | wins | draws | losses | average margin | worst margin |",
+            "|---|---|---|---|---|---|---|---|",
             sep="\n",
         )
-        for rows, cols in ((3, 3), (4, 4)):
+        for board in args.openspiel_boards.split(","):
+            rows, cols = (int(n) for n in board.split("x"))
             print(
                 openspiel_match(rows, cols, args.openspiel_games, args.simulations, args.budget),
                 flush=True,

@@ -8,6 +8,14 @@ Published values are checked: 2x2 = +2, 3x3 = -3, 4x4 = 0 for the first player.
     python bench/solver.py                 # the standard cases
     python bench/solver.py --with-4x4      # also 4x4 standard (can take up to 30 minutes)
     python bench/solver.py --endgames 10   # 25 free lines left, as the hard bot meets them
+    python bench/solver.py --empty --table-bits 27 --time-limit 600
+                                           # 3x4, 3x5 and 4x4 from empty, with the profile
+
+``--empty`` solves 3x4, 3x5 and 4x4 standard (normal scoring) from the empty board in the C
+search, each with a fresh table of ``2 ** --table-bits`` entries (16 bytes each), and prints
+value, nodes and time, then where the nodes went: by kind (a capture on offer, a line that
+gives nothing away, every line a sacrifice, chains and loops only) and by free lines. The
+same boards with the two cutoffs of the C search switched off (``--plain``) give the ratio.
 
 The solver searches in C (``playtable/ai/_dotscore.c``) when it is built; the table then also
 gives, measured in the same run, the pure Python search's CPU time and the ratio (not for 4x4
@@ -56,7 +64,8 @@ ENDGAME_BOARDS: list[tuple[str, dict[str, Any]]] = [
     ("triangle 5 misère", {"grid": "triangle", "size": 5, "misere": True}),
     ("hexagon 3 misère", {"grid": "hexagon", "size": 3, "misere": True}),
 ]
-PUBLISHED = {"2x2 standard": 2, "3x3 standard": -3, "4x4 standard": 0}
+PUBLISHED = {"2x2 standard": 2, "3x3 standard": -3, "3x5 standard": -1, "4x4 standard": 0}
+EMPTY_BOARDS = [("3x4 standard", (3, 4)), ("3x5 standard", (3, 5)), ("4x4 standard", (4, 4))]
 
 
 def timed(function: Any) -> tuple[Any, float, float]:
@@ -77,8 +86,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--free", type=int, default=25, help="free lines left in an endgame")
     parser.add_argument("--budget", type=float, default=1.19, help="seconds per endgame")
     parser.add_argument("--pure", action="store_true", help="no C search: pure Python only")
+    parser.add_argument("--empty", action="store_true", help="3x4, 3x5, 4x4 from empty")
+    parser.add_argument("--table-bits", type=int, default=27, help="--empty: table size")
+    parser.add_argument(
+        "--plain", action="store_true", help="--empty: without the C search's cutoffs"
+    )
     args = parser.parse_args(argv)
     native = False if args.pure else None
+    if args.empty:
+        return empty_boards(args.only, args.table_bits, args.time_limit, not args.plain)
     if args.endgames:
         return endgames(args.endgames, args.free, args.budget, args.only, native)
     cases = list(CASES)
@@ -141,6 +157,64 @@ def main(argv: list[str] | None = None) -> int:
             f"| {pure_text} | {speedup} |",
             flush=True,
         )
+    return 1 if wrong else 0
+
+
+def empty_boards(only: str | None, table_bits: int, limit: float, cutoffs: bool) -> int:
+    """3x4, 3x5 and 4x4 standard from the empty board in the C search: value, nodes, time,
+    and where the nodes went."""
+    from playtable.ai._dotscore import Core
+
+    wanted = set(only.split(",")) if only else None
+    print(
+        "| board | value | nodes | CPU s | wall s | nodes/s | offered | safe | loony | simple |",
+        "|---|---|---|---|---|---|---|---|---|---|",
+        sep="\n",
+        flush=True,
+    )
+    wrong = 0
+    profiles: list[tuple[str, list[int]]] = []
+    for name, (rows, cols) in EMPTY_BOARDS:
+        if wanted is not None and name not in wanted:
+            continue
+        game = DotsAndBoxes.from_options({"rows": rows, "cols": cols})
+        solver = DotsSolver(game)
+        core = Core(
+            solver.cell_masks,
+            solver.n_lines,
+            solver.perms[1:],
+            solver.sym_min_free,
+            table_bits,
+            misere=False,
+            etc=cutoffs,
+            loony=cutoffs,
+        )
+        cells = len(solver.cell_masks)
+        value, wall, cpu = timed(lambda c=core, n=cells: c.search(0, -n, n, limit))  # type: ignore[misc]
+        profile = core.profile
+        total = max(core.nodes, 1)
+        shares = " | ".join(
+            f"{100 * profile[k] / total:.0f}%"  # type: ignore[literal-required]
+            for k in ("offered", "safe", "loony", "simple")
+        )
+        expected = PUBLISHED.get(name)
+        if value is None:
+            text = f"not solved in {limit:g} s"
+        else:
+            check = "" if expected is None else (" (published)" if value == expected else " WRONG")
+            wrong += expected is not None and value != expected
+            text = f"{value:+d}{check}"
+        print(
+            f"| {name} | {text} | {core.nodes} | {cpu:.1f} | {wall:.1f} "
+            f"| {core.nodes / max(cpu, 1e-6) / 1e6:.1f} M | {shares} |",
+            flush=True,
+        )
+        profiles.append((name, profile["by_free"]))
+    for name, by_free in profiles:
+        total = max(sum(by_free), 1)
+        peak = sorted(range(len(by_free)), key=lambda i: -by_free[i])[:5]
+        text = ", ".join(f"{i} free: {100 * by_free[i] / total:.0f}%" for i in sorted(peak))
+        print(f"{name}: most nodes at {text}", flush=True)
     return 1 if wrong else 0
 
 

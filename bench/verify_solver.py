@@ -7,6 +7,12 @@ reductions are also forced on, to show that they are wrong there (the solver nev
 in misère), and the C search (``playtable/ai/_dotscore.c``) is checked as well.
 
     python bench/verify_solver.py --positions 3000
+
+The two cutoffs of the C search (the loony bound and the enhanced transposition cutoff) are
+also checked on their own, on bigger positions than the plain search can take: random
+positions of 4x4, 3x5 and triangle 4 (normal scoring) with up to ``--cutoff-free`` free lines,
+each searched in a random window (null windows included) with the cutoffs and without; the
+fail-soft results must bound the exact value the same way.
 """
 
 from __future__ import annotations
@@ -60,11 +66,49 @@ def random_position(game: DotsAndBoxes, rng: random.Random, max_free: int) -> in
     return drawn
 
 
+CUTOFF_BOARDS: list[dict[str, Any]] = [
+    {"rows": 4, "cols": 4},
+    {"rows": 3, "cols": 5},
+    {"grid": "triangle", "size": 4},
+]
+
+
+def check_cutoffs(positions: int, max_free: int, rng: random.Random) -> int:
+    """Positions where the C search with its cutoffs breaks the fail-soft contract."""
+    from playtable.ai._dotscore import Core
+
+    wrong = 0
+    for options in CUTOFF_BOARDS:
+        game = DotsAndBoxes.from_options(options)
+        solver = DotsSolver(game)
+        fast = Core(solver.cell_masks, solver.n_lines, solver.perms[1:], 10, 20, misere=False)
+        plain = Core(
+            solver.cell_masks, solver.n_lines, [], 10, 20, misere=False, etc=False, loony=False
+        )
+        cells = len(solver.cell_masks)
+        for _ in range(positions // len(CUTOFF_BOARDS)):
+            drawn = solver.to_internal(random_position(game, rng, max_free))
+            exact = plain.search(drawn, -cells - 1, cells + 1, 600.0)
+            low = rng.randint(-cells, cells - 1)
+            high = low + 1 if rng.random() < 0.6 else rng.randint(low + 1, cells + 1)
+            got = fast.search(drawn, low, high, 600.0)
+            assert exact is not None and got is not None
+            ok = exact <= got if got <= low else exact >= got if got >= high else exact == got
+            if not ok:
+                wrong += 1
+                print(f"  cutoffs: {options} drawn={drawn:#x} ({low}, {high}): {got}, {exact}")
+    verdict = "ok" if not wrong else "WRONG"
+    print(f"normal  C search cutoffs vs none       {positions - wrong:5}/{positions} {verdict}")
+    return wrong
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--positions", type=int, default=3000, help="positions per scoring")
     parser.add_argument("--max-free", type=int, default=15, help="free lines at most")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--cutoff-positions", type=int, default=3000)
+    parser.add_argument("--cutoff-free", type=int, default=22, help="free lines at most")
     args = parser.parse_args(argv)
     rng = random.Random(args.seed)
     failures = 0
@@ -101,6 +145,8 @@ def main(argv: list[str] | None = None) -> int:
             print(f"{scoring:7} {name:28} {args.positions - count:5}/{args.positions} {verdict}")
             if count and not expected_wrong:
                 failures += 1
+    if NATIVE and args.cutoff_positions:
+        failures += check_cutoffs(args.cutoff_positions, args.cutoff_free, rng) > 0
     print(f"{time.perf_counter() - start:.1f} s")
     return 1 if failures else 0
 

@@ -144,6 +144,12 @@ def cmd_solve(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_atlas(args: argparse.Namespace) -> int:
+    from playtable.ai import atlas
+
+    return atlas.run(args)
+
+
 def __getattr__(name: str) -> Any:
     # RedactLinks lives with logging, which only `serve` needs: `replay` starts without it.
     if name == "RedactLinks":
@@ -239,6 +245,17 @@ def build_parser() -> argparse.ArgumentParser:
         help="give up on a record after this many seconds (default 60)",
     )
     solve.set_defaults(func=cmd_solve)
+
+    atlas = sub.add_parser(
+        "atlas",
+        help="prove the atlas of solved Dots and Boxes boards, or check it",
+        description="build: prove every board of the atlas and write playtable/ai/atlas.json; "
+        "check: re-prove a sample of the stored boards (see playtable/ai/atlas.py).",
+    )
+    from playtable.ai.atlas import add_arguments as atlas_arguments
+
+    atlas_arguments(atlas)
+    atlas.set_defaults(func=cmd_atlas)
 
     serve = sub.add_parser(
         "serve",

@@ -1,6 +1,14 @@
 """Type stubs of the C search (playtable/ai/_dotscore.c)."""
 
 from collections.abc import Sequence
+from typing import TypedDict
+
+class Profile(TypedDict):
+    offered: int
+    safe: int
+    loony: int
+    simple: int
+    by_free: list[int]
 
 class Core:
     """The exact Dots and Boxes search on at most 64 lines."""
@@ -14,6 +22,8 @@ class Core:
         table_bits: int,
         sym_slack: int = 2,
         misere: bool = True,
+        etc: bool = True,
+        loony: bool = True,
     ) -> None: ...
     def search(self, drawn: int, alpha: int, beta: int, seconds: float) -> int | None: ...
     def clear(self) -> None: ...
@@ -21,3 +31,5 @@ class Core:
     def nodes(self) -> int: ...
     @property
     def entries(self) -> int: ...
+    @property
+    def profile(self) -> Profile: ...

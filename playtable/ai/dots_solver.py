@@ -54,7 +54,14 @@ search on random positions):
   (32 MB, huge pages), about 40 times the nodes per second of pure Python. A board of more
   than 64 lines is projected onto its free lines once at most 64 are free. It leaves out the
   chains-and-loops shortcut (exact either way) and uses a symmetry only when the searched
-  position's image is within two lines of it (else the symmetry cannot pay). Without the
+  position's image is within two lines of it (else the symmetry cannot pay). In normal
+  scoring it adds two cutoffs, exact either way: the *loony bound* (a cell offered at the end
+  of a chain whose next cell's other line claims nothing is worth at least 0 to the side to
+  move: taking both and moving on, or declining them, gives 2 + x or -2 - x for the same
+  position; Berlekamp's loony theorem, as Barker and Korf use it) and the *enhanced
+  transposition cutoff* (a safe line's position is probed in the table before any move is
+  searched). ``table_bits`` sizes its table (2 ** 27 entries, 2 GiB, solves 3x5 from the
+  empty board in about 5 CPU minutes; see ``bench/solver.py --empty``). Without the
   extension, or with ``native=False``, everything runs in Python, the reference the tests
   compare it with.
 - **Iterative deepening** under a time budget: searches limited to ``d`` choice moves
@@ -183,8 +190,11 @@ class DotsSolver:
         chain_rule: bool = True,
         endgame: bool = True,
         native: bool | None = None,
+        table_bits: int | None = None,
     ) -> None:
         self.game = game
+        if table_bits is not None:
+            self.table_bits = table_bits  # the C search's table: 2 ** table_bits entries
         board = game.board
         self.weight = -1 if game.settings.misere else 1
         # None: the sound choice, reductions in normal scoring only. True in misère exists
@@ -711,7 +721,8 @@ class DotsSolver:
 
     # -- the C search -------------------------------------------------------------------------
     # The C search's table: 2 ** 21 entries of 16 bytes (32 MB; a worker keeps up to four
-    # solvers). 2 ** 20 and 2 ** 22 took the same time on the 4x4 misère endgames.
+    # solvers). 2 ** 20 and 2 ** 22 took the same time on the 4x4 misère endgames. Whole-board
+    # proofs (bench/solver.py, the atlas) pass a bigger ``table_bits``: 2 ** 27 entries is 2 GiB.
     table_bits = 21
 
     def _native(self, drawn: int) -> tuple[Core, int] | None:

@@ -19,9 +19,10 @@ from starlette.routing import BaseRoute, Route
 from playtable.games import load
 from playtable.games.dots.game import DotsAndBoxes
 from playtable.games.swaptimum import Swaptimum, SwaptimumState
+from playtable.web.atlas import variant_values
 from playtable.web.client_strings import client_strings
 from playtable.web.errors import page_not_found
-from playtable.web.templating import gettext_for, render
+from playtable.web.templating import gettext_for, language_of, render
 
 
 @dataclass(frozen=True)
@@ -268,6 +269,7 @@ async def variant_page(request: Request) -> Response:
             "swedish": board_facts({"rows": 4, "cols": 4, "start": "swedish"}),
             "diagrams": {"start": dots_diagram(variant.options)},
             "strings": client_strings(gettext_for(request)),
+            "solved": variant_values(variant.slug, gettext_for(request), language_of(request)),
         },
     )
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from starlette.routing import BaseRoute, WebSocketRoute
 
-from playtable.web import api, guides, links, my_games, pages, pictures, push, replay, timing
+from playtable.web import api, atlas, guides, links, my_games, pages, pictures, push, replay, timing
 from playtable.web.socket import table_socket
 
 
@@ -15,6 +15,7 @@ def routes() -> list[BaseRoute]:
         *links.routes,
         WebSocketRoute("/t/{table_id}/ws", table_socket, name="table_socket"),
         *guides.routes,
+        *atlas.routes,
         *pictures.routes,  # before pages: /t/{id}.png is not the table page
         *replay.routes,
         *pages.routes,

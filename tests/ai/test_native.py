@@ -163,3 +163,50 @@ def test_bad_searches_are_refused() -> None:
     assert core.nodes > 0 and core.entries > 0
     core.clear()
     assert core.entries == 0
+
+
+@pytest.mark.parametrize(
+    "options",
+    [{"rows": 3, "cols": 3}, {"rows": 4, "cols": 4}, {"grid": "triangle", "size": 3}],
+    ids=["3x3", "4x4", "triangle-3"],
+)
+def test_the_cutoffs_keep_every_window_sound(options: dict[str, Any]) -> None:
+    # The enhanced transposition cutoff and the loony bound only cut a node short: whatever
+    # the window, the fail-soft result must still bound the exact value the right way.
+    g = game(False, **options)
+    solver = DotsSolver(g)
+    rng = random.Random(21)
+    fast = Core(solver.cell_masks, solver.n_lines, solver.perms[1:], 10, 16, misere=False)
+    plain = Core(
+        solver.cell_masks, solver.n_lines, [], 10, 16, misere=False, etc=False, loony=False
+    )
+    cells = len(solver.cell_masks)
+    for _ in range(60):
+        state = random_state(g, rng, rng.randint(8, 18))
+        drawn = solver.to_internal(state.drawn)
+        exact = plain.search(drawn, -cells - 1, cells + 1, 60.0)
+        assert exact is not None
+        low = rng.randint(-cells, cells - 1)
+        high = low + 1 if rng.random() < 0.6 else rng.randint(low + 1, cells + 1)
+        got = fast.search(drawn, low, high, 60.0)
+        assert got is not None
+        if got <= low:
+            assert exact <= got, (state.drawn, low, high)
+        elif got >= high:
+            assert exact >= got, (state.drawn, low, high)
+        else:
+            assert exact == got, (state.drawn, low, high)
+    assert fast.nodes > 0
+
+
+def test_the_profile_counts_every_node_once() -> None:
+    g = game(False, rows=3, cols=3)
+    solver = DotsSolver(g)
+    core = Core(solver.cell_masks, solver.n_lines, solver.perms[1:], 10, 16, misere=False)
+    assert core.search(0, -10, 10, 60.0) == -3
+    profile = core.profile
+    kinds = profile["offered"] + profile["safe"] + profile["loony"] + profile["simple"]
+    assert kinds == sum(profile["by_free"]) > 0
+    # Nodes cut short before the count (by the forced captures' bounds) are not counted.
+    assert kinds <= core.nodes
+    assert profile["by_free"][0] == 0  # a full board returns before it is counted

@@ -1,0 +1,64 @@
+"""The stored atlas (playtable/ai/atlas.json): re-proved on a sample, published values kept."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+
+from playtable.ai import atlas
+from playtable.cli import main as cli
+
+ENTRIES = atlas.load()
+
+
+def test_the_atlas_is_built_and_covers_every_small_board() -> None:
+    stored = {e.board.key for e in ENTRIES}
+    small = [b.key for b in atlas.boards() if len(b.game().board.lines) <= 24]
+    assert small and set(small) <= stored, sorted(set(small) - stored)
+
+
+@pytest.mark.parametrize(("size", "value"), sorted(atlas.PUBLISHED.items()))
+def test_stored_values_agree_with_the_published_ones(size: tuple[int, int], value: int) -> None:
+    entry = atlas.entry_for({"rows": size[0], "cols": size[1]})
+    if entry is None:
+        assert size not in ((2, 2), (3, 3)), "the small published boards must be stored"
+        pytest.skip(f"{size[0]}x{size[1]} is not in the atlas")
+    assert entry.value == value
+
+
+def test_every_entry_is_consistent() -> None:
+    for entry in ENTRIES:
+        game = entry.board.game()
+        assert len(entry.first_moves) == len(game.board.lines)
+        for line, value in enumerate(entry.first_moves):
+            assert (value is None) == bool(game.predrawn >> line & 1), (entry.board.key, line)
+        values = [v for v in entry.first_moves if v is not None]
+        assert entry.value == (min(values) if entry.board.misere else max(values))
+        assert entry.best_lines
+
+
+def test_a_sample_is_proved_again() -> None:
+    rng = random.Random(2026)
+    quick = [e for e in ENTRIES if len(e.board.game().board.lines) <= 20]
+    for entry in rng.sample(quick, 8):
+        again = atlas.prove(entry.board, 60.0)
+        assert (again.value, again.first_moves) == (entry.value, entry.first_moves), entry.board
+
+
+def test_symmetric_lines_share_a_value() -> None:
+    entry = atlas.entry_for({"rows": 3, "cols": 3})
+    assert entry is not None
+    for orbit in atlas.line_classes(entry.board.game()):
+        assert len({entry.first_moves[line] for line in orbit}) == 1
+
+
+def test_the_command_builds_an_atlas_file(tmp_path: Path) -> None:
+    out = tmp_path / "atlas.json"
+    keys = "square-2x2-standard-normal,triangle-2-standard-misere"
+    assert cli(["atlas", "build", "--only", keys, "--output", str(out), "--time-limit", "30"]) == 0
+    built = {e.board.key: e for e in atlas.load(out)}
+    assert set(built) == set(keys.split(","))
+    assert built["square-2x2-standard-normal"].value == 2
+    assert built == {k: e for k, e in ((e.board.key, e) for e in ENTRIES) if k in built}
