@@ -20,7 +20,14 @@ import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
 from tests.e2e.conftest import _free_port
-from tests.e2e.helpers import TIMEOUT, create_table, wait_moves_offered, wait_ply, wait_ready
+from tests.e2e.helpers import (
+    TIMEOUT,
+    accept_invitation,
+    create_table,
+    wait_moves_offered,
+    wait_ply,
+    wait_ready,
+)
 
 pytestmark = pytest.mark.e2e
 
@@ -65,7 +72,7 @@ def seated_pair(
     red, blue = red_context.new_page(), blue_context.new_page()
     red.goto(created["seat_url"])
     wait_ready(red)
-    blue.goto(created["invite_url"])
+    accept_invitation(blue, created["invite_url"])
     wait_ready(blue)
     return red, blue, created["watch_url"]
 
