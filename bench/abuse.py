@@ -220,6 +220,8 @@ def why(error: BaseException) -> str:
     """A refusal in a few words: the HTTP status of a refused handshake, else the error."""
     if isinstance(error, InvalidStatus):
         return f"HTTP {error.response.status_code}"
+    if isinstance(error, ConnectionClosed):
+        return "closed by the server"
     return type(error).__name__
 
 
@@ -441,9 +443,9 @@ class Pair:
         if not self.seats or self.seats["red"].table.get("outcome") is not None:
             await self.new_table()
         if not all(seat.table for seat in self.seats.values()):  # a reconnect failed before
-            why = await self._reconnect()
-            if why is not None:
-                raise RuntimeError(f"locked out ({why})")
+            reason = await self._reconnect()
+            if reason is not None:
+                raise RuntimeError(f"locked out ({reason})")
         red = self.seats["red"]
         table = red.table
         mover = self.seats[table["to_move"]]
@@ -502,6 +504,7 @@ class BotVictim:
     def __init__(self, record: Record, port: int, pace: float) -> None:
         self.record, self.port, self.pace = record, port, pace
         self.seat: Seat | None = None
+        self.last_turn = (0.0, 0.0)  # (when, seconds) of the newest computer reply
         self.rng = random.Random(71)
         self.lock = asyncio.Lock()
 
@@ -569,8 +572,10 @@ class BotVictim:
             moves, movers = seat.table["moves"], seat.table["movers"]
             if len(moves) > ply and moves[ply] == move:
                 self.record.acked.append((label or "-", seat.table_id, ply, move))
-            if window is not None and any(m != me for m in movers[ply + 1 :]):
-                window.samples.append(replied.result() - sent)
+            if any(m != me for m in movers[ply + 1 :]):
+                self.last_turn = (time.monotonic(), replied.result() - sent)
+                if window is not None:
+                    window.samples.append(replied.result() - sent)
             return
         replied.cancel()
         if refused in done:
@@ -823,6 +828,16 @@ class Bench:
                 await node.wait_up(30)
             except RuntimeError as error:
                 notes.append(f"{node.name} did not recover: {error}")
+        # Work an attack queued (the computer's pool above all) must not spill into the next
+        # attack's baseline: wait for a computer reply within a second (at most 30 s).
+        began = time.monotonic()
+        while time.monotonic() - began < 30:
+            when, seconds = self.bot.last_turn
+            if when > began and seconds < 1.0:
+                break
+            await asyncio.sleep(0.2)
+        else:
+            notes.append("the computer did not reply within 1 s again in 30 s")
         await asyncio.sleep(1)
         return notes
 
@@ -910,9 +925,9 @@ async def attack_spectators(bench: Bench, stop: asyncio.Event, out: Outcome) -> 
                 await asyncio.gather(*(one() for _ in range(count)))
                 held.append(len(sockets))
                 # The two players reload their pages; the crowd takes any free place first.
-                why = await bench.pair.reconnect(top_up)
+                locked = await bench.pair.reconnect(top_up)
                 out.notes.append(
-                    "players reconnected" if why is None else f"**players locked out: {why}**"
+                    "players reconnected" if locked is None else f"**players locked out: {locked}**"
                 )
             await asyncio.sleep(0.25)
     finally:
@@ -1204,9 +1219,10 @@ async def attack_redis(bench: Bench, stop: asyncio.Event, out: Outcome) -> None:
         bench.redis.kill()
     try:
         await asyncio.sleep(2.5)
-        why = await bench.pair.reconnect()  # a page rejoining while Redis is down
+        failed = await bench.pair.reconnect()  # a page rejoining while Redis is down
         out.notes.append(
-            "rejoin while Redis was down: " + ("worked" if why is None else f"**failed ({why})**")
+            "rejoin while Redis was down: "
+            + ("worked" if failed is None else f"**failed ({failed})**")
         )
         await asyncio.sleep(2.5)
     finally:
