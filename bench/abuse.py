@@ -866,7 +866,7 @@ async def attack_preview(bench: Bench, stop: asyncio.Event, out: Outcome) -> Non
                     )
                     statuses[f"{method} {reply.status}"] += 1
                     took += f"pt_{made.table_id}" in reply.cookies()
-                    og = og or b'property="og:title"' in reply.body
+                    og = og or b"og:title" in reply.body
             await asyncio.sleep(0.2)
         await red.connect()  # a fresh state: is the blue seat still free?
         taken = red.table["seats"]["blue"]["taken"]
@@ -971,7 +971,8 @@ async def attack_sockets(bench: Bench, stop: asyncio.Event, out: Outcome) -> Non
         await asyncio.gather(*(one(k) for k in range(total)))
         await asyncio.sleep(1)
         still = sum(1 for ws in sockets if ws.close_code is None)
-        out.notes.append(f"{total} sockets tried: {dict(sorted(outcome.items()))}")
+        tried = sum(outcome.values())
+        out.notes.append(f"{tried} of {total} sockets tried: {dict(sorted(outcome.items()))}")
         out.notes.append(f"{still} still open after 1 s")
         await stop.wait()
     finally:
@@ -1434,6 +1435,15 @@ async def run(args: argparse.Namespace, nodes: list[Node], redis: Redis | None) 
         f"{args.attacker}; windows {args.base:g} s without, {args.duration:g} s during",
         flush=True,
     )
+    where = subprocess.run(
+        [sys.executable, "-c", "import playtable; print(playtable.__file__)"],
+        env=nodes[0].env,
+        cwd=nodes[0].workdir,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    print(f"# the server's code: {os.path.dirname(where.stdout.strip()) or where.stderr[-200:]}")
     await bench.pair.new_table()
     await bench.bot.new_table()
     background = [
