@@ -22,7 +22,7 @@ the server's per-address budgets tell it from the victims (who use 127.0.0.1); e
 stays on 127.0.0.0/8, every count is bounded and the whole run stops at ``--time-limit``.
 
     python bench/abuse.py                         # every attack, about 6 minutes
-    python bench/abuse.py --quick                 # 4 s / 8 s windows, about 3 minutes
+    python bench/abuse.py --quick                 # 4 s / 8 s windows, about 4 minutes
     python bench/abuse.py --only preview,slowloris
     python bench/abuse.py --cluster --only redis  # two processes, PostgreSQL, own Redis
 """
