@@ -485,6 +485,7 @@ class Pair:
                 window.stuck += 1
                 window.samples.append(MOVE_TIMEOUT)
         both.cancel()
+        both.add_done_callback(lambda f: None if f.cancelled() else f.exception())
         await self._reconnect()
         # Acknowledged by the rejoin if the store has it.
         moves = self.seats["red"].table.get("moves", [])
