@@ -6,7 +6,7 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 
 
-.PHONY: run test install deps lint typecheck unit bench bench-load bench-compiled test-compiled clean i18n book atlas
+.PHONY: run test install deps lint typecheck unit bench bench-load bench-abuse bench-compiled test-compiled clean i18n book atlas
 
 $(BIN)/activate: pyproject.toml setup.py playtable/ai/_dotscore.c
 	$(PYTHON) -m venv $(VENV)
@@ -73,6 +73,10 @@ test-compiled: install
 # Loopback only, bounded; uses the local PostgreSQL and Redis (see bench/load.py).
 bench-load: install
 	$(BIN)/python bench/load.py
+
+# Issue 17's attacks against a server it starts (loopback only, bounded); see bench/README.md.
+bench-abuse: install
+	nice -n 10 $(BIN)/python bench/abuse.py
 
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache .mypy_cache .ruff_cache
