@@ -34,6 +34,7 @@ import http.client
 import json
 import os
 import random
+import re
 import resource
 import shutil
 import socket
@@ -42,6 +43,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import urllib.parse
 from collections.abc import Sequence
 from typing import Any
 from urllib.parse import urlsplit
@@ -147,15 +149,33 @@ def create_table(port: int) -> tuple[str, dict[str, str]]:
     if response.status != 201:
         raise RuntimeError(f"could not create a table: {created}")
     table_id = created["id"]
-    invite = urlsplit(created["invite_url"]).path
-    joined = request(port, "GET", invite)
+    return table_id, {
+        "red": created["seat_url"].rsplit("/", 1)[1],
+        "blue": take_seat(port, table_id, urlsplit(created["invite_url"]).path),
+    }
+
+
+def take_seat(port: int, table_id: str, invite: str) -> str:
+    """Open the invitation and press its button, as the friend does: the seat token."""
+    connection = http.client.HTTPConnection(HOST, port, timeout=10)
+    connection.request("GET", invite)
+    page = connection.getresponse()
+    text = page.read().decode()
+    csrf = re.search(r'name="csrf" value="([^"]+)"', text)
+    cookies = [v.split(";", 1)[0] for k, v in page.getheaders() if k.lower() == "set-cookie"]
+    if page.status != 200 or csrf is None:
+        raise RuntimeError(f"the invitation page did not offer the seat ({page.status})")
+    body = urllib.parse.urlencode({"csrf": csrf.group(1)})
+    headers = {"Content-Type": "application/x-www-form-urlencoded", "Cookie": "; ".join(cookies)}
+    connection.request("POST", invite, body, headers)
+    joined = connection.getresponse()
     joined.read()
-    cookie = joined.getheader("set-cookie") or ""
+    connection.close()
     prefix = f"pt_{table_id}="
-    if not cookie.startswith(prefix):
-        raise RuntimeError("the invitation did not seat the second player")
-    blue = cookie[len(prefix) :].split(";", 1)[0]
-    return table_id, {"red": created["seat_url"].rsplit("/", 1)[1], "blue": blue}
+    for key, value in joined.getheaders():
+        if key.lower() == "set-cookie" and value.startswith(prefix):
+            return value[len(prefix) :].split(";", 1)[0]
+    raise RuntimeError("the invitation did not seat the second player")
 
 
 class Player:
