@@ -11,6 +11,7 @@ import gettext
 
 from babel import Locale, UnknownLocaleError
 
+from playtable.web.presentation import quick_messages
 from playtable.web.replay_strings import replay_strings
 from playtable.web.timing import clock_strings
 
@@ -105,6 +106,10 @@ def client_strings(catalog: gettext.NullTranslations) -> dict[str, str | dict[st
         "ann_undo_many": ngettext(
             "%(player)s took back %(count)s move.", "%(player)s took back %(count)s moves."
         ),
+        "ann_rematch_declined": _("%(player)s declined the rematch."),
+        "ann_quick": _("%(player)s says: %(message)s"),
+        **{f"quick_{key}": label for key, label in quick_messages(catalog)},
+        "spectators_count": ngettext("%(count)s spectator", "%(count)s spectators"),
         "lapsed_draw": _("The draw offer lapsed: a move was played."),
         "lapsed_undo": _("The take-back request lapsed: a move was played."),
         "ann_draw_offered": _("%(player)s offers a draw."),

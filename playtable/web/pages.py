@@ -22,7 +22,13 @@ from playtable.web.client_strings import client_strings
 from playtable.web.csrf import csrf_ok, csrf_token, set_csrf_cookie
 from playtable.web.errors import error_page, table_not_found
 from playtable.web.links import refused, seat_token_from, set_seat_cookie, to_table
-from playtable.web.presentation import board_label, bot_names, game_title, settings_summary
+from playtable.web.presentation import (
+    board_label,
+    bot_names,
+    game_title,
+    quick_messages,
+    settings_summary,
+)
 from playtable.web.templating import STATIC_DIR, gettext_for, render
 from playtable.web.timing import table_time
 
@@ -74,6 +80,7 @@ async def _table(request: Request, *, watch: bool, invite: str | None = None) ->
             "page_data": page_data,
             "strings": client_strings(catalog),
             "bot_names": bot_names(catalog),
+            "quick_messages": quick_messages(catalog),
             "invitation": invitation,
             "nav": "table",
             "csrf_token": token,

@@ -8,6 +8,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from playtable.games.forms import FORMS, Phrase
+from playtable.tables.events import QUICK_MESSAGES
 
 
 def say(catalog: gettext.NullTranslations, phrase: Phrase) -> str:
@@ -46,4 +47,17 @@ def bot_names(catalog: gettext.NullTranslations) -> dict[str, str]:
     }
 
 
-__all__ = ["board_label", "bot_names", "game_title", "say", "settings_summary"]
+def quick_messages(catalog: gettext.NullTranslations) -> list[tuple[str, str]]:
+    """The quick messages a player may send the table, as the page labels them."""
+    _ = catalog.gettext
+    labels = {
+        "good_luck": _("Good luck!"),
+        "good_game": _("Good game!"),
+        "thanks": _("Thanks!"),
+        "oops": _("Oops!"),
+        "well_played": _("Well played!"),
+    }
+    return [(key, labels[key]) for key in QUICK_MESSAGES]
+
+
+__all__ = ["board_label", "bot_names", "game_title", "quick_messages", "say", "settings_summary"]

@@ -287,6 +287,14 @@ function handleEvent(event) {
     case "rematch_offered":
       text = t(`ann_${event.kind}`, { player: who });
       break;
+    case "rematch_declined":
+      text = t("ann_rematch_declined", { player: who });
+      showFeedback(text);
+      break;
+    case "quick":
+      text = t("ann_quick", { player: who, message: t(`quick_${event.message}`) });
+      showFeedback(text);
+      break;
     case "draw_declined":
     case "undo_declined":
       // seen, not only heard: the offer box simply goes away otherwise
@@ -415,7 +423,15 @@ function renderTurn(over) {
   $("offline-banner").hidden = !(everConnected && !connected && !leaving);
 }
 
+function renderSpectators() {
+  const count = table.spectators || 0;
+  const line = $("spectators");
+  line.hidden = count === 0;
+  line.textContent = count ? tn("spectators_count", count) : "";
+}
+
 function renderPlayers() {
+  renderSpectators();
   const score = table.view && table.view.score;
   for (const player of ["red", "blue"]) {
     const row = $(`player-${player}`);
@@ -498,6 +514,7 @@ function renderActions(over) {
   const asked = (offers.rematch || []).includes(you);
   rematch.hidden = !over || asked || Boolean(table.rematch_id);
   rematch.textContent = (offers.rematch || []).length ? t("accept_rematch") : t("rematch");
+  for (const say of document.querySelectorAll("#quick button")) say.disabled = !connected;
   const buttons = Array.from(document.querySelectorAll("#actions button"));
   for (const button of buttons) button.disabled = !connected;
   $("actions").hidden = buttons.every((button) => button.hidden);
@@ -660,6 +677,11 @@ function setConnection(state) {
 }
 
 // -- buttons ----------------------------------------------------------------------------------
+document.addEventListener("click", (event) => {
+  const button = event.target.closest("button[data-say]");
+  if (button) send({ type: "say", message: button.dataset.say });
+});
+
 document.addEventListener("click", (event) => {
   const button = event.target.closest("button[data-action]");
   if (!button) return;
