@@ -5,8 +5,6 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
-import pytest
-
 from playtable.ai import atlas
 from playtable.cli import main as cli
 
@@ -19,13 +17,16 @@ def test_the_atlas_is_built_and_covers_every_small_board() -> None:
     assert small and set(small) <= stored, sorted(set(small) - stored)
 
 
-@pytest.mark.parametrize(("size", "value"), sorted(atlas.PUBLISHED.items()))
-def test_stored_values_agree_with_the_published_ones(size: tuple[int, int], value: int) -> None:
-    entry = atlas.entry_for({"rows": size[0], "cols": size[1]})
-    if entry is None:
-        assert size not in ((2, 2), (3, 3)), "the small published boards must be stored"
-        pytest.skip(f"{size[0]}x{size[1]} is not in the atlas")
-    assert entry.value == value
+def test_stored_values_agree_with_the_published_ones() -> None:
+    # Of the published results, the atlas stores the boards whose every first line the solver
+    # proves in its time (2x2 and 3x3; 3x5 and 4x4 are beyond it): each stored one agrees.
+    stored = {}
+    for size, value in sorted(atlas.PUBLISHED.items()):
+        entry = atlas.entry_for({"rows": size[0], "cols": size[1]})
+        if entry is not None:
+            stored[size] = (entry.value, value)
+    assert {(2, 2), (3, 3)} <= set(stored)
+    assert all(found == published for found, published in stored.values()), stored
 
 
 def test_every_entry_is_consistent() -> None:
