@@ -44,6 +44,8 @@ seats = sa.Table(
     sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
     # The level of the computer playing this seat; its token hash is of a token nobody has.
     sa.Column("bot_level", sa.String(16), nullable=True),
+    # The name its player chose to be shown to the table (migration 0006).
+    sa.Column("nickname", sa.String(24), nullable=True),
     sa.CheckConstraint("player IN ('red', 'blue')", name="seats_player"),
 )
 

@@ -86,6 +86,7 @@ class TableRow:
     time_control: str = "-"  # tables/clocks.py spec
     deadline: datetime | None = None  # when the side to move runs out of time (indexed)
     seated_at: datetime | None = None  # when the second seat was taken
+    nicknames: dict[Player, str] = field(default_factory=dict)  # player -> chosen name
 
 
 @dataclass(frozen=True, slots=True)
@@ -122,6 +123,7 @@ class Change:
     new_table: NewTable | None = None  # created in the same transaction (a rematch)
     deadline: datetime | Keep | None = KEEP  # the table's clock deadline
     at: datetime | None = None  # the time recorded for the move or seat (default: now)
+    nickname: tuple[Player, str | None] | None = None  # a seat's new name (None: none)
 
 
 def migrations_config(connection: Connection | None = None) -> Config:
@@ -429,9 +431,13 @@ def _read_table(conn: Connection, table_id: str) -> TableRow | None:
     if row is None:
         return None
     seat_rows = conn.execute(
-        sa.select(seats.c.player, seats.c.token_hash, seats.c.bot_level, seats.c.created_at).where(
-            seats.c.table_id == table_id
-        )
+        sa.select(
+            seats.c.player,
+            seats.c.token_hash,
+            seats.c.bot_level,
+            seats.c.created_at,
+            seats.c.nickname,
+        ).where(seats.c.table_id == table_id)
     ).all()
     return TableRow(
         id=row.id,
@@ -448,6 +454,7 @@ def _read_table(conn: Connection, table_id: str) -> TableRow | None:
         time_control=row.time_control,
         deadline=_aware(row.deadline),
         seated_at=_aware(max(s.created_at for s in seat_rows)) if len(seat_rows) == 2 else None,
+        nicknames={s.player: s.nickname for s in seat_rows if s.nickname},
     )
 
 
@@ -660,4 +667,13 @@ def _apply(conn: Connection, table_id: str, version: int, change: Change) -> boo
                 table_id=table_id, player=player, token_hash=token_hash, created_at=now
             )
         )
+    if change.nickname is not None:
+        player, nickname = change.nickname
+        named = conn.execute(
+            sa.update(seats)
+            .where(seats.c.table_id == table_id, seats.c.player == player)
+            .values(nickname=nickname)
+        )
+        if named.rowcount != 1:
+            raise _Conflict
     return True

@@ -13,6 +13,7 @@ compare-and-set and decides again on a fresh read when it loses a race.
 from __future__ import annotations
 
 import dataclasses
+import unicodedata
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -26,6 +27,7 @@ from playtable.tables.events import (
     Event,
     Kind,
     MoveEvent,
+    NicknameEvent,
     TableEvent,
     TimeOut,
     UndoEvent,
@@ -33,7 +35,7 @@ from playtable.tables.events import (
 from playtable.tables.events import (
     GameOver as GameOverEvent,
 )
-from playtable.tables.table import Actor, LoadedTable, Offers
+from playtable.tables.table import Actor, Bot, LoadedTable, Offers
 
 
 @dataclass(frozen=True)
@@ -81,6 +83,7 @@ def decided(
     rematch: tuple[str, NewTable] | None = None,
     state: Any = None,
     seat: tuple[Player, str, datetime] | None = None,
+    nickname: tuple[Player, str | None] | None = None,
 ) -> Decision:
     """The decision to commit: the store change and the table as it will be afterwards.
 
@@ -95,6 +98,11 @@ def decided(
         row = dataclasses.replace(row, outcome=stored_outcome)
     if rematch is not None:
         row = dataclasses.replace(row, rematch_id=rematch[0])
+    if nickname is not None:
+        names = {p: n for p, n in row.nicknames.items() if p != nickname[0]}
+        if nickname[1]:
+            names[nickname[0]] = nickname[1]
+        row = dataclasses.replace(row, nicknames=names)
     moves = table.moves
     if append is not None:
         moves = (*moves, append)
@@ -111,6 +119,7 @@ def decided(
         rematch_id=KEEP if rematch is None else rematch[0],
         new_table=None if rematch is None else rematch[1],
         seat=None if seat is None else seat[:2],
+        nickname=nickname,
         deadline=deadline if deadline != table.row.deadline else KEEP,
         at=append.at if append is not None else (None if seat is None else seat[2]),
     )
@@ -294,6 +303,34 @@ def answer_undo(table: LoadedTable, actor: Actor, accept: bool) -> Decision:
         offers=table.offers.cleared(),
         drop_from=start,
         state=table.game.replay([m.move for m in remaining]),
+    )
+
+
+NICKNAME_LENGTH = 24  # characters a nickname may have (the store's column)
+
+
+def clean_nickname(text: str) -> str:
+    """``text`` as a name to show the table: spaces folded, no control or format characters
+    (no line breaks, no bidirectional overrides), at most :data:`NICKNAME_LENGTH` characters.
+
+    >>> clean_nickname("  Anna\u202e  the\n Great ")
+    'Anna the Great'
+    """
+    kept = "".join(c for c in text if unicodedata.category(c)[0] != "C" or c in " \t\n")
+    return " ".join(kept.split())[:NICKNAME_LENGTH]
+
+
+def set_nickname(table: LoadedTable, actor: Actor, text: str) -> Decision:
+    """The seated player's name shown to the table; an empty one goes back to the colour."""
+    player = require_seat(table, actor)
+    if isinstance(actor, Bot):
+        raise Illegal("The computer keeps its name.", version=table.version)
+    name = clean_nickname(text)
+    return decided(
+        table,
+        (NicknameEvent(player, name or None),),
+        offers=table.offers,
+        nickname=(player, name or None),
     )
 
 

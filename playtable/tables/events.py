@@ -30,6 +30,7 @@ class Kind(enum.StrEnum):
     PRESENCE = "presence"
     SPECTATORS = "spectators"
     QUICK = "quick"
+    NICKNAME = "nickname"
     GAME_OVER = "game_over"
     ABORTED = "aborted"
     TIME_OUT = "time_out"
@@ -132,6 +133,19 @@ class QuickMessage:
 
 
 @dataclass(frozen=True)
+class NicknameEvent:
+    """A player chose the name the table sees (``None``: back to the colour's name)."""
+
+    player: Player
+    nickname: str | None
+
+    kind = Kind.NICKNAME
+
+    def to_json(self) -> dict[str, Any]:
+        return {"kind": self.kind.value, "player": self.player, "nickname": self.nickname}
+
+
+@dataclass(frozen=True)
 class GameOver:
     outcome: Outcome
 
@@ -163,6 +177,7 @@ Event = (
     | PresenceEvent
     | Spectators
     | QuickMessage
+    | NicknameEvent
     | GameOver
 )
 
@@ -172,6 +187,7 @@ __all__ = [
     "GameOver",
     "Kind",
     "MoveEvent",
+    "NicknameEvent",
     "PresenceEvent",
     "QuickMessage",
     "RematchAccepted",

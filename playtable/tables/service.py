@@ -272,6 +272,10 @@ class TableService:
         )
         return await self._change(table_id, lambda t: rematches.rematch(t, token, seats))
 
+    async def set_nickname(self, table_id: str, token: Actor, name: str) -> int:
+        """The name the table sees for the holder of ``token`` (cleaned; empty: none)."""
+        return await self._change(table_id, lambda t: decisions.set_nickname(t, token, name))
+
     async def decline_rematch(self, table_id: str, token: Actor) -> int:
         return await self._change(table_id, lambda t: rematches.decline_rematch(t, token))
 

@@ -44,7 +44,10 @@ class Census:
 def seat_view(row: TableRow, player: Player, online: frozenset[str]) -> dict[str, Any]:
     if player in row.bots:
         return {"taken": True, "online": True, "bot": row.bots[player]}
-    return {"taken": player in row.seats, "online": player in online}
+    seat: dict[str, Any] = {"taken": player in row.seats, "online": player in online}
+    if player in row.nicknames:
+        seat["nickname"] = row.nicknames[player]
+    return seat
 
 
 def public(

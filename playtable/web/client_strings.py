@@ -108,6 +108,9 @@ def client_strings(catalog: gettext.NullTranslations) -> dict[str, str | dict[st
         ),
         "ann_rematch_declined": _("%(player)s declined the rematch."),
         "ann_quick": _("%(player)s says: %(message)s"),
+        # Translators: a player's chosen name with the colour they play, "Anna (Red)".
+        "nickname_of": _("%(name)s (%(player)s)"),
+        "ann_nickname": _("%(player)s is now called %(name)s."),
         **{f"quick_{key}": label for key, label in quick_messages(catalog)},
         "spectators_count": ngettext("%(count)s spectator", "%(count)s spectators"),
         "lapsed_draw": _("The draw offer lapsed: a move was played."),

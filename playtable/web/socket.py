@@ -90,6 +90,7 @@ class TableSocket:
             "answer_draw": self.on_answer(service.answer_draw),
             "answer_undo": self.on_answer(service.answer_undo),
             "say": self.on_say,
+            "nickname": self.on_nickname,
         }
         # Quick messages: a few at once, then one every few seconds.
         self.talk = TokenBucket(3, 0.25)
@@ -333,6 +334,13 @@ class TableSocket:
         if not self.talk.take():
             raise _BadMessage("rate_limited", "One quick message at a time, please.")
         await self.service.say(self.table_id, self.token, said)
+
+    async def on_nickname(self, message: dict[str, Any]) -> None:
+        name = message.get("name")
+        if not isinstance(name, str) or len(name) > 200:
+            raise _BadMessage("malformed", '"name" must be a text of at most 24 characters.')
+        await self.spend(Budget.OFFERS)  # every change is shown to the whole table
+        await self.service.set_nickname(self.table_id, self.token, name)
 
     async def on_rematch(self, message: dict[str, Any]) -> None:
         await self.spend(Budget.TABLES)

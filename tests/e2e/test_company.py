@@ -63,3 +63,25 @@ def test_spectators_quick_messages_and_a_declined_rematch(
     for page in watchers:
         page.context.close()
     expect(spectators).to_be_hidden(timeout=TIMEOUT)
+
+
+def test_a_nickname_is_shown_to_the_table_as_text(browser: Browser, server_url: str) -> None:
+    red = browser.new_context().new_page()
+    create_table(red, server_url, "dots", seat="red", dots_rows="2", dots_cols="2")
+    invite = red.locator("#invite-url").input_value()
+    blue = browser.new_context(viewport={"width": 390, "height": 844}).new_page()
+    accept_invitation(blue, invite)
+    wait_ready(blue)
+    field = blue.locator("#nickname")
+    field.fill("<b>Anna</b> \u202e")
+    field.press("Enter")  # the keyboard: Enter saves
+    expect(red.locator("#player-blue .player__name")).to_have_text(
+        "<b>Anna</b> (Blue)", timeout=TIMEOUT
+    )
+    expect(blue.locator("#player-blue .player__name")).to_have_text(
+        "<b>Anna</b> (Blue) (you)", timeout=TIMEOUT
+    )
+    assert red.locator("#player-blue .player__name b").count() == 0  # never markup
+    red.reload()
+    wait_ready(red)
+    expect(red.locator("#player-blue .player__name")).to_have_text("<b>Anna</b> (Blue)")

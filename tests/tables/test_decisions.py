@@ -278,3 +278,21 @@ def test_a_rematch_proposal_can_be_declined() -> None:
     with pytest.raises(Illegal, match="Nobody"):
         rematches.rematch(table(outcome={"winner": "red", "reason": "resign"}, seats=("red",)),
                           RED, SEATS)  # fmt: skip
+
+
+def test_a_nickname_is_cleaned_shown_and_cleared() -> None:
+    named = decisions.set_nickname(table(), BLUE, "  Anna\u202e  the\n Great  ")
+    assert named.change.nickname == ("blue", "Anna the Great")
+    assert named.after.row.nicknames == {"blue": "Anna the Great"}
+    assert [e.to_json() for e in named.events] == [
+        {"kind": "nickname", "player": "blue", "nickname": "Anna the Great"}
+    ]
+    long = decisions.set_nickname(named.after, RED, "x" * 100)
+    assert long.after.row.nicknames == {"blue": "Anna the Great", "red": "x" * 24}
+    cleared = decisions.set_nickname(long.after, BLUE, " \u200b ")
+    assert cleared.change.nickname == ("blue", None)
+    assert cleared.after.row.nicknames == {"red": "x" * 24}
+    with pytest.raises(NotSeated):
+        decisions.set_nickname(table(), None, "Spectator")
+    with pytest.raises(Illegal, match="computer"):
+        decisions.set_nickname(table(bots={"blue": "easy"}), Bot("blue"), "HAL")

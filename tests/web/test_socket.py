@@ -381,3 +381,19 @@ def test_spectators_are_counted_and_players_send_quick_messages(client: TestClie
             spectator.join()
             spectator.send("say", message="thanks")
             assert spectator.error()["code"] == "not_seated"
+
+
+def test_a_players_nickname_reaches_the_table_and_survives_a_reload(client: TestClient) -> None:
+    table = create_table(client)
+    blue = claim(client, table)
+    with connect(client, table.id, blue) as blue_session:
+        blue_socket = Socket(blue_session)
+        blue_socket.join()
+        blue_socket.send("nickname", name="<b>Anna</b>")
+        events, state = blue_socket.until_state(lambda t: "nickname" in t["seats"]["blue"])
+        assert state["seats"]["blue"]["nickname"] == "<b>Anna</b>"  # text, escaped by the page
+        assert events == [{"kind": "nickname", "player": "blue", "nickname": "<b>Anna</b>"}]
+        blue_socket.send("nickname", name=17)
+        assert blue_socket.error()["code"] == "malformed"
+    with connect(client, table.id, watch=True) as session:
+        assert Socket(session).join()["table"]["seats"]["blue"]["nickname"] == "<b>Anna</b>"

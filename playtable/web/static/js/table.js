@@ -287,6 +287,9 @@ function handleEvent(event) {
     case "rematch_offered":
       text = t(`ann_${event.kind}`, { player: who });
       break;
+    case "nickname":
+      if (event.nickname) text = t("ann_nickname", { player: who, name: event.nickname });
+      break;
     case "rematch_declined":
       text = t("ann_rematch_declined", { player: who });
       showFeedback(text);
@@ -437,8 +440,11 @@ function renderPlayers() {
     const row = $(`player-${player}`);
     const seat = table.seats[player];
     const name = row.querySelector(".player__name");
-    name.textContent =
-      player === you ? t("you_suffix", { player: playerName(player) }) : playerName(player);
+    // A chosen nickname, with the colour beside it: set with textContent, never as markup.
+    const shown = seat.nickname
+      ? t("nickname_of", { name: seat.nickname, player: playerName(player) })
+      : playerName(player);
+    name.textContent = player === you ? t("you_suffix", { player: shown }) : shown;
     const presence = row.querySelector(".player__presence");
     // while this page is offline it cannot know who else is: it says so
     let status = !seat.taken ? "free" : seat.online ? "online" : "offline";
@@ -677,6 +683,11 @@ function setConnection(state) {
 }
 
 // -- buttons ----------------------------------------------------------------------------------
+$("nickname-form")?.addEventListener("submit", (event) => {
+  event.preventDefault();
+  send({ type: "nickname", name: $("nickname").value });
+});
+
 document.addEventListener("click", (event) => {
   const button = event.target.closest("button[data-say]");
   if (button) send({ type: "say", message: button.dataset.say });
