@@ -83,11 +83,24 @@ def owner(page: Page, square: str) -> str:
     return "red" if "checker--red" in classes else "blue" if "checker--blue" in classes else ""
 
 
+def box_of(page: Page, selector: str) -> Any:
+    """The element's box, once it is on the page: a state arriving (a player coming online)
+    redraws the board, and for a moment the old element is gone and the new not yet laid out."""
+    locator = page.locator(selector)
+    for _ in range(40):
+        locator.wait_for(state="visible")
+        box = locator.bounding_box()
+        if box:
+            return box
+        page.wait_for_timeout(50)
+    return None
+
+
 def assert_in_viewport(page: Page, *selectors: str) -> None:
     size = page.viewport_size
     assert size
     for selector in selectors:
-        box = page.locator(selector).bounding_box()
+        box = box_of(page, selector)
         assert box, selector
         assert box["x"] >= 0 and box["x"] + box["width"] <= size["width"] + 0.5, (selector, box)
         assert box["y"] >= 0 and box["y"] + box["height"] <= size["height"] + 0.5, (selector, box)
@@ -282,9 +295,11 @@ def test_a_crosscut_in_the_bottom_corner_stays_clear_of_the_chooser(
     blue.wait_for_url(table_url)
     wait_ready(blue)
     play_record({"red": red, "blue": blue}, ["a1", "b1", "b2"])
-    target = blue.locator('#board [data-move="a2"]')
-    target.scroll_into_view_if_needed()
-    target.click()
+    # Both see each other online first: no presence news redraws the board mid-choice.
+    for page, other in ((red, "blue"), (blue, "red")):
+        presence = page.locator(f"#player-{other} .player__presence")
+        expect(presence).to_have_attribute("data-presence", "online")
+    blue.locator('#board [data-move="a2"]').click()  # scrolled into view by the click
     expect(blue.locator("#swap-chooser")).to_be_visible()
     squares = picks(blue)
     assert "a1" in squares and "b1" in squares
