@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 import redis
 
+from tests.conftest import service_missing
 from tests.nodes import Node, Player, claim, create_table, free_port, request
 
 pytestmark = pytest.mark.anyio
@@ -75,7 +76,7 @@ class OwnRedis:
 @pytest.fixture
 def own_redis(tmp_path: Path) -> Iterator[OwnRedis]:
     if shutil.which("redis-server") is None:
-        pytest.skip("needs redis-server on PATH (Debian's redis-server)")
+        service_missing("redis-server (Debian's package)", FileNotFoundError("not on PATH"))
     server = OwnRedis(tmp_path)
     server.start()
     try:

@@ -61,16 +61,9 @@ def test_the_computer_thinks_aloud_and_allows_a_take_back(
     expect(undo).to_be_visible()
     record_announcements(page)
     undo.click()
-    # the server takes back your move and the computer's reply after it (docs/protocol.md);
-    # a server without that answers "illegal"
-    refused = page.locator("#notice")
-    page.wait_for_function(
-        """() => document.getElementById("board").dataset.ply === "0"
-            || !document.getElementById("notice").hidden""",
-        timeout=TIMEOUT,
-    )
-    if refused.is_visible():
-        pytest.skip("this server does not yet take back past the computer's reply")
+    # the server takes back your move and the computer's reply after it (docs/protocol.md)
+    expect(page.locator("#board")).to_have_attribute("data-ply", "0", timeout=TIMEOUT)
+    expect(page.locator("#notice")).to_be_hidden()
     wait_announced(page, "Red took back 2 moves.")
     expect(undo).to_be_hidden()
 
