@@ -246,7 +246,7 @@ def waiting(*futures: asyncio.Future[Any]) -> set[asyncio.Future[Any]]:
     return set(futures)
 
 
-JOIN = json.dumps({"type": "join", "protocol": 1, "since": None})
+JOIN = json.dumps({"type": "join", "protocol": 2, "since": None})
 
 
 # -- one player's socket ----------------------------------------------------------------------

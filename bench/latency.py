@@ -37,6 +37,7 @@ import random
 import re
 import resource
 import shutil
+import signal
 import socket
 import statistics
 import subprocess
@@ -87,8 +88,8 @@ def start_redis(folder: str, port: int | None = None) -> tuple[subprocess.Popen[
         time.sleep(0.05)
 
 
-def stop_process(process: subprocess.Popen[bytes]) -> None:
-    process.terminate()
+def stop_process(process: subprocess.Popen[bytes], signal_number: int = signal.SIGTERM) -> None:
+    process.send_signal(signal_number)
     try:
         process.wait(timeout=10)
     except subprocess.TimeoutExpired:
@@ -182,11 +183,16 @@ class Player:
     """One player's socket: remembers when each version of the table arrived."""
 
     def __init__(self, websocket: Any) -> None:
+        from playtable.tables.patch import Follower
+
         self.websocket = websocket
         self.table: dict[str, Any] = {}
         self.version = -1
         self.waiters: list[tuple[int, asyncio.Future[float]]] = []
         self.errors: list[dict[str, Any]] = []
+        # The table as a page holds it, each change applied as table.js applies it.
+        self.follower = Follower()
+        self.change_bytes: list[int] = []  # the size of each change message received
 
     async def read(self) -> None:
         async for raw in self.websocket:
@@ -194,9 +200,15 @@ class Player:
             message = json.loads(raw)
             if message["type"] == "error":
                 self.errors.append(message)
-            if message["type"] != "state" or message["version"] < self.version:
+            if message["type"] == "change":
+                self.change_bytes.append(len(raw.encode() if isinstance(raw, str) else raw))
+            before = self.follower.version
+            self.follower.receive(message)
+            if self.follower.missed:
+                await self.websocket.send(json.dumps({"type": "join", "protocol": 2}))
+            if self.follower.table is None or self.follower.version <= before:
                 continue
-            self.version, self.table = message["version"], message["table"]
+            self.version, self.table = self.follower.version, self.follower.table
             for version, future in list(self.waiters):
                 if version <= self.version and not future.done():
                     future.set_result(now)
@@ -242,7 +254,7 @@ async def play_table(
             for player in players.values():
                 ready = player.arrival(0)
                 await player.websocket.send(
-                    json.dumps({"type": "join", "protocol": 1, "since": None})
+                    json.dumps({"type": "join", "protocol": 2, "since": None})
                 )
                 await ready
             for _ in range(moves):
@@ -265,6 +277,11 @@ async def play_table(
         finally:
             for reader in readers:
                 reader.cancel()
+            CHANGE_BYTES.extend(b for p in players.values() for b in p.change_bytes)
+
+
+# The size of every change message the players received (for the bytes a move costs).
+CHANGE_BYTES: list[int] = []
 
 
 async def echo_client(
@@ -352,6 +369,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         "(default: the in-process bus of a single `playtable serve`)",
     )
     parser.add_argument("--port", type=int, help="the server's port (default: a free one)")
+    parser.add_argument(
+        "--profile",
+        metavar="FILE",
+        help="run the server under py-spy (pip install py-spy) and write its folded stacks here",
+    )
     parser.add_argument("--serve", type=int, metavar="PORT", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.serve is not None:
@@ -368,6 +390,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         command = [sys.executable, __file__, "--serve", str(port), "--database-url", database_url]
         if redis_url:
             command += ["--redis-url", redis_url]
+        if args.profile:
+            beside = os.path.join(os.path.dirname(sys.executable), "py-spy")
+            py_spy = shutil.which("py-spy") or beside
+            spy = [py_spy, "record", "--format", "raw", "--rate", "500", "--output", args.profile]
+            command = [*spy, "--", *command]
         server = subprocess.Popen(command, env={**os.environ, **BENCH_LIMITS})
         try:
             wait_until_up(port, server, 30)
@@ -379,7 +406,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                 print(f"stopped at the time limit ({args.time_limit:g} s)", file=sys.stderr)
                 return 1
         finally:
-            stop_process(server)
+            # py-spy writes its profile when interrupted, as on Ctrl-C.
+            stop_process(server, signal.SIGINT if args.profile else signal.SIGTERM)
             if redis is not None:
                 stop_process(redis)
     # CPU seconds are the figure the machine's other load distorts least.
@@ -404,6 +432,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         f"bare WebSocket echo ({tables} sockets at once): median {echo_median * 1000:.2f} ms, "
         f"p99 {echo_p99 * 1000:.2f} ms"
     )
+    if CHANGE_BYTES:
+        print(
+            f"change messages: median {statistics.median(CHANGE_BYTES):.0f} bytes, "
+            f"max {max(CHANGE_BYTES)} bytes ({OPTIONS['rows']}x{OPTIONS['cols']} board)"
+        )
     per_move = "" if game_cpu is None else f"; {game_cpu / len(latencies) * 1000:.2f} ms a move"
     print(
         f"CPU: server {server_cpu:.1f} s in all{per_move} while the games ran; "

@@ -234,7 +234,7 @@ async def hold_idle(server: Server, target: int, deadline: float) -> tuple[int, 
                     open_timeout=20,
                     max_size=2**20,
                 )
-                await ws.send(json.dumps({"type": "join", "protocol": 1}))
+                await ws.send(json.dumps({"type": "join", "protocol": 2}))
                 await asyncio.wait_for(ws.recv(), 20)  # the state: joined and subscribed
                 sockets.append(ws)
             except (OSError, TimeoutError, Exception):

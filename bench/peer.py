@@ -219,7 +219,7 @@ async def playtable_game(
     try:
         for player in players.values():
             ready = player.arrival(0)
-            await player.websocket.send(json.dumps({"type": "join", "protocol": 1, "since": None}))
+            await player.websocket.send(json.dumps({"type": "join", "protocol": 2, "since": None}))
             await ready
         await start.wait()
         for _ in range(moves):

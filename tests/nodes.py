@@ -24,6 +24,8 @@ from urllib.parse import urlencode
 
 from websockets.asyncio.client import ClientConnection, connect
 
+from playtable.tables.patch import Follower
+
 SECRET = "test secret shared by every node of one site"
 DOTS_3X3 = {"grid": "square", "rows": 3, "cols": 3, "start": "standard"}
 
@@ -190,6 +192,8 @@ class Player:
         self.ws: ClientConnection | None = None
         self.state: dict[str, Any] | None = None
         self.errors: list[dict[str, Any]] = []
+        self.follower = Follower()
+        self.pending: list[dict[str, Any]] = []
 
     @property
     def version(self) -> int:
@@ -204,7 +208,8 @@ class Player:
             compression=None,
         )
         since = None if self.state is None else self.state["version"]
-        await self.send({"type": "join", "protocol": 1, "since": since})
+        self.pending = []
+        await self.send({"type": "join", "protocol": 2, "since": since})
         return await self.until(lambda t: True)
 
     async def send(self, message: dict[str, Any]) -> None:
@@ -212,8 +217,14 @@ class Player:
         await self.ws.send(json.dumps(message))
 
     async def receive(self, timeout: float = 10) -> dict[str, Any]:
+        """The next message, a ``change`` seen as the ``state`` it leads to (table.js's way)."""
         assert self.ws is not None
-        message: dict[str, Any] = json.loads(await asyncio.wait_for(self.ws.recv(), timeout))
+        while not self.pending:
+            message: dict[str, Any] = json.loads(await asyncio.wait_for(self.ws.recv(), timeout))
+            self.pending = self.follower.receive(message)
+            if self.follower.missed:  # a version went missing: read afresh, as a page does
+                await self.send({"type": "join", "protocol": 2, "since": self.version})
+        message = self.pending.pop(0)
         if message["type"] == "state" and message["version"] >= self.version:
             self.state = message["table"]
         elif message["type"] == "error":

@@ -144,7 +144,7 @@ def test_hostile_websocket_messages(
     suffix = "?watch=1" if identity == "watch" else ""
     url = f"{site.node.ws_base}/t/{table_id}/ws{suffix}"
     with connect(url, additional_headers=headers, open_timeout=10, compression=None) as ws:
-        ws.send(json.dumps({"type": "join", "protocol": 1, "since": None}))
+        ws.send(json.dumps({"type": "join", "protocol": 2, "since": None}))
         first = ws.recv(timeout=20)
         assert isinstance(first, str)
         check_answer(first, site, allowed)

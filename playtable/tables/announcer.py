@@ -5,8 +5,13 @@ publication that fails (Redis gone for a few seconds) is retried in the backgrou
 back-off and jitter, and the request that made the change still succeeds. Pages that missed
 a message catch up on their next ``join`` anyway, since every state carries its version.
 
-Bus messages are ``{"type": "table", "version", "events": [...], "table": public}`` where
-``public`` is the ``table`` object of docs/protocol.md with the viewer's own fields empty.
+Bus messages are ``{"type": "table", "version", "base", "events": [...]}`` plus either
+``"patch"``, a JSON Patch (:mod:`playtable.tables.patch`) that turns the public table of
+version ``base`` into this one, or ``"table"``, the whole public table (the ``table`` object of
+docs/protocol.md with the viewer's own fields empty) when this process does not know the
+previous version's. A patch always replaces the :data:`~playtable.tables.views.LIVE_FIELDS`
+whole, so that it applies to a table read at ``base`` by any process at any time: everything
+else in the public table is a function of the stored version alone.
 """
 
 from __future__ import annotations
@@ -14,18 +19,21 @@ from __future__ import annotations
 import asyncio
 import logging
 import random
-from collections.abc import Callable, Coroutine
+from collections import OrderedDict
+from collections.abc import Callable, Coroutine, Mapping
 from datetime import datetime
 from typing import Any
 
 from playtable.bus import Bus
-from playtable.tables import views
+from playtable.tables import patch, views
 from playtable.tables.events import Event
 from playtable.tables.table import LoadedTable
 from playtable.tables.views import Census, Links
 
 # About a minute of retries in all.
 REPUBLISH_ATTEMPTS = 15
+# How many tables' last public versions a process keeps to make patches from.
+KEPT_VERSIONS = 4096
 
 logger = logging.getLogger(__name__)
 
@@ -38,9 +46,59 @@ class Announcer:
         self.links = links
         self.clock = clock  # the clocks in a table's state are as of now
         self._tasks: set[asyncio.Task[None]] = set()
+        # Per table, the last version this process published or heard of on the bus, as
+        # the versioned part of its public table (views.versioned): the base of the next
+        # patch, and the answer to every join at that version without building it again.
+        self._versions: OrderedDict[str, tuple[int, dict[str, Any]]] = OrderedDict()
 
     def public(self, table: LoadedTable, census: Census) -> dict[str, Any]:
-        return views.public(table, census, self.links, self.clock())
+        """The public ``table`` object (the versioned part built once per version)."""
+        return {**self.versioned(table), **views.live(table, census, self.clock())}
+
+    def versioned(self, table: LoadedTable) -> dict[str, Any]:
+        """:func:`views.versioned` of ``table``, from the kept version when it is that one.
+
+        The result is shared: never change it."""
+        kept = self._versions.get(table.id)
+        if kept is not None and kept[0] == table.version:
+            return kept[1]
+        body = views.versioned(table, self.links)
+        if kept is None or kept[0] < table.version:
+            self._keep(table.id, table.version, body)
+        return body
+
+    def kept_version(self, table_id: str) -> int | None:
+        kept = self._versions.get(table_id)
+        return None if kept is None else kept[0]
+
+    def _keep(self, table_id: str, version: int, body: dict[str, Any]) -> None:
+        self._versions[table_id] = (version, body)
+        self._versions.move_to_end(table_id)
+        while len(self._versions) > KEPT_VERSIONS:
+            self._versions.popitem(last=False)
+
+    def observed(self, message: Mapping[str, Any]) -> None:
+        """A bus message about a table (perhaps another process's): keep its version."""
+        table_id, version = message.get("table_id"), message.get("version")
+        if not isinstance(table_id, str) or not isinstance(version, int):
+            return
+        kept = self._versions.get(table_id)
+        if kept is not None and kept[0] >= version:
+            return
+        if "table" in message:
+            body = {k: v for k, v in message["table"].items() if k not in views.LIVE_FIELDS}
+            self._keep(table_id, version, body)
+        elif kept is not None and kept[0] == message.get("base"):
+            try:
+                body = patch.apply(kept[1], message["patch"])
+            except patch.PatchError:
+                self._versions.pop(table_id, None)
+                return
+            for field in views.LIVE_FIELDS:
+                body.pop(field, None)
+            self._keep(table_id, version, body)
+        else:
+            self._versions.pop(table_id, None)  # a version was missed: publish the next whole
 
     async def census(self, table_id: str) -> Census:
         """Who is at the table, on any server process."""
@@ -58,15 +116,31 @@ class Announcer:
         """Publish now; raises if the bus fails."""
         if census is None:
             census = await self.census(table.id)
-        await self.bus.publish(
-            table.id,
-            {
-                "type": "table",
-                "version": table.version,
-                "events": [event.to_json() for event in events],
-                "table": self.public(table, census),
-            },
-        )
+        await self.bus.publish(table.id, self.message(table, events, census))
+
+    def message(self, table: LoadedTable, events: list[Event], census: Census) -> dict[str, Any]:
+        """The bus message of ``table``'s version: a patch from the kept version before it
+        (or the same version, for news that changes none), else the whole public table."""
+        kept = self._versions.get(table.id)
+        body = self.versioned(table) if kept is None or kept[0] != table.version else kept[1]
+        live = views.live(table, census, self.clock())
+        message: dict[str, Any] = {
+            "type": "table",
+            "table_id": table.id,
+            "version": table.version,
+            "base": None,
+            "events": [event.to_json() for event in events],
+        }
+        if kept is not None and kept[0] in (table.version - 1, table.version):
+            operations = patch.diff(kept[1], body)
+            operations += [
+                {"op": "replace", "path": f"/{field}", "value": live[field]}
+                for field in views.LIVE_FIELDS
+            ]
+            message["base"], message["patch"] = kept[0], operations
+        else:
+            message["table"] = {**body, **live}
+        return message
 
     async def announce(self, table: LoadedTable, events: list[Event]) -> None:
         """Publish a committed change, retrying in the background if the bus fails."""

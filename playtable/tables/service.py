@@ -198,9 +198,17 @@ class TableService:
     # -- reading ----------------------------------------------------------------------------
     async def snapshot(self, table_id: str, you: Player | None) -> dict[str, Any]:
         """The ``table`` object of docs/protocol.md as ``you`` see it; raises TableNotFound."""
+        shared, live = await self.snapshot_parts(table_id)
+        return self.personalize({**shared, **live}, you)
+
+    async def snapshot_parts(self, table_id: str) -> tuple[dict[str, Any], dict[str, Any]]:
+        """The public ``table`` object in two parts: what only a new version changes (the
+        same object for every request at that version, so its encoding can be reused:
+        never change it) and the :data:`~playtable.tables.views.LIVE_FIELDS`."""
         table = await self.load(table_id)
         self.computer.check(table)  # after a restart, a bot to move resumes when it is seen
-        return self.personalize(self.public(table, await self.announcer.census(table_id)), you)
+        census = await self.announcer.census(table_id)
+        return self.announcer.versioned(table), views.live(table, census, self.clock())
 
     def public(self, table: LoadedTable, census: Census) -> dict[str, Any]:
         return self.announcer.public(table, census)
@@ -328,11 +336,10 @@ class TableService:
         await self.announcer.close()
 
     # -- the machinery ----------------------------------------------------------------------
-    def observed(
-        self, table_id: str, version: int, events: Sequence[Mapping[str, Any]] = ()
-    ) -> None:
-        """The bus told of ``version`` of the table, made by ``events``: bring the cached
-        position up to it, or drop it if it is older.
+    def observed(self, message: Mapping[str, Any]) -> None:
+        """A bus message told of a version of a table, made by its events: bring the cached
+        position up to it, or drop it if it is older; and keep its public version for the
+        next patch and the joins (:meth:`Announcer.observed`).
 
         With several processes, players of one table alternate between them, so nearly every
         move is news from another process. A single move right after the cached version is
@@ -340,6 +347,11 @@ class TableService:
         it does anyway, instead of every move again); anything else drops the cache, which
         spares the next request a commit doomed to fail its compare-and-set.
         """
+        self.announcer.observed(message)
+        table_id, version = message.get("table_id"), message.get("version")
+        if not isinstance(table_id, str) or not isinstance(version, int):
+            return
+        events: Sequence[Mapping[str, Any]] = message.get("events") or ()
         cached = self._cache.get(table_id)
         if cached is None or cached.version >= version:
             return

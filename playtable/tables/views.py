@@ -50,11 +50,22 @@ def seat_view(row: TableRow, player: Player, online: frozenset[str]) -> dict[str
     return seat
 
 
+#: The fields of the ``table`` object that change without a new version (who is online,
+#: how many watch, the clocks as of now): every change message carries them whole.
+LIVE_FIELDS = ("seats", "spectators", "clock")
+
+
 def public(
     table: LoadedTable, census: Census, links: Links, now: datetime | None = None
 ) -> dict[str, Any]:
     """The ``table`` object as everybody may see it, with the viewer's own fields empty;
     ``clock`` as of ``now`` (``None`` for a table without a time control)."""
+    return {**versioned(table, links), **live(table, census, now)}
+
+
+def versioned(table: LoadedTable, links: Links) -> dict[str, Any]:
+    """The public fields that only a new version of the table changes (all but
+    :data:`LIVE_FIELDS`), with the viewer's own fields empty."""
     row = table.row
     outcome = table.outcome()
     if outcome is not None and table.game.outcome(table.state) is None:
@@ -74,13 +85,20 @@ def public(
         "to_move": table.to_move(),
         "outcome": None if outcome is None else outcome.to_json(),
         "you": None,
-        "seats": {p: seat_view(row, p, census.online) for p in PLAYERS},
-        "spectators": census.spectators,
         "offers": table.offers.public(),
         "rematch_id": row.rematch_id,
         "invite_url": None,
         "watch_url": links.watch(row.id),
         "view": view,
+    }
+
+
+def live(table: LoadedTable, census: Census, now: datetime | None) -> dict[str, Any]:
+    """The :data:`LIVE_FIELDS` of the ``table`` object."""
+    row = table.row
+    return {
+        "seats": {p: seat_view(row, p, census.online) for p in PLAYERS},
+        "spectators": census.spectators,
         "clock": None if now is None else table.clocks().to_json(now),
     }
 
@@ -134,4 +152,15 @@ def record(table: LoadedTable) -> GameRecord:
     )
 
 
-__all__ = ["VIEWER_FIELDS", "Census", "Links", "api_view", "personal", "public", "record"]
+__all__ = [
+    "LIVE_FIELDS",
+    "VIEWER_FIELDS",
+    "Census",
+    "Links",
+    "api_view",
+    "live",
+    "personal",
+    "public",
+    "record",
+    "versioned",
+]

@@ -8,7 +8,6 @@ says about the table. Bad input gets an ``error`` message and the connection sta
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 import random
 from collections import OrderedDict
@@ -16,6 +15,7 @@ from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
 from urllib.parse import urlsplit
 
+import orjson
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from playtable.bus import Subscription
@@ -27,15 +27,15 @@ from playtable.web.connections import Connections
 from playtable.web.limits import Limits, TokenBucket
 from playtable.web.links import seat_token_from
 
-PROTOCOL = 1
+PROTOCOL = 2
 UNVERSIONED = ("presence", "spectators", "quick")  # event kinds that change no version
 RESYNC_SPREAD = 1.0  # seconds over which the sockets of a process re-read after an overflow
 
 log = logging.getLogger(__name__)
 
 
-def _dumps(message: dict[str, Any]) -> str:
-    return json.dumps(message, separators=(",", ":"))
+def _dumps(message: Mapping[str, Any]) -> str:
+    return orjson.dumps(message).decode()
 
 
 class _BadMessage(Exception):
@@ -72,6 +72,7 @@ class TableSocket:
         self.resubscribing: asyncio.Task[None] | None = None
         self.resync: asyncio.Task[None] | None = None
         self.sent_version = -1
+        self.sent_personal: dict[str, Any] | None = None  # the viewer's fields last sent
         self.subscription: Subscription | None = None
         self.pump: asyncio.Task[None] | None = None
         self.send_lock = asyncio.Lock()
@@ -213,7 +214,7 @@ class TableSocket:
         if len(text) > limit or len(text.encode()) > limit:
             raise too_large
         try:
-            message = json.loads(text)
+            message = orjson.loads(text)
         except (ValueError, RecursionError):
             raise _BadMessage("malformed", "The message is not valid JSON.") from None
         if not isinstance(message, dict) or not isinstance(message.get("type"), str):
@@ -350,9 +351,16 @@ class TableSocket:
 
     # -- from the table to the client -------------------------------------------------------
     async def send_state(self) -> None:
-        table = await self.service.snapshot(self.table_id, self.player)
-        self.sent_version = max(self.sent_version, table["version"])
-        await self.send({"type": "state", "version": table["version"], "table": table})
+        """The whole table, as ``state``: after a join, or when this socket missed a version."""
+        shared, live = await self.service.snapshot_parts(self.table_id)
+        version: int = shared["version"]
+        personal = self.service.personal({**shared, **live}, self.player)
+        table = f"{_encoded(shared)[:-1]},{_dumps(live)[1:-1]},{_dumps(personal)[1:]}"
+        text = f'{{"type":"state","version":{version},"table":{table}}}'
+        # The send may wait on a slow client: what is relayed meanwhile is judged by this.
+        if version >= self.sent_version:
+            self.sent_version, self.sent_personal = version, personal
+        await self.send_text(text)
 
     async def read_again(self) -> None:
         await asyncio.sleep(random.uniform(0, RESYNC_SPREAD))
@@ -380,52 +388,94 @@ class TableSocket:
             # Overflow (the bus lost messages, or we fell behind): read the table afresh, once,
             # after a random pause, so the sockets of a process that lost Redis do not all
             # read the store at the same moment.
-            if self.resync is None or self.resync.done():
-                self.resync = asyncio.create_task(self.read_again())
+            self.resync_soon()
             return
         version: int = message["version"]
-        events: list[dict[str, Any]] = message["events"]
-        self.service.observed(self.table_id, version, events)
-        # Presence, the spectators' count and quick messages change no version.
-        presence_only = all(e.get("kind") in UNVERSIONED for e in events)
-        if version < self.sent_version or (version == self.sent_version and not presence_only):
-            return  # already covered by a state we sent
-        for event in events:
-            await self.send({"type": "event", "version": version, "event": event})
+        self.service.observed(message)
+        if "patch" in message:
+            if message["base"] != self.sent_version:
+                if version > self.sent_version:
+                    self.resync_soon(at_once=True)  # a version went missing on the way
+                return  # else already covered by a state we sent
+            text = self.encode_patch(message)
+        else:
+            events: list[dict[str, Any]] = message["events"]
+            # Presence, the spectators' count and quick messages change no version.
+            presence_only = all(e.get("kind") in UNVERSIONED for e in events)
+            if version < self.sent_version or (version == self.sent_version and not presence_only):
+                return  # already covered by a state we sent
+            text = self.encode_whole(message)
         self.sent_version = version
-        await self.send_text(self.encode_state(message))
-        if any(e.get("kind") == "rematch_accepted" for e in events):
+        await self.send_text(text)
+        if any(e.get("kind") == "rematch_accepted" for e in message["events"]):
             await self.send_rematch_link()
 
-    def encode_state(self, message: dict[str, Any]) -> str:
-        """The ``state`` text of a bus message as this socket's viewer sees it.
+    def resync_soon(self, at_once: bool = False) -> None:
+        if self.resync is None or self.resync.done():
+            self.resync = asyncio.create_task(self.send_state() if at_once else self.read_again())
 
-        Every socket of this process gets the same message object, so the shared part of the
-        table (the board view above all) is encoded once (:func:`_shared_text`) and only the
-        viewer's own fields are added per socket.
-        """
-        shared = _shared_text(message)
-        viewer = self.service.personal(message["table"], self.player)
-        # shared is '{...}': splice the viewer's fields in before its closing brace.
-        return (
-            f'{{"type":"state","version":{message["version"]},"table":'
-            f"{shared[:-1]},{_dumps(viewer)[1:]}}}"
+    def _personal(self, table_id: str, seats: Any) -> dict[str, Any]:
+        return self.service.personal({"id": table_id, "seats": seats}, self.player)
+
+    def encode_patch(self, message: dict[str, Any]) -> str:
+        """The ``change`` text of a patch message for this socket: the shared text (encoded
+        once for every socket of the process), plus the viewer's own fields if they changed."""
+        shared = _encoded(message, _change_text)
+        seats = next((o["value"] for o in message["patch"] if o["path"] == "/seats"), None)
+        if seats is None:
+            return shared
+        personal = self._personal(message["table_id"], seats)
+        if personal == self.sent_personal:
+            return shared
+        self.sent_personal = personal
+        extra = ",".join(
+            _dumps({"op": "replace", "path": f"/{field}", "value": value})
+            for field, value in personal.items()
         )
+        return f"{shared[:-2]},{extra}]}}"  # shared ends with the patch's ']}'
+
+    def encode_whole(self, message: dict[str, Any]) -> str:
+        """The ``change`` text of a message that carries the whole table."""
+        shared = _encoded(message, _change_text)
+        personal = self._personal(message["table_id"], message["table"]["seats"])
+        self.sent_personal = personal
+        return f"{shared[:-2]},{_dumps(personal)[1:]}}}"  # shared ends with the table's '}}'
 
 
-# The public part of recent bus messages, encoded once for all the sockets of this process.
-# Keyed by the message object's id, which the entry keeps alive (so the id is not reused).
-_ENCODED: OrderedDict[int, tuple[dict[str, Any], str]] = OrderedDict()
-_ENCODED_SIZE = 256
+def _change_text(message: Mapping[str, Any]) -> str:
+    """A bus message as the ``change`` message of docs/protocol.md, the viewer's fields
+    left out (they are spliced in per socket)."""
+    head = {
+        "type": "change",
+        "version": message["version"],
+        "base": message["base"],
+        "events": message["events"],
+    }
+    if "patch" in message:
+        return _dumps({**head, "patch": message["patch"]})
+    table = {k: v for k, v in message["table"].items() if k not in VIEWER_FIELDS}
+    return _dumps({**head, "table": table})
 
 
-def _shared_text(message: dict[str, Any]) -> str:
-    entry = _ENCODED.get(id(message))
-    if entry is not None and entry[0] is message:
+def _public_text(shared: Mapping[str, Any]) -> str:
+    return _dumps({k: v for k, v in shared.items() if k not in VIEWER_FIELDS})
+
+
+# Recent bus messages and public tables, encoded once for all the sockets of this process.
+# Keyed by the object's id, which the entry keeps alive (so the id is not reused).
+_ENCODED: OrderedDict[int, tuple[Mapping[str, Any], str]] = OrderedDict()
+_ENCODED_SIZE = 512
+
+
+def _encoded(
+    value: Mapping[str, Any], encode: Callable[[Mapping[str, Any]], str] = _public_text
+) -> str:
+    entry = _ENCODED.get(id(value))
+    if entry is not None and entry[0] is value:
+        _ENCODED.move_to_end(id(value))
         return entry[1]
-    public = {k: v for k, v in message["table"].items() if k not in VIEWER_FIELDS}
-    text = _dumps(public)
-    _ENCODED[id(message)] = (message, text)
+    text = encode(value)
+    _ENCODED[id(value)] = (value, text)
     while len(_ENCODED) > _ENCODED_SIZE:
         _ENCODED.popitem(last=False)
     return text

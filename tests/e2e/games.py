@@ -85,7 +85,7 @@ def play_game(
             for player, token in tokens.items()
         }
         for socket in sockets.values():
-            socket.send(json.dumps({"type": "join", "protocol": 1, "since": None}))
+            socket.send(json.dumps({"type": "join", "protocol": 2, "since": None}))
         while plies is None or len(moves) < plies:
             table = _get(f"{server_url}/api/tables/{table_id}")
             if table["outcome"] is not None:

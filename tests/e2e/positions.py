@@ -15,7 +15,7 @@ _SEND = """async ([ply, move]) => {
     try {
         return await new Promise((resolve, reject) => {
             ws.onerror = () => reject(new Error("socket failed"));
-            ws.onopen = () => ws.send(JSON.stringify({ type: "join", protocol: 1, since: null }));
+            ws.onopen = () => ws.send(JSON.stringify({ type: "join", protocol: 2, since: null }));
             let sent = false;
             ws.onmessage = (event) => {
                 const message = JSON.parse(event.data);

@@ -12,6 +12,7 @@ import pytest
 from starlette.testclient import TestClient
 
 import playtable
+from playtable.tables.patch import Follower
 from playtable.web.app import create_app
 from playtable.web.csrf import CSRF_COOKIE
 
@@ -207,11 +208,12 @@ def test_the_page_state_says_who_played_each_move(client: TestClient) -> None:
     location = client.post("/tables", data=form(csrf, **fields), follow_redirects=False)
     table_url = location.headers["location"]
     with client.websocket_connect(f"{table_url}/ws") as ws:
-        ws.send_json({"type": "join", "protocol": 1, "since": None})
-        assert ws.receive_json()["type"] == "state"
+        ws.send_json({"type": "join", "protocol": 2, "since": None})
+        follower = Follower()
+        assert follower.receive(ws.receive_json())[0]["type"] == "state"
         ws.send_json({"type": "move", "ply": 0, "move": "a2-b2"})
-        while not ((m := ws.receive_json())["type"] == "state" and m["table"]["ply"] == 1):
-            pass
+        while not (follower.table and follower.table["ply"] == 1):
+            follower.receive(ws.receive_json())
     table = page_data(client.get(table_url).text)["table"]
     assert table["moves"] == ["a2-b2"]
     assert table["movers"] == ["red"]

@@ -253,7 +253,8 @@ async def test_every_change_is_published_with_its_version(service: TableService)
     subscription = await service.bus.subscribe(table_id)
     await service.play_move(table_id, red, 0, "a2-b2")
     message = await subscription.get()
-    assert message["version"] == 2 and message["table"]["version"] == 2
+    assert message["version"] == 2 and message["base"] == 1
+    assert {"op": "replace", "path": "/version", "value": 2} in message["patch"]
     assert message["events"] == [
         {"kind": "move", "player": "red", "move": "a2-b2", "ply": 0, "claimed": 0}
     ]
@@ -315,9 +316,9 @@ async def test_news_of_a_newer_version_drops_the_cached_position(db_url: str) ->
         table_id, red, blue = await seated_table(node_a)
         await node_b.snapshot(table_id, "red")  # node B caches version 1
         version = await node_a.play_move(table_id, red, 0, "a2-b2")
-        node_b.observed(table_id, version - 1)  # old news: the cache stays
+        node_b.observed({"table_id": table_id, "version": version - 1})  # old news: kept
         assert table_id in node_b._cache
-        node_b.observed(table_id, version)
+        node_b.observed({"table_id": table_id, "version": version})
         assert table_id not in node_b._cache
         await node_b.play_move(table_id, blue, 1, "b1-b2")  # decided on a fresh read
         assert (await node_a.snapshot(table_id, None))["moves"] == ["a2-b2", "b1-b2"]
@@ -350,7 +351,7 @@ async def test_a_change_committed_while_its_request_is_cancelled_is_still_announ
             message = await subscription.get()
             if any(e["kind"] == "move" for e in message.get("events", [])):
                 break
-    assert message["table"]["moves"] == ["a2-b2"]
+    assert message["version"] == 2 and message["events"][0]["move"] == "a2-b2"
     await subscription.close()
 
 
@@ -367,7 +368,7 @@ async def test_news_of_the_next_move_is_played_on_the_cached_position(db_url: st
         subscription = await node_a.subscribe(table_id)
         version = await node_a.play_move(table_id, red, 0, "a2-b2")
         message = await subscription.get()
-        node_b.observed(table_id, version, message["events"])
+        node_b.observed(message)
         cached = node_b._cache[table_id]
         assert cached.version == version and cached.move_texts() == ["a2-b2"]
         assert cached.game.to_move(cached.state) == "blue"
@@ -375,7 +376,8 @@ async def test_news_of_the_next_move_is_played_on_the_cached_position(db_url: st
         await node_b.play_move(table_id, blue, 1, "b1-b2")
         assert (await node_a.snapshot(table_id, None))["moves"] == ["a2-b2", "b1-b2"]
         # A forged or garbled event drops the cache instead of corrupting it.
-        node_b.observed(table_id, version + 2, [{"kind": "move", "ply": 2, "move": "zz"}])
+        forged = [{"kind": "move", "ply": 2, "move": "zz"}]
+        node_b.observed({"table_id": table_id, "version": version + 2, "events": forged})
         assert table_id not in node_b._cache
         await subscription.close()
     finally:

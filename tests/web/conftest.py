@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 from starlette.testclient import TestClient
 
+from playtable.tables.patch import Follower
 from playtable.web.app import create_app
 
 SECRET = "test secret of the web app, long enough"
@@ -85,16 +86,25 @@ class Socket:
 
     def __init__(self, session: Any) -> None:
         self.session = session
+        # The table as the page holds it: each change applied as table.js applies it.
+        self.follower = Follower()
+        self.pending: list[dict[str, Any]] = []
+        self.raw: list[dict[str, Any]] = []  # every message as it came, for byte-level tests
 
     def send(self, kind: str, **fields: Any) -> None:
         self.session.send_json({"type": kind, **fields})
 
     def receive(self) -> dict[str, Any]:
-        message: dict[str, Any] = self.session.receive_json()
-        return message
+        """The next message, a ``change`` seen as its events then the ``state`` it leads to."""
+        while not self.pending:
+            message: dict[str, Any] = self.session.receive_json()
+            self.raw.append(message)
+            self.pending = self.follower.receive(message)
+            assert not self.follower.missed, f"a change that does not apply: {message}"
+        return self.pending.pop(0)
 
     def join(self, since: int | None = None) -> dict[str, Any]:
-        self.send("join", protocol=1, since=since)
+        self.send("join", protocol=2, since=since)
         return self.next("state")
 
     def next(self, kind: str) -> dict[str, Any]:

@@ -27,7 +27,7 @@ def test_joins_and_table_pages_past_the_budget_are_refused_then_the_page_retries
                 Socket(session).join()
         with connect(client, table.id, watch=True) as session:
             socket = Socket(session)
-            socket.send("join", protocol=1, since=None)
+            socket.send("join", protocol=2, since=None)
             error = socket.error()
             assert error["code"] == "rate_limited" and "try again in" in error["message"]
             with pytest.raises(WebSocketDisconnect) as closed:

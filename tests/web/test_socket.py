@@ -132,8 +132,8 @@ BAD_MESSAGES = [
     ('{"type": "move", "ply": 0, "move": 5}', "malformed"),
     ('{"type": "move", "ply": 0}', "malformed"),
     ('{"type": "answer_draw", "accept": "yes"}', "malformed"),
-    ('{"type": "join", "protocol": 2}', "protocol"),
-    ('{"type": "join", "protocol": 1, "since": "7"}', "malformed"),
+    ('{"type": "join", "protocol": 1}', "protocol"),  # the previous protocol
+    ('{"type": "join", "protocol": 2, "since": "7"}', "malformed"),
     ('{"type": "move", "ply": 0, "move": "' + "x" * 17_000 + '"}', "too_large"),
     ("[" * 5_000 + "]" * 5_000, "malformed"),
 ]

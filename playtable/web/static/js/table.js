@@ -6,12 +6,13 @@ import { DotsBoard } from "./dots.js";
 import { showFeedback } from "./feedback.js";
 import { formatNumber, hasString, playerName, t, tn } from "./i18n.js";
 import { moveWords } from "./move_words.js";
+import { applyPatch } from "./patch.js";
 import { toggleButton } from "./prefs.js";
 import { replayFor } from "./replay.js";
 import { playSound, setSound } from "./sound.js";
 import { SwaptimumBoard } from "./swaptimum.js";
 
-const PROTOCOL = 1;
+const PROTOCOL = 2;
 const PING_EVERY_MS = 25000;
 const RETRY_DELAYS_MS = [500, 1000, 2000, 4000, 8000, 15000];
 
@@ -184,16 +185,10 @@ function receive(message) {
     case "state":
       // an older state than one already seen (from a reconnect race) changes nothing
       if (typeof message.version === "number" && message.version < version) break;
-      noteLapsedOffers(table.offers, message.table, joined);
-      joined = true;
-      table = message.table;
-      version = message.version ?? table.version;
-      sending = false;
-      render();
+      showTable(message.table, message.version);
       break;
-    case "event":
-      if (typeof message.version === "number") version = Math.max(version, message.version);
-      handleEvent(message.event);
+    case "change":
+      receiveChange(message);
       break;
     case "error":
       sending = false;
@@ -214,6 +209,43 @@ function receive(message) {
     default:
       break; // "pong" and anything newer than this page
   }
+}
+
+function showTable(next, nextVersion) {
+  noteLapsedOffers(table.offers, next, joined);
+  joined = true;
+  table = next;
+  version = nextVersion ?? table.version;
+  sending = false;
+  render();
+}
+
+// What changed at the table: its events (for the announcements and sounds), then either the
+// whole table or a patch to the one this page holds. A patch from another version than ours
+// means a message went missing: the page asks for the whole table instead.
+function receiveChange(message) {
+  let next = message.table;
+  if (!next) {
+    if (message.base !== version) {
+      if (message.version > version) rejoin();
+      return;
+    }
+    try {
+      next = applyPatch(table, message.patch);
+    } catch {
+      rejoin();
+      return;
+    }
+  } else if (message.version < version) {
+    return;
+  }
+  version = Math.max(version, message.version);
+  for (const event of message.events) handleEvent(event);
+  showTable(next, message.version);
+}
+
+function rejoin() {
+  send({ type: "join", protocol: PROTOCOL, since: version }, { quiet: true });
 }
 
 // A link the server gives (a seat link, a table) in the language of this page: the prefix of

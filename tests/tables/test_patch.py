@@ -1,0 +1,134 @@
+"""Move messages as patches: the difference is exact, small, and applies on any process."""
+
+from __future__ import annotations
+
+import copy
+import json
+import random
+from typing import Any
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from playtable.bus import InProcessBus
+from playtable.store import Store
+from playtable.tables import TableService, patch
+from tests.tables.conftest import SECRET
+from tests.tables.links import LINKS
+
+pytestmark = pytest.mark.anyio
+
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers(-5, 5) | st.sampled_from(["a", "b", "~/", ""]),
+    lambda children: (
+        st.lists(children, max_size=5)
+        | st.dictionaries(st.sampled_from(["x", "y", "a/b", "~0", "-"]), children, max_size=4)
+    ),
+    max_leaves=20,
+)
+
+
+@given(json_values, json_values)
+def test_a_patch_turns_the_old_value_into_the_new_one_and_leaves_the_old_as_it_was(
+    old: Any, new: Any
+) -> None:
+    before = copy.deepcopy(old)
+    operations = patch.diff(old, new)
+    assert patch.apply(old, operations) == new
+    assert old == before
+    if old == new:
+        assert operations == []
+
+
+@given(st.lists(st.integers(0, 3), max_size=12), st.data())
+def test_items_taken_out_of_a_list_are_removed_one_by_one(items: list[int], data: Any) -> None:
+    keep = data.draw(st.lists(st.booleans(), min_size=len(items), max_size=len(items)))
+    fewer = [item for item, kept in zip(items, keep, strict=True) if kept]
+    operations = patch.diff({"legal": items}, {"legal": fewer})
+    assert patch.apply({"legal": items}, operations) == {"legal": fewer}
+    if 0 < len(items) - len(fewer) <= patch.MAX_LIST_CHANGES:
+        assert all(op["op"] == "remove" for op in operations)
+
+
+def test_a_patch_that_does_not_fit_is_refused() -> None:
+    with pytest.raises(patch.PatchError):
+        patch.apply({"a": [1]}, [{"op": "replace", "path": "/a/5", "value": 2}])
+    with pytest.raises(patch.PatchError):
+        patch.apply({"a": 1}, [{"op": "replace", "path": "/a/b", "value": 2}])
+    follower = patch.Follower()
+    follower.receive({"type": "state", "version": 3, "table": {"version": 3}})
+    skipped = {"type": "change", "version": 5, "base": 4, "events": [], "patch": []}
+    assert follower.receive(skipped) == [] and follower.missed
+
+
+async def _two_nodes(db_url: str) -> tuple[TableService, TableService, Store, Store]:
+    store_a, store_b = Store(db_url), Store(db_url)
+    await store_a.open()
+    await store_b.open()
+    return (
+        TableService(store_a, InProcessBus(), SECRET, links=LINKS),
+        TableService(store_b, InProcessBus(), SECRET, links=LINKS),
+        store_a,
+        store_b,
+    )
+
+
+async def test_a_12x12_move_is_a_patch_under_a_kilobyte_that_any_process_can_apply(
+    db_url: str,
+) -> None:
+    """Node A plays a whole 12x12 game; node B hears each of its messages, as from Redis,
+    and a page on B that holds B's state follows every move by patches alone."""
+    a, b, store_a, store_b = await _two_nodes(db_url)
+    try:
+        options = {"grid": "square", "rows": 12, "cols": 12}
+        created = await a.create_table("dots", options, "red")
+        claimed = await a.claim_invite(created.id, created.invite_token)
+        assert claimed is not None
+        tokens = {"red": created.seat_token, "blue": claimed[1]}
+        subscription = await a.subscribe(created.id)
+        page = await b.snapshot(created.id, None)  # a spectator's page on node B
+        whole = len(json.dumps(page))
+        sizes: list[int] = []
+        rng = random.Random(7)
+        for ply in range(60):
+            legal = page["view"]["legal_moves"]
+            await a.play_move(created.id, tokens[page["to_move"]], ply, rng.choice(legal))
+            message = await subscription.get()
+            b.observed(message)
+            assert message["base"] == page["version"]
+            sizes.append(len(json.dumps({k: v for k, v in message.items() if k != "table_id"})))
+            page = patch.apply(page, message["patch"])
+            # Exactly the table a fresh read on either node shows (the live fields aside).
+            fresh = await b.snapshot(created.id, None)
+            assert {k: v for k, v in page.items() if k != "clock"} == {
+                k: v for k, v in fresh.items() if k != "clock"
+            }
+        assert max(sizes) <= 1024, max(sizes)
+        assert whole > 30 * max(sizes)  # a 12x12 table is tens of kilobytes
+        # B kept each version it heard of: its next join builds nothing new.
+        assert b.announcer.kept_version(created.id) == page["version"]
+        await subscription.close()
+    finally:
+        await store_a.close()
+        await store_b.close()
+
+
+async def test_news_of_a_version_this_process_never_saw_is_ignored_safely(db_url: str) -> None:
+    a, b, store_a, store_b = await _two_nodes(db_url)
+    try:
+        created = await a.create_table("dots", {"rows": 3, "cols": 3}, "red")
+        claimed = await a.claim_invite(created.id, created.invite_token)
+        assert claimed is not None
+        subscription = await a.subscribe(created.id)
+        await a.play_move(created.id, created.seat_token, 0, "a1-b1")
+        message = await subscription.get()
+        assert "patch" in message
+        b.observed(message)  # B kept nothing of this table: it keeps nothing now either
+        assert b.announcer.kept_version(created.id) is None
+        table = await b.snapshot(created.id, None)
+        assert table["moves"] == ["a1-b1"]
+        await subscription.close()
+    finally:
+        await store_a.close()
+        await store_b.close()
