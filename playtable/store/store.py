@@ -22,6 +22,7 @@ import asyncio
 import contextlib
 import enum
 import fcntl
+import functools
 import hashlib
 import importlib.resources
 from collections.abc import Callable, Mapping, Sequence
@@ -190,6 +191,34 @@ def _sqlite_engine(url: sa.URL) -> Engine:
     return engine
 
 
+# Connections a process keeps open to a server database: enough for every request in flight
+# on a busy process, so that a burst does not open (and close) sessions by the hundred.
+POOL_SIZE = 20
+POOL_OVERFLOW = 20
+LOOPBACK = ("127.0.0.1", "::1", "localhost")
+
+
+def _server_engine(url: sa.URL) -> AsyncEngine:
+    """A pooled engine for PostgreSQL (asyncpg). On loopback, with no SSL asked for in the
+    URL, the driver does not try TLS first on every new session.
+
+    No pre-ping: it costs a round trip on every operation. A connection that died (a
+    database restart) fails one operation, which SQLAlchemy then discards; the recycle age
+    keeps idle connections from outliving proxies' and servers' timeouts."""
+    connect_args: dict[str, Any] = {}
+    wants_ssl = any(key in url.query for key in ("ssl", "sslmode"))
+    if url.host in LOOPBACK and not wants_ssl:
+        connect_args["ssl"] = False
+    return create_async_engine(
+        url,
+        pool_pre_ping=False,
+        pool_recycle=600,
+        pool_size=POOL_SIZE,
+        max_overflow=POOL_OVERFLOW,
+        connect_args=connect_args,
+    )
+
+
 def _now() -> datetime:
     return datetime.now(UTC)
 
@@ -221,9 +250,7 @@ class Store:
             # No pre-ping: it costs a round trip on every operation. A connection that died
             # (a database restart) fails one operation, which SQLAlchemy then discards; the
             # recycle age keeps idle connections from outliving proxies' and servers' timeouts.
-            None
-            if self.sqlite
-            else create_async_engine(parsed, pool_pre_ping=False, pool_recycle=600)
+            None if self.sqlite else _server_engine(parsed)
         )
         # SQLite takes one writer at a time and makes the others poll with growing sleeps:
         # queueing this process's writers here keeps the wait fair and short.
@@ -413,9 +440,21 @@ class Store:
 
     async def _update_alone(self, table_id: str, version: int, change: Change) -> bool:
         try:
+            if self.async_engine is not None and _one_statement(change):
+                return await self._move_in_one_statement(table_id, version, change)
             return await self._run(_apply, table_id, version, change)
         except (_Conflict, sa.exc.IntegrityError):
             return False
+
+    async def _move_in_one_statement(self, table_id: str, version: int, change: Change) -> bool:
+        """A move on a server database in one round trip: the compare-and-set and the move's
+        row in one statement (atomic by itself), without BEGIN and COMMIT around it."""
+        assert self.async_engine is not None
+        statement, params = _move_statement(table_id, version, change)
+        async with self.async_engine.connect() as conn:
+            conn = await conn.execution_options(isolation_level="AUTOCOMMIT")
+            result = await conn.execute(statement, params)
+            return bool(result.rowcount == 1)
 
 
 _Pending = tuple[str, int, Change, "asyncio.Future[bool]"]
@@ -608,6 +647,87 @@ def _insert_table(conn: Connection, new: NewTable) -> None:
         )
 
 
+# Statements built once: building one per move (and its cache key) cost more than running it.
+_INSERT_MOVE = moves.insert()
+
+
+@functools.cache
+def _compare_and_set(columns: frozenset[str]) -> sa.Update:
+    """``UPDATE tables SET <columns> WHERE id = :id_ AND version = :version_`` (the version
+    checked is one less than the new one, ``new_version``)."""
+    return (
+        sa.update(tables)
+        .where(tables.c.id == sa.bindparam("id_"))
+        .where(tables.c.version == sa.bindparam("new_version") - 1)
+        .values({column: sa.bindparam(f"new_{column}") for column in sorted(columns)})
+    )
+
+
+def _one_statement(change: Change) -> bool:
+    """Whether ``change`` is a move and nothing else a statement of its own must write."""
+    return change.append is not None and (
+        change.drop_ply is None
+        and change.new_table is None
+        and change.rematch_id is KEEP
+        and change.seat is None
+        and change.nickname is None
+    )
+
+
+def _table_values(version: int, change: Change, now: datetime) -> dict[str, Any]:
+    """The ``tables`` columns ``change`` sets, the new version and its time included."""
+    values: dict[str, Any] = {"version": version + 1, "updated_at": now}
+    if change.deadline is not KEEP:
+        values["deadline"] = change.deadline
+    if change.outcome is not KEEP:
+        values["outcome"] = change.outcome
+        values["finished_at"] = now if change.outcome is not None else None
+    if change.offers is not KEEP:
+        values["offers"] = change.offers
+    return values
+
+
+def _move_statement(
+    table_id: str, version: int, change: Change
+) -> tuple[sa.Insert, dict[str, Any]]:
+    """``WITH cas AS (UPDATE tables ... RETURNING id) INSERT INTO moves SELECT ... FROM cas``
+    with its parameters: it inserts the move only if the compare-and-set matched a row."""
+    assert change.append is not None
+    now = change.at or _now()
+    values = _table_values(version, change, now)
+    params = {f"new_{column}": value for column, value in values.items()}
+    move = change.append
+    params.update(
+        id_=table_id,
+        m_ply=move.ply,
+        m_move=move.move,
+        m_player=move.player,
+        m_at=move.at or now,
+    )
+    if move.lag_ms:
+        params["m_lag"] = move.lag_ms
+    return _cas_insert_move(frozenset(values), bool(move.lag_ms)), params
+
+
+@functools.cache
+def _cas_insert_move(columns: frozenset[str], lag: bool) -> sa.Insert:
+    # Without a lag the column is left out, as the plain insert does (a database still at
+    # an older schema, being upgraded while in use, has no such column yet).
+    cas = _compare_and_set(columns).returning(tables.c.id).cte("cas")
+    fields = [cas.c.id] + [
+        sa.bindparam(name, type_=moves.c[column].type)
+        for name, column in [
+            ("m_ply", "ply"),
+            ("m_move", "move"),
+            ("m_player", "player"),
+            ("m_at", "created_at"),
+            *([("m_lag", "lag_ms")] if lag else []),
+        ]
+    ]
+    columns_of_row = ["table_id", "ply", "move", "player", "created_at"]
+    return sa.insert(moves).from_select(columns_of_row + ["lag_ms"] * lag, sa.select(*fields))
+
+
 def _apply_all(conn: Connection, batch: list[tuple[str, int, Change]]) -> list[bool]:
     return [_apply(conn, table_id, version, change) for table_id, version, change in batch]
 
@@ -620,19 +740,9 @@ def _apply(conn: Connection, table_id: str, version: int, change: Change) -> boo
     failure after it means the data contradict themselves and must abort the transaction.
     """
     now = change.at or _now()
-    values: dict[str, Any] = {"version": version + 1, "updated_at": now}
-    if change.deadline is not KEEP:
-        values["deadline"] = change.deadline
-    if change.outcome is not KEEP:
-        values["outcome"] = change.outcome
-        values["finished_at"] = now if change.outcome is not None else None
-    if change.offers is not KEEP:
-        values["offers"] = change.offers
-    result = conn.execute(
-        sa.update(tables)
-        .where(tables.c.id == table_id, tables.c.version == version)
-        .values(**values)
-    )
+    values = _table_values(version, change, now)
+    params = {f"new_{column}": value for column, value in values.items()}
+    result = conn.execute(_compare_and_set(frozenset(values)), {"id_": table_id, **params})
     if result.rowcount != 1:
         return False
     if change.new_table is not None:
@@ -650,16 +760,15 @@ def _apply(conn: Connection, table_id: str, version: int, change: Change) -> boo
             raise _Conflict
     if change.append is not None:
         lag = {"lag_ms": change.append.lag_ms} if change.append.lag_ms else {}
-        conn.execute(
-            sa.insert(moves).values(
-                table_id=table_id,
-                ply=change.append.ply,
-                move=change.append.move,
-                player=change.append.player,
-                created_at=change.append.at or now,
-                **lag,
-            )
-        )
+        row = {
+            "table_id": table_id,
+            "ply": change.append.ply,
+            "move": change.append.move,
+            "player": change.append.player,
+            "created_at": change.append.at or now,
+            **lag,
+        }
+        conn.execute(_INSERT_MOVE, row)
     if change.seat is not None:
         player, token_hash = change.seat
         conn.execute(

@@ -7,35 +7,54 @@ Handlers use Starlette's ``request.url_for`` / ``app.url_path_for`` on the route
 
 from __future__ import annotations
 
+import re
+
 from starlette.routing import Router
+
+_PLACEHOLDER = re.compile(r"__([a-z_]+?)__")
 
 
 class SiteLinks:
-    """The :class:`playtable.tables.Links` of this site, as paths from its named routes."""
+    """The :class:`playtable.tables.Links` of this site, as paths from its named routes.
+
+    Each route is looked up once (a router scans its routes for every lookup): the path is
+    made with placeholders and the values put in their place afterwards.
+    """
 
     def __init__(self, router: Router) -> None:
         self._router = router
+        self._templates: dict[tuple[str, tuple[str, ...]], str] = {}
+
+    def _path(self, name: str, **params: str) -> str:
+        key = (name, tuple(params))
+        template = self._templates.get(key)
+        if template is None:
+            placeholders = {p: f"__{p}__" for p in params}
+            template = str(self._router.url_path_for(name, **placeholders))
+            self._templates[key] = template
+        # One pass: a value is never searched for placeholders itself.
+        return _PLACEHOLDER.sub(lambda match: params[match.group(1)], template)
 
     def table(self, table_id: str) -> str:
-        return str(self._router.url_path_for("table", table_id=table_id))
+        return self._path("table", table_id=table_id)
 
     def seat(self, table_id: str, token: str) -> str:
-        return str(self._router.url_path_for("seat_link", table_id=table_id, token=token))
+        return self._path("seat_link", table_id=table_id, token=token)
 
     def invite(self, table_id: str, invite_token: str) -> str:
-        return str(self._router.url_path_for("join_link", table_id=table_id, invite=invite_token))
+        return self._path("join_link", table_id=table_id, invite=invite_token)
 
     def watch(self, table_id: str) -> str:
-        return str(self._router.url_path_for("watch", table_id=table_id))
+        return self._path("watch", table_id=table_id)
 
     def socket(self, table_id: str) -> str:
-        return str(self._router.url_path_for("table_socket", table_id=table_id))
+        return self._path("table_socket", table_id=table_id)
 
     def analysis(self, table_id: str) -> str:
-        return str(self._router.url_path_for("analysis", table_id=table_id))
+        return self._path("analysis", table_id=table_id)
 
     def api_analysis(self, table_id: str) -> str:
-        return str(self._router.url_path_for("api_analysis", table_id=table_id))
+        return self._path("api_analysis", table_id=table_id)
 
 
 __all__ = ["SiteLinks"]

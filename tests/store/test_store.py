@@ -435,3 +435,36 @@ async def test_upgrading_a_database_in_use_from_0002_keeps_its_data(empty_db_url
         assert await store.analysis_values("t1", ["a1-b1", "b1-c1"]) == {}
     finally:
         await store.close()
+
+
+async def test_a_move_on_postgresql_is_one_statement_in_one_round_trip(
+    postgres_url: str,
+) -> None:
+    """No BEGIN, no COMMIT, one statement: and a stale version still writes nothing."""
+    store = Store(postgres_url)
+    await store.open()
+    assert store.async_engine is not None
+    engine = store.async_engine.sync_engine
+    statements: list[tuple[str, bool]] = []
+
+    def executed(conn: Any, cursor: Any, statement: str, *args: Any) -> None:
+        # asyncpg's adapter sends BEGIN before a statement unless it is in autocommit.
+        statements.append((statement, conn.connection.dbapi_connection.autocommit))
+
+    sa.event.listen(engine, "before_cursor_execute", executed)
+    try:
+        assert await store.create_table(new_table(red=HASH_RED, blue=HASH_BLUE))
+        statements.clear()
+        move = Change(append=MoveRow(0, "a1-b1", "red"), offers={"draw": None})
+        assert await store.update("t1", 0, move)
+        assert len(statements) == 1
+        statement, autocommit = statements[0]
+        assert statement.lstrip().startswith("WITH cas AS") and autocommit
+        # Stale: the same version again matches no row, so no move is written.
+        again = Change(append=MoveRow(1, "b1-c1", "blue"))
+        assert not await store.update("t1", 0, again)
+        assert [m.move for m in await store.moves("t1")] == ["a1-b1"]
+        row = await store.table("t1")
+        assert row is not None and row.version == 1 and row.offers == {"draw": None}
+    finally:
+        await store.close()
