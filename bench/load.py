@@ -268,6 +268,10 @@ def environment(
         # The bench, not the limits, decides how many tables and sockets there are.
         "PLAYTABLE_TABLES_PER_MINUTE": "1000000",
         "PLAYTABLE_SOCKETS_PER_TABLE": "1000000",
+        # Every client of the bench is 127.0.0.1: one address's caps would stop it early.
+        "PLAYTABLE_SOCKETS_PER_ADDRESS": "1000000",
+        "PLAYTABLE_SOCKETS_PER_ADDRESS_PER_TABLE": "1000000",
+        "PLAYTABLE_READS_PER_MINUTE": "1000000",
         "PLAYTABLE_IDLE_SECONDS": "3600",
     }
     if setup.startswith("sqlite"):

@@ -436,39 +436,67 @@ class DotsAndBoxes(Game[DotsSettings, DotsState, int]):
 
     # -- pictures ---------------------------------------------------------------------------------
     def view(self, state: DotsState) -> dict[str, Any]:
+        """The board as the page draws it. Its parts are shared between calls (the dots, and
+        each line and cell in each of its few states, are built once per board): read it,
+        never change it."""
         board = self.board
         red, blue = self.score(state)
+        dots, lines, cells = self._view_parts()
+        drawn = state.drawn
         return {
             "kind": "dots",
             "grid": board.grid,
             "width": board.width,
             "height": board.height,
             "misere": self.settings.misere,
-            "dots": [{"name": d.name, "x": d.x, "y": d.y} for d in board.dots],
-            "lines": [
-                {
-                    "name": line.name,
-                    "a": line.a,
-                    "b": line.b,
-                    "drawn": bool(state.drawn >> line.index & 1),
-                    "predrawn": bool(self._predrawn >> line.index & 1),
-                }
-                for line in board.lines
-            ],
+            "dots": dots,
+            "lines": [views[drawn >> i & 1] for i, views in enumerate(lines)],
             "cells": [
-                {
-                    "dots": list(cell.dots),
-                    "lines": list(cell.lines),
-                    "owner": self._owner(state, cell.index),
-                    "x": cell.x,
-                    "y": cell.y,
-                }
-                for cell in board.cells
+                views[owner_of(state.red, state.blue, i) or ""] for i, views in enumerate(cells)
             ],
             "score": {"red": red, "blue": blue},
             "to_move": state.to_move,
             "legal_moves": self.legal_move_texts(state),
         }
+
+    def _view_parts(
+        self,
+    ) -> tuple[
+        list[dict[str, Any]], list[tuple[dict[str, Any], ...]], list[dict[str, dict[str, Any]]]
+    ]:
+        """The view's dots, each line undrawn and drawn, each cell with each owner."""
+        parts = self.__dict__.get("_parts")
+        if parts is None:
+            board = self.board
+            dots = [{"name": d.name, "x": d.x, "y": d.y} for d in board.dots]
+            lines = [
+                tuple(
+                    {
+                        "name": line.name,
+                        "a": line.a,
+                        "b": line.b,
+                        "drawn": bool(drawn),
+                        "predrawn": bool(self._predrawn >> line.index & 1),
+                    }
+                    for drawn in (0, 1)
+                )
+                for line in board.lines
+            ]
+            cells = [
+                {
+                    key: {
+                        "dots": list(cell.dots),
+                        "lines": list(cell.lines),
+                        "owner": owner,
+                        "x": cell.x,
+                        "y": cell.y,
+                    }
+                    for key, owner in (("", None), ("red", "red"), ("blue", "blue"))
+                }
+                for cell in board.cells
+            ]
+            parts = self.__dict__["_parts"] = (dots, lines, cells)
+        return parts
 
     @staticmethod
     def _owner(state: DotsState, cell: int) -> Player | None:
