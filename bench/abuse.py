@@ -57,6 +57,9 @@ from urllib.parse import urlencode, urlsplit
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # run from anywhere
+from playtable.tables.patch import Follower
+
 HOST = "127.0.0.1"  # the server listens here and nowhere else
 POSTGRES_ADMIN = "postgresql://postgres@127.0.0.1:5432/postgres"
 # 144 lines: a victim's game lasts long enough that the victims together create fewer new
@@ -259,6 +262,7 @@ class Seat:
         self.reader: asyncio.Task[None] | None = None
         self.table: dict[str, Any] = {}
         self.version = -1
+        self.follower = Follower()
         self.waiters: list[tuple[Callable[[dict[str, Any]], bool], asyncio.Future[float]]] = []
         self.error_waiters: list[asyncio.Future[dict[str, Any]]] = []
         self.messages: list[dict[str, Any]] = []  # non-state messages kept (rematch, errors)
@@ -291,10 +295,18 @@ class Seat:
             async for raw in ws:
                 now = time.perf_counter()
                 message = json.loads(raw)
-                if message.get("type") == "state":
-                    if message["version"] < self.version:
+                if message.get("type") in ("state", "change"):
+                    # The table as a page holds it: a change applied as table.js applies it.
+                    before = self.follower.version
+                    self.follower.receive(message)
+                    if self.follower.missed:
+                        await ws.send(JOIN)
+                    if self.follower.table is None or self.follower.version < before:
                         continue
-                    self.version, self.table = message["version"], message["table"]
+                    if message["type"] == "change":
+                        events = message["events"]
+                        self.messages.extend({"type": "event", "event": e} for e in events)
+                    self.version, self.table = self.follower.version, self.follower.table
                     for entry in list(self.waiters):
                         if not entry[1].done() and entry[0](self.table):
                             entry[1].set_result(now)
@@ -1158,8 +1170,9 @@ async def attack_draws(bench: Bench, stop: asyncio.Event, out: Outcome) -> None:
                 message = json.loads(raw)
                 if message.get("type") == "error":
                     answers[message.get("code", "?")] += 1
-                elif message.get("type") == "event":
-                    answers[message["event"].get("kind", "?")] += 1
+                elif message.get("type") == "change":
+                    for event in message["events"]:
+                        answers[event.get("kind", "?")] += 1
 
         reading = asyncio.create_task(drain())
         try:

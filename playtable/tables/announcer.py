@@ -30,8 +30,9 @@ from playtable.tables.events import Event
 from playtable.tables.table import LoadedTable
 from playtable.tables.views import Census, Links
 
-# About a minute of retries in all.
-REPUBLISH_ATTEMPTS = 15
+# About half a minute of retries in all, at most 2 s apart: a page sees a stored move
+# within about 2 s of the bus coming back.
+REPUBLISH_ATTEMPTS = 18
 # How many tables' last public versions a process keeps to make patches from.
 KEPT_VERSIONS = 4096
 
@@ -164,7 +165,7 @@ class Announcer:
                 await self.publish(table, events)
                 return
             except Exception:
-                delay = min(delay * 2, 5.0)
+                delay = min(delay * 2, 2.0)
         logger.error("table %s: version %d never announced", table.id, table.version)
 
     def in_background(self, work: Coroutine[Any, Any, None]) -> None:

@@ -277,7 +277,7 @@ class TableSocket:
             try:
                 self.subscription = await self.service.subscribe(self.table_id)
             except Exception:
-                delay = min(delay * 2, 10.0)
+                delay = min(delay * 2, 3.0)
                 continue
             self.resubscribing = None
             await self.send_state()  # what was published while the bus was away
