@@ -1,12 +1,14 @@
-"""Throughput, latency and idle connections of one and two server processes, on loopback.
+"""Throughput, latency and idle connections of one, two and four server processes, on loopback.
 
 For each setup (SQLite alone; SQLite, then PostgreSQL, with Redis between two processes;
-PostgreSQL and Redis with one process) it starts the server processes on 127.0.0.1, then:
+PostgreSQL and Redis with one and with four processes) it starts the server processes on
+127.0.0.1, then:
 
 1. echo: one client per table sends a move-sized message to a bare WebSocket echo route on the
    same server and waits for it to come back (the floor any move latency stands on);
-2. moves: ``--tables`` tables play at once, red connected to the first process and blue to
-   the last (so with two processes every move crosses Redis); a move is timed from sending it
+2. moves: ``--tables`` tables play at once, red of table k connected to process k and blue
+   to the next one (so with several processes every move crosses Redis, and every process
+   serves as many players as the others); a move is timed from sending it
    until both players hold the new state. Moves per second is all moves over the wall time.
 
 Then, on one process with compression off, it opens up to ``--idle`` spectator sockets (each
@@ -61,7 +63,7 @@ from latency import echo_client as latency_echo_client
 MAX_TABLES = 500
 MAX_MOVES = 60
 MAX_IDLE = 20_000
-SETUPS = ("sqlite-1", "sqlite-2", "postgresql-1", "postgresql-2")
+SETUPS = ("sqlite-1", "sqlite-2", "postgresql-1", "postgresql-2", "postgresql-4")
 POSTGRES_ADMIN = "postgresql://postgres@127.0.0.1:5432/postgres"
 SECRET = secrets.token_hex(32)  # one per run, shared by the run's processes
 
@@ -166,8 +168,8 @@ def rss_kib(pid: int) -> int:
 
 
 # -- the client side --------------------------------------------------------------------------
-# latency.py's clients, with compression off (as for the idle connections) and, with two
-# processes, red's socket on the first and blue's on the last.
+# latency.py's clients, with compression off (as for the idle connections), red's socket on
+# one process and blue's on another.
 echo_client = functools.partial(latency_echo_client, compression=None)
 
 
@@ -191,16 +193,27 @@ class Figures:
 
 
 async def measure(servers: Sequence[Server], tables: int, moves: int) -> Figures:
-    first, last = servers[0].port, servers[-1].port
+    first = servers[0].port
     echoes: list[float] = []
     await asyncio.gather(*(echo_client(first, (moves + 1) // 2, echoes) for _ in range(tables)))
     seated = await asyncio.gather(*(asyncio.to_thread(create_table, first) for _ in range(tables)))
     latencies: list[float] = []
     started = time.perf_counter()
+    ports = [server.port for server in servers]
+    # Table k: red on process k, blue on the next one (with one process, both on it; with
+    # two, always across): every move crosses Redis as soon as there is more than one.
     await asyncio.gather(
         *(
-            play_across(first, last, table_id, tokens, moves, seed, latencies)
-            for seed, (table_id, tokens) in enumerate(seated)
+            play_across(
+                ports[k % len(ports)],
+                ports[(k + 1) % len(ports)],
+                table_id,
+                tokens,
+                moves,
+                k,
+                latencies,
+            )
+            for k, (table_id, tokens) in enumerate(seated)
         )
     )
     seconds = time.perf_counter() - started
