@@ -18,7 +18,8 @@ The client shape is the same on both sides: each game has two player sockets (se
 each server's own API: boardgame.io's Lobby ``create`` and ``join`` and its credentials,
 Playtable's ``POST /api/tables`` and the invitation link), and plays up to ``--moves`` random legal
 moves; a move is timed from sending it until *both* players hold the new state (boardgame.io's
-``update`` with the next ``_stateID``, Playtable's ``state`` with the next version). A batch is
+``update`` with the next ``_stateID``, Playtable's ``change`` to the next version, applied as
+a page applies it). A batch is
 ``G`` games at once, for ``G`` in ``--games``; every round runs each batch on each server, the
 order of the servers alternating from one batch to the next. Server CPU is read from
 ``/proc/<pid>/stat`` of the server process before and after each batch, so it is the server's
