@@ -14,9 +14,10 @@ from __future__ import annotations
 
 import dataclasses
 import unicodedata
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import Any, cast
 
 from playtable.games import GameError, Outcome, Player, Termination, other
 from playtable.store import KEEP, Change, MoveRow, NewTable
@@ -386,6 +387,33 @@ def flag(table: LoadedTable, now: datetime) -> Decision | None:
     )
 
 
+def heard(
+    cached: LoadedTable, version: int, events: Sequence[Mapping[str, Any]]
+) -> LoadedTable | None:
+    """``cached`` advanced to ``version`` by the bus ``events`` another process published,
+    if they are exactly one move from it; else ``None`` (the cache must be dropped).
+
+    The row is the one that move leaves (offers lapsed, the result): the next request reads
+    the real row anyway, but the first attempt of a change decides on this. A clocked
+    table's moves carry their commit times, which only the store knows: not advanced.
+    """
+    moves = [e for e in events if e.get("kind") == "move"]
+    if (
+        not isinstance(cached.time_control, clocks.Unlimited)
+        or version != cached.version + 1
+        or len(moves) != 1
+        or moves[0].get("ply") != cached.ply
+    ):
+        return None
+    event = moves[0]
+    try:
+        state = cached.game.play(cached.state, str(event["move"]))
+    except (GameError, KeyError):
+        return None
+    played = MoveRow(cached.ply, str(event["move"]), cast(Player, event.get("player")))
+    return moved(cached, played, state).after
+
+
 __all__ = [
     "Decision",
     "abort",
@@ -394,6 +422,7 @@ __all__ = [
     "decided",
     "ended",
     "flag",
+    "heard",
     "moved",
     "offer_draw",
     "play",

@@ -25,16 +25,16 @@ import hmac
 import logging
 import weakref
 from collections import Counter, OrderedDict
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any, cast
+from typing import Any
 
 from playtable import games
 from playtable.bus import Bus, Subscription
-from playtable.games import PLAYERS, GameError, Player
+from playtable.games import PLAYERS, Player
 from playtable.games.records import GameRecord
-from playtable.store import MoveRow, Store
+from playtable.store import Store
 from playtable.tables import clocks, decisions, seating, tokens, views
 from playtable.tables import rematch as rematches
 from playtable.tables.analysis import Analysis
@@ -349,33 +349,14 @@ class TableService:
         """
         self.announcer.observed(message)
         table_id, version = message.get("table_id"), message.get("version")
-        if not isinstance(table_id, str) or not isinstance(version, int):
+        cached = self._cache.get(table_id) if isinstance(table_id, str) else None
+        if cached is None or not isinstance(version, int) or cached.version >= version:
             return
-        events: Sequence[Mapping[str, Any]] = message.get("events") or ()
-        cached = self._cache.get(table_id)
-        if cached is None or cached.version >= version:
-            return
-        moves = [e for e in events if e.get("kind") == "move"]
-        # A clocked table's moves carry their commit times, which only the store knows.
-        untimed = isinstance(cached.time_control, clocks.Unlimited)
-        if (
-            untimed
-            and version == cached.version + 1
-            and len(moves) == 1
-            and moves[0].get("ply") == cached.ply
-        ):
-            event = moves[0]
-            try:
-                state = cached.game.play(cached.state, str(event["move"]))
-            except (GameError, KeyError):
-                del self._cache[table_id]
-                return
-            played = MoveRow(cached.ply, str(event["move"]), cast(Player, event.get("player")))
-            # The row as that move left it (offers lapsed, the result): the next request
-            # reads the real row anyway, but the first attempt of a change decides on this.
-            self._cache[table_id] = decisions.moved(cached, played, state).after
-            return
-        del self._cache[table_id]
+        advanced = decisions.heard(cached, version, message.get("events") or ())
+        if advanced is None:
+            del self._cache[cached.id]
+        else:
+            self._cache[cached.id] = advanced
 
     def _lock(self, table_id: str) -> asyncio.Lock:
         lock = self._locks.get(table_id)

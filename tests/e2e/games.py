@@ -93,10 +93,12 @@ def play_game(
             move = rng.choice(table["legal_moves"])
             socket = sockets[table["to_move"]]
             socket.send(json.dumps({"type": "move", "ply": table["ply"], "move": move}))
-            while True:  # until the state after this move
+            while True:  # until the change of this move (or a state at least as new)
                 message = json.loads(socket.recv(timeout=10))
-                if message["type"] == "state" and message["table"]["ply"] == table["ply"] + 1:
-                    break
                 assert message["type"] != "error", message
+                if message["type"] == "change" and message["version"] > table["version"]:
+                    break
+                if message["type"] == "state" and message["table"]["ply"] > table["ply"]:
+                    break
             moves.append(move)
     return PlayedGame(table_id, tokens, moves)
