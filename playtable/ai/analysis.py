@@ -32,7 +32,15 @@ def _game(options: Mapping[str, Any]) -> DotsAndBoxes:
 
 
 def analysable(game: Game[Any, Any, Any]) -> bool:
-    """Whether the solver analyses games of this kind (Dots and Boxes, on every board)."""
+    """Whether games of this kind have an analysis: Dots and Boxes (the solver's proofs,
+    else the bots' estimates) on every board, and Swaptimum (its search's win rates)."""
+    from playtable.games.swaptimum import Swaptimum
+
+    return isinstance(game, DotsAndBoxes | Swaptimum)
+
+
+def solvable(game: Game[Any, Any, Any]) -> bool:
+    """Whether the solver proves positions (and best moves) of this kind: Dots and Boxes."""
     return isinstance(game, DotsAndBoxes)
 
 
@@ -135,4 +143,4 @@ def mover_value(options: Mapping[str, Any], moves: Sequence[str], budget_s: floa
     return -margin if game.settings.misere else margin
 
 
-__all__ = ["analyse_positions", "best_moves", "mover_value"]
+__all__ = ["analysable", "analyse_positions", "best_moves", "mover_value", "solvable"]

@@ -294,10 +294,12 @@ class TableService:
         """The table if its analysis is open; raises AnalysisRefused or TableNotFound."""
         return await self.analyses.open_table(table_id)
 
-    async def analysis(self, table_id: str, requester: str = "") -> dict[str, Any]:
-        """The solver's value after each move and the mistakes; see docs/protocol.md.
-        ``requester`` (an address) has one job at a time in the queue (AnalysisBusy)."""
-        return await self.analyses.analyse(table_id, requester)
+    async def analysis(
+        self, table_id: str, requester: str = "", wait: bool = False
+    ) -> dict[str, Any]:
+        """The values stored so far and the mistakes (docs/protocol.md); the rest is queued
+        for the background analysis, and awaited with ``wait``."""
+        return await self.analyses.analyse(table_id, requester, wait)
 
     async def best_moves(self, table_id: str, ply: int, requester: str = "") -> dict[str, Any]:
         """Every optimal move after ``ply`` moves, if the solver proves it within budget."""
@@ -436,6 +438,8 @@ class TableService:
         self._remember(after)
         await self.announcer.announce(after, list(decision.events))
         self.computer.check(after)
+        if after.outcome() is not None:
+            self.analyses.game_over(after)  # the background analysis (analysis_jobs.py)
         if after.row.deadline is not None:
             self.on_deadline(after.row.deadline)
         if decision.change.append is not None:
