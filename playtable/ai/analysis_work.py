@@ -64,9 +64,11 @@ def analyse_chunk(
     estimate_s: float,
     slice_s: float,
     prove: bool = True,
+    estimate: bool = True,
 ) -> list[Found]:
     """The values after each of ``plies`` moves, in that order, until ``slice_s`` seconds
-    are spent (at least one ply is always finished)."""
+    are spent (at least one ply is always finished). Without ``estimate`` (a second try at
+    positions estimated before) only the proofs are returned."""
     game = load(game_name, options)
     states = [game.initial()]
     for text in moves:
@@ -79,7 +81,9 @@ def analyse_chunk(
         if not 0 <= ply < len(states):
             raise GameError(f"there is no position after {ply} moves")
         if isinstance(game, DotsAndBoxes):
-            found.append(_dots(game, states[ply], ply, prove_s if prove else 0.0, estimate_s))
+            value = _dots(game, states[ply], ply, prove_s if prove else 0.0, estimate_s, estimate)
+            if value is not None:
+                found.append(value)
         elif isinstance(game, Swaptimum):
             found.append(_swaptimum(game, states[ply], ply, estimate_s))
         else:
@@ -94,8 +98,13 @@ def _margin(game: DotsAndBoxes, state: DotsState, value: int) -> int:
 
 
 def _dots(
-    game: DotsAndBoxes, state: DotsState, ply: int, prove_s: float, estimate_s: float
-) -> Found:
+    game: DotsAndBoxes,
+    state: DotsState,
+    ply: int,
+    prove_s: float,
+    estimate_s: float,
+    estimate: bool = True,
+) -> Found | None:
     free = len(game.board.lines) - state.drawn.bit_count()
     if game.to_move(state) is None:
         return Found(ply, True, red_margin=_margin(game, state, 0), free=free)
@@ -108,7 +117,8 @@ def _dots(
             solution = solver.solve(state, time_limit=prove_s, all_best=False, deepening=False)
             return Found(ply, True, red_margin=_margin(game, state, solution.value), free=free)
         except SolverTimeout:
-            pass
+            if not estimate:
+                return None
     try:
         _, value, exact = solver.choose(
             state,

@@ -55,6 +55,8 @@ def summary(
     share of the simulated games from 0 to 1 (``measure`` "win_rate", Swaptimum), ``None``
     while not analysed; ``proved[ply]`` says whether it is a proof or an estimate. A move's
     ``loss`` (boxes thrown away, counted as margin) is given only between two proofs.
+    ``complete``: every position has a value; ``pending``: more work for the table is
+    queued or under way (a second try may still turn estimates into proofs).
     """
     win_rate = isinstance(table.game, Swaptimum)
     misere = bool(table.row.options.get("misere"))
@@ -82,7 +84,7 @@ def summary(
         "values": values,
         "proved": proved,
         "complete": complete,
-        "pending": pending and not complete,
+        "pending": pending,
         "moves": moves,
     }
 

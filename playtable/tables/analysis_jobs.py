@@ -12,7 +12,11 @@ the end): from the last position to the first. Endgames are proved in millisecon
 the worker's solver table, which then shortens the earlier searches. Once the solver has
 failed twice in a row (every earlier position has more free lines still) or the table has
 spent ``BotSettings.background_total_s``, the remaining positions get the bots' estimate
-only. Positions already stored, proved or estimated, are not looked at again.
+only. Then every position has a value and the page a whole graph; while the game's time
+lasts, the estimated positions with at most :data:`RETRY_LINES` free lines are tried again,
+one at a time from the last, with ``BotSettings.background_retry_s`` each, and a proof
+replaces the estimate. Positions already stored, proved or estimated, are not looked at
+again by a later job.
 """
 
 from __future__ import annotations
@@ -34,6 +38,8 @@ MAX_REQUESTED = 8
 MAX_FINISHED = 64
 # Failed proofs in a row after which the rest of the game is estimated only.
 FAILURES_TO_STOP = 2
+# The second try: estimated positions with this many free lines or fewer.
+RETRY_LINES = 30
 
 logger = logging.getLogger(__name__)
 
@@ -132,6 +138,7 @@ class Jobs:
         settings = self.settings
         start = time.perf_counter()
         prove, failures = True, 0
+        retry: list[int] = []
         while todo:
             if time.perf_counter() - start > settings.background_total_s:
                 prove = False
@@ -154,12 +161,36 @@ class Jobs:
                     failures = 0 if f.proved else failures + 1
             if failures >= FAILURES_TO_STOP:
                 prove = False
-            try:
-                await self.store.save_analysis_points(
-                    table_id, played, {f.ply: point(f) for f in found}
-                )
-            except Exception:
-                logger.warning("table %s: analysis values not saved", table_id, exc_info=True)
+            await self._save(table_id, played, found)
+            retry += [f.ply for f in found if not f.proved and 0 < f.free <= RETRY_LINES]
+        # The second try, with the solver's table as the first pass left it.
+        for ply in retry:
+            left = start + settings.background_total_s - time.perf_counter()
+            if left <= 0:
+                break
+            found = await self.pool.run(
+                analyse_chunk,
+                table.row.game,
+                table.row.options,
+                played,
+                [ply],
+                min(settings.background_retry_s, left),
+                0.0,
+                0.0,
+                True,
+                False,
+            )
+            self.slices += 1
+            await self._save(table_id, played, found)
+
+    async def _save(self, table_id: str, played: list[str], found: list[Found]) -> None:
+        try:
+            await self.store.save_analysis_points(
+                table_id, played, {f.ply: point(f) for f in found}
+            )
+        except Exception:
+            # The next job for the table (a page's request) makes them again.
+            logger.warning("table %s: analysis values not saved", table_id, exc_info=True)
 
     def close(self) -> None:
         """Stop the background work (the slice under way in the pool runs to its end)."""
@@ -170,4 +201,4 @@ class Jobs:
         self._finished.clear()
 
 
-__all__ = ["FAILURES_TO_STOP", "MAX_FINISHED", "MAX_REQUESTED", "Jobs", "point"]
+__all__ = ["FAILURES_TO_STOP", "MAX_FINISHED", "MAX_REQUESTED", "RETRY_LINES", "Jobs", "point"]

@@ -40,8 +40,9 @@ class BotSettings:
     The background analysis of finished games (``tables/analysis_jobs.py``):
     ``PLAYTABLE_ANALYSIS_PROVE`` (seconds the solver may spend on one position),
     ``PLAYTABLE_ANALYSIS_ESTIMATE`` (seconds of search for an estimate where no proof came),
-    ``PLAYTABLE_ANALYSIS_SLICE`` (seconds of work between two stores of values) and
-    ``PLAYTABLE_ANALYSIS_PROVING`` (seconds per game after which only estimates are made)."""
+    ``PLAYTABLE_ANALYSIS_SLICE`` (seconds of work between two stores of values),
+    ``PLAYTABLE_ANALYSIS_PROVING`` (seconds per game after which only estimates are made)
+    and ``PLAYTABLE_ANALYSIS_RETRY`` (seconds for the second try at an estimated endgame)."""
 
     workers: int = 1
     analysis_workers: int = 1
@@ -53,6 +54,7 @@ class BotSettings:
     estimate_s: float = 0.25
     slice_s: float = 1.5
     background_total_s: float = 120.0
+    background_retry_s: float = 20.0
 
     @classmethod
     def from_env(cls) -> BotSettings:
@@ -68,6 +70,7 @@ class BotSettings:
             estimate_s=float(env.get("PLAYTABLE_ANALYSIS_ESTIMATE") or 0.25),
             slice_s=float(env.get("PLAYTABLE_ANALYSIS_SLICE") or 1.5),
             background_total_s=float(env.get("PLAYTABLE_ANALYSIS_PROVING") or 120.0),
+            background_retry_s=float(env.get("PLAYTABLE_ANALYSIS_RETRY") or 20.0),
         )
 
 
