@@ -258,3 +258,30 @@ async def test_the_analysis_queue_is_bounded_and_fair_between_requesters(store: 
         assert victim["ply"] == 0
     finally:
         await service.close()
+
+
+async def test_mistakes_are_counted_between_proofs_only(store: Store) -> None:
+    """An estimate next to a proof says nothing certain about the move between them: its
+    loss stays unknown, and the positions say which values are estimates."""
+    table_id = await bot_table(store, SMALL)
+    played = ["a1-a2", "b1-b2", "c1-c2"]
+    for ply, move in enumerate(played):
+        player = "red" if ply % 2 == 0 else "blue"
+        assert await store.update(table_id, ply, Change(append=MoveRow(ply, move, player)))
+    points = {
+        0: AnalysisPoint(True, red_margin=0),
+        1: AnalysisPoint(True, red_margin=-2),
+        2: AnalysisPoint(False, red_margin=2),  # an estimate
+        3: AnalysisPoint(True, red_margin=-2),
+    }
+    await store.save_analysis_points(table_id, played, points)
+    service = TableService(store, InProcessBus(), SECRET, FAST, links=LINKS)
+    try:
+        result = await service.analysis(table_id)
+        assert service.analyses.jobs.slices == 0  # everything was stored: no work queued
+    finally:
+        await service.close()
+    assert result["values"] == [0, -2, 2, -2]
+    assert result["proved"] == [True, True, False, True]
+    assert [m["loss"] for m in result["moves"]] == [2, None, None]
+    assert result["complete"] and not result["pending"]
