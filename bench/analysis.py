@@ -13,7 +13,9 @@ Prints per board: plies, positions proved, estimated, seconds to the end of the 
 seconds until every position with at most 30 free lines was proved (the goal for 5x5: within
 60 s). The baseline, measured in the same run on the same game: one request of the analysis
 as it was before (``ai.analysis.analyse_positions`` with the old budgets: 1 s per
-position, 10 s per request, no estimates), and how many positions it proved.
+position, 10 s per request, no estimates), and how many positions it proved. The machine's
+one-minute load average closes each line: the analysis' workers are niced (by 10 more than
+the bench), so on a machine busy with other work they get what is left of the CPU.
 
     python bench/analysis.py                      # every board, seed 1
     python bench/analysis.py --boards 5x5,5x5-misere --seed 3
@@ -203,7 +205,8 @@ async def main(argv: list[str]) -> int:
     with tempfile.TemporaryDirectory() as directory:
         for board in boards:
             result = await measure(board, args.seed, directory, not args.no_baseline)
-            print(report(result), flush=True)
+            load = os.getloadavg()[0]
+            print(f"{report(result)}; load average {load:.1f}", flush=True)
             if board.startswith("5x5"):
                 goal_ok.append(
                     result.goal_seconds is not None and result.goal_seconds <= GOAL_SECONDS
