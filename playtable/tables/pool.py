@@ -54,7 +54,7 @@ class BotSettings:
     estimate_s: float = 0.25
     slice_s: float = 1.5
     background_total_s: float = 120.0
-    background_retry_s: float = 20.0
+    background_retry_s: float = 6.0
 
     @classmethod
     def from_env(cls) -> BotSettings:
@@ -70,7 +70,7 @@ class BotSettings:
             estimate_s=float(env.get("PLAYTABLE_ANALYSIS_ESTIMATE") or 0.25),
             slice_s=float(env.get("PLAYTABLE_ANALYSIS_SLICE") or 1.5),
             background_total_s=float(env.get("PLAYTABLE_ANALYSIS_PROVING") or 120.0),
-            background_retry_s=float(env.get("PLAYTABLE_ANALYSIS_RETRY") or 20.0),
+            background_retry_s=float(env.get("PLAYTABLE_ANALYSIS_RETRY") or 6.0),
         )
 
 
