@@ -193,12 +193,17 @@ class Jobs:
             logger.warning("table %s: analysis values not saved", table_id, exc_info=True)
 
     def close(self) -> None:
-        """Stop the background work (the slice under way in the pool runs to its end)."""
+        """Stop the background work (the slice under way in the pool runs to its end); every
+        :meth:`wait` returns."""
         if self._task is not None:
             self._task.cancel()
             self._task = None
         self._requested.clear()
         self._finished.clear()
+        self._running = None
+        for event in self._done.values():
+            event.set()
+        self._done.clear()
 
 
 __all__ = ["FAILURES_TO_STOP", "MAX_FINISHED", "MAX_REQUESTED", "RETRY_LINES", "Jobs", "point"]
