@@ -74,6 +74,7 @@ class Result:
     seconds: float
     goal_positions: int  # positions with at most 30 free lines (Dots)
     goal_seconds: float | None  # when the last of them was proved; None: never
+    goal_proved: int  # how many of them were proved in the end
     old_proved: int | None
     old_seconds: float
 
@@ -156,6 +157,7 @@ async def measure(board: str, seed: int, directory: str, baseline: bool) -> Resu
         seconds,
         len(goal_plies),
         goal_at,
+        sum(1 for ply in goal_plies if ply in points and points[ply].proved),
         old,
         old_s,
     )
@@ -170,7 +172,11 @@ def report(result: Result) -> str:
         f"finished in {result.seconds:.1f} s",
     ]
     if result.goal_positions:
-        when = "never" if result.goal_seconds is None else f"in {result.goal_seconds:.1f} s"
+        when = (
+            f"never ({result.goal_proved} of them)"
+            if result.goal_seconds is None
+            else f"in {result.goal_seconds:.1f} s"
+        )
         parts.append(
             f"the {result.goal_positions} with <= {GOAL_FREE_LINES} free lines proved {when}"
         )
