@@ -138,6 +138,8 @@ def test_estimates_are_drawn_hollow_and_worded_as_estimates(
     game = play_game(server_url, {"grid": "square", "rows": 5, "cols": 5}, seed=11)
     page = browser.new_page()
     page.goto(f"{server_url}/t/{game.id}/analysis")  # at once: the analysis is under way
+    # no blank wait: the page says how far the background analysis is, and fills in
+    expect(page.locator("#analysis-status")).to_contain_text("Analysing in the background")
     expect(page.locator(".analysis-page")).to_have_attribute("data-loaded", "true", timeout=90_000)
     analysis = analysis_of(server_url, game.id)
     proved, values = analysis["proved"], analysis["values"]

@@ -285,3 +285,21 @@ async def test_mistakes_are_counted_between_proofs_only(store: Store) -> None:
     assert result["proved"] == [True, True, False, True]
     assert [m["loss"] for m in result["moves"]] == [2, None, None]
     assert result["complete"] and not result["pending"]
+
+
+async def test_a_resigned_game_is_analysed_too(store: Store) -> None:
+    """Any end queues the analysis, not only the last line drawn."""
+    service = TableService(store, InProcessBus(), SECRET, FAST, links=LINKS)
+    try:
+        created = await service.create_table("dots", SMALL, "red")
+        claimed = await service.claim_invite(created.id, created.invite_token)
+        assert claimed is not None
+        await service.play_move(created.id, created.seat_token, 0, "a1-a2")
+        assert not service.analyses.jobs.pending(created.id)  # still running: nothing yet
+        await service.resign(created.id, claimed[1])
+        assert service.analyses.jobs.pending(created.id)
+        await service.analyses.jobs.wait(created.id)
+        stored = await store.analysis_points(created.id, ["a1-a2"])
+        assert sorted(stored) == [0, 1] and all(p.proved for p in stored.values())
+    finally:
+        await service.close()
