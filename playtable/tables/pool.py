@@ -34,8 +34,9 @@ class BotSettings:
     may think, counted from the start of its turn), ``PLAYTABLE_BOT_CAP`` (seconds from the
     start of its turn after which the service stops waiting for the pool and plays the quick
     move itself), ``PLAYTABLE_ANALYSIS_WORKERS`` (size of the analysis' own pool, default 1:
-    an analysis never holds up a bot's move), ``PLAYTABLE_ANALYSIS_BUDGET`` (seconds per
-    analysed position) and ``PLAYTABLE_ANALYSIS_TOTAL`` (seconds per analysis request).
+    an analysis never holds up a bot's move), ``PLAYTABLE_ANALYSIS_BUDGET`` (seconds the
+    solver may spend on a draw offer; a best-move request gets twice this) and
+    ``PLAYTABLE_ANALYSIS_TOTAL`` (read for older settings: no request solves a whole game now).
 
     The background analysis of finished games (``tables/analysis_jobs.py``):
     ``PLAYTABLE_ANALYSIS_PROVE`` (seconds the solver may spend on one position),
