@@ -16,7 +16,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from playtable.ai import book
-from playtable.ai.dots_solver import SolverTimeout
+from playtable.ai.dots_solver import DotsSolver, SolverTimeout
 from playtable.ai.solve import SolverCache
 from playtable.games import Game, GameError, Player, load
 from playtable.games.dots.game import DotsAndBoxes, DotsState
@@ -29,6 +29,12 @@ def _game(options: Mapping[str, Any]) -> DotsAndBoxes:
     game = load(DotsAndBoxes.name, options)
     assert isinstance(game, DotsAndBoxes)
     return game
+
+
+def solver_for(game: DotsAndBoxes) -> DotsSolver:
+    """The worker process's solver for this board, shared by the background analysis and the
+    best-move requests: each one's proofs shorten the other's searches."""
+    return _SOLVERS.get(game)
 
 
 def analysable(game: Game[Any, Any, Any]) -> bool:
@@ -143,4 +149,11 @@ def mover_value(options: Mapping[str, Any], moves: Sequence[str], budget_s: floa
     return -margin if game.settings.misere else margin
 
 
-__all__ = ["analysable", "analyse_positions", "best_moves", "mover_value", "solvable"]
+__all__ = [
+    "analysable",
+    "analyse_positions",
+    "best_moves",
+    "mover_value",
+    "solvable",
+    "solver_for",
+]

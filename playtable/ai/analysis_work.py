@@ -28,8 +28,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from playtable.ai import book
+from playtable.ai.analysis import solver_for
 from playtable.ai.dots_solver import SolverTimeout
-from playtable.ai.solve import SolverCache
 from playtable.games import GameError, load
 from playtable.games.dots.game import DotsAndBoxes, DotsState
 from playtable.games.swaptimum import Swaptimum, SwaptimumState
@@ -38,8 +38,6 @@ from playtable.games.swaptimum import Swaptimum, SwaptimumState
 ESTIMATE_DEPTH = 4
 # Swaptimum: simulated games per estimated position, at most (and ``estimate_s`` seconds).
 ESTIMATE_PLAYOUTS = 3000
-
-_SOLVERS = SolverCache()
 
 
 @dataclass(frozen=True, slots=True)
@@ -111,7 +109,7 @@ def _dots(
     known = book.lookup(game, state)
     if known is not None:
         return Found(ply, True, red_margin=_margin(game, state, known[0]), free=free)
-    solver = _SOLVERS.get(game)
+    solver = solver_for(game)
     if prove_s > 0:
         try:
             solution = solver.solve(state, time_limit=prove_s, all_best=False, deepening=False)
