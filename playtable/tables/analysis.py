@@ -130,7 +130,7 @@ class Analysis:
         return table
 
     def game_over(self, table: LoadedTable) -> None:
-        """The table service's hook after a commit that left the game over: analyse it in the
+        """The table service's hook after every commit: a game over is analysed in the
         background. Cheap, and never raises."""
         self.jobs.game_over(table)
 

@@ -78,9 +78,10 @@ class Jobs:
         )
 
     def game_over(self, table: LoadedTable) -> None:
-        """The table's game has just ended: analyse it when the pool is free. Never raises."""
+        """After a commit: if the table's game is over, analyse it when the pool is free.
+        Cheap, and never raises."""
         try:
-            if not self.analysable(table) or self.pending(table.id):
+            if table.outcome() is None or not self.analysable(table) or self.pending(table.id):
                 return
             if len(self._finished) >= MAX_FINISHED:
                 logger.info("table %s: analysis queue full, left for its page", table.id)

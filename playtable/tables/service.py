@@ -294,12 +294,10 @@ class TableService:
         """The table if its analysis is open; raises AnalysisRefused or TableNotFound."""
         return await self.analyses.open_table(table_id)
 
-    async def analysis(
-        self, table_id: str, requester: str = "", wait: bool = False
-    ) -> dict[str, Any]:
-        """The values stored so far and the mistakes (docs/protocol.md); the rest is queued
-        for the background analysis, and awaited with ``wait``."""
-        return await self.analyses.analyse(table_id, requester, wait)
+    async def analysis(self, table_id: str, requester: str = "") -> dict[str, Any]:
+        """The values stored so far after each move and the mistakes (docs/protocol.md); the
+        rest is queued for the background analysis (AnalysisBusy when its queue is full)."""
+        return await self.analyses.analyse(table_id, requester)
 
     async def best_moves(self, table_id: str, ply: int, requester: str = "") -> dict[str, Any]:
         """Every optimal move after ``ply`` moves, if the solver proves it within budget."""
@@ -438,8 +436,7 @@ class TableService:
         self._remember(after)
         await self.announcer.announce(after, list(decision.events))
         self.computer.check(after)
-        if after.outcome() is not None:
-            self.analyses.game_over(after)  # the background analysis (analysis_jobs.py)
+        self.analyses.game_over(after)  # if the game is over: its background analysis
         if after.row.deadline is not None:
             self.on_deadline(after.row.deadline)
         if decision.change.append is not None:

@@ -58,7 +58,7 @@ async def test_the_analysis_survives_a_restart_and_needs_no_solver(db_url: str) 
     first = TableService(first_store, InProcessBus(), SECRET, FAST, links=LINKS)
     try:
         table_id, played = await finished_game(first)
-        before = await first.analysis(table_id, wait=True)
+        before = await first.analyses.analyse(table_id, wait=True)
     finally:
         await first.close()
         await first_store.close()
@@ -90,13 +90,13 @@ async def test_a_take_back_never_shows_the_value_of_the_move_taken_back(store: S
     two = TableService(store, InProcessBus(), SECRET, FAST, links=LINKS)  # another server process
     try:
         assert await store.update(table_id, 0, Change(append=MoveRow(0, "a1-a2", "red")))
-        assert (await one.analysis(table_id, wait=True))["values"] == [0, -2]
+        assert (await one.analyses.analyse(table_id, wait=True))["values"] == [0, -2]
         assert await store.analysis_values(table_id, ["a1-a2"]) == {0: 0, 1: -2}
         # The take-back and the other move, committed as answer_undo and play_move do.
         assert await store.update(table_id, 1, Change(drop_ply=0))
         assert await store.update(table_id, 2, Change(append=MoveRow(0, "b1-b2", "red")))
         for service in (one, two):
-            result = await service.analysis(table_id, wait=True)
+            result = await service.analyses.analyse(table_id, wait=True)
             assert result["values"] == [0, 0], service
             assert result["moves"][0] == {"ply": 0, "move": "b1-b2", "player": "red", "loss": 0}
         # The new line's value replaced the old row; the old line would not find it again.
@@ -115,7 +115,7 @@ async def test_two_processes_analysing_one_table_at_once_agree(store: Store) -> 
     services = [TableService(store, InProcessBus(), SECRET, FAST, links=LINKS) for _ in range(2)]
     try:
         results = await asyncio.gather(
-            *(service.analysis(table_id, wait=True) for service in services)
+            *(service.analyses.analyse(table_id, wait=True) for service in services)
         )
     finally:
         for service in services:
@@ -155,7 +155,7 @@ async def test_positions_without_a_proof_get_a_stored_estimate(store: Store) -> 
     budget = BotSettings(workers=1, position_budget_s=1.0, background_prove_s=1.0)
     service = TableService(store, InProcessBus(), SECRET, budget, links=LINKS)
     try:
-        result = await service.analysis(table_id, wait=True)
+        result = await service.analyses.analyse(table_id, wait=True)
         # An estimate: a margin in boxes, never called proved.
         assert result["proved"] == [False] and result["complete"]
         assert isinstance(result["values"][0], int) and abs(result["values"][0]) <= 25
@@ -193,7 +193,7 @@ async def test_a_swaptimum_game_gets_win_rates_decided_positions_proved(store: S
         for ply, move in enumerate(["a1", "c1", "a2", "c2", "a3"]):
             player = "red" if ply % 2 == 0 else "blue"
             await service.play_move(created.id, tokens[player], ply, move)
-        result = await service.analysis(created.id, wait=True)
+        result = await service.analyses.analyse(created.id, wait=True)
     finally:
         await service.close()
     assert result["measure"] == "win_rate" and result["complete"]
@@ -224,7 +224,7 @@ async def test_an_analysis_does_not_hold_up_the_bots(store: Store) -> None:
         # Both pools up first, so that no spawn is timed.
         await service.pool.run(len, [])
         await service.analysis_pool.run(len, [])
-        analysis = asyncio.create_task(service.analysis(analysed, wait=True))
+        analysis = asyncio.create_task(service.analyses.analyse(analysed, wait=True))
         await asyncio.sleep(0.3)  # the analysis' worker is busy now
         created = await service.create_table("dots", SMALL, "blue", bot="hard")
         start = time.monotonic()

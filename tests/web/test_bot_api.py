@@ -77,7 +77,9 @@ def test_a_game_against_the_computer_and_its_analysis(bot_client: TestClient) ->
     assert "Computer (hard)" in page.text and f"/t/{table_id}/analysis" in page.text
     # The game's end started the background analysis: the page polls until it is complete.
     for _ in range(600):
-        result = bot_client.get(f"/api/tables/{table_id}/analysis").json()
+        response = bot_client.get(f"/api/tables/{table_id}/analysis")
+        assert response.status_code == 200, response.text
+        result = response.json()
         if result["complete"]:
             break
         assert result["pending"], result
