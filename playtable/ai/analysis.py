@@ -16,7 +16,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from playtable.ai import book
-from playtable.ai.dots_solver import SolverTimeout
+from playtable.ai.dots_solver import DotsSolver, SolverTimeout
 from playtable.ai.solve import SolverCache
 from playtable.games import Game, GameError, Player, load
 from playtable.games.dots.game import DotsAndBoxes, DotsState
@@ -31,8 +31,22 @@ def _game(options: Mapping[str, Any]) -> DotsAndBoxes:
     return game
 
 
+def solver_for(game: DotsAndBoxes) -> DotsSolver:
+    """The worker process's solver for this board, shared by the background analysis and the
+    best-move requests: each one's proofs shorten the other's searches."""
+    return _SOLVERS.get(game)
+
+
 def analysable(game: Game[Any, Any, Any]) -> bool:
-    """Whether the solver analyses games of this kind (Dots and Boxes, on every board)."""
+    """Whether games of this kind have an analysis: Dots and Boxes (the solver's proofs,
+    else the bots' estimates) on every board, and Swaptimum (its search's win rates)."""
+    from playtable.games.swaptimum import Swaptimum
+
+    return isinstance(game, DotsAndBoxes | Swaptimum)
+
+
+def solvable(game: Game[Any, Any, Any]) -> bool:
+    """Whether the solver proves positions (and best moves) of this kind: Dots and Boxes."""
     return isinstance(game, DotsAndBoxes)
 
 
@@ -135,4 +149,11 @@ def mover_value(options: Mapping[str, Any], moves: Sequence[str], budget_s: floa
     return -margin if game.settings.misere else margin
 
 
-__all__ = ["analyse_positions", "best_moves", "mover_value"]
+__all__ = [
+    "analysable",
+    "analyse_positions",
+    "best_moves",
+    "mover_value",
+    "solvable",
+    "solver_for",
+]

@@ -230,6 +230,9 @@ class MCTS:
         self.rng = rng
         self.playout = Playout(game)
         self.last_playouts = 0
+        # The mover's share of the simulated games won through the move ``choose`` returned
+        # (the analysis' win-rate estimate); ``None`` until a search has run.
+        self.last_win_rate: float | None = None
 
     def immediate_win(self, state: SwaptimumState) -> SwaptimumMove | None:
         """A move that wins on the spot, if the side to move has one."""
@@ -253,6 +256,7 @@ class MCTS:
     def choose(self, state: SwaptimumState, playouts: int, deadline: float) -> SwaptimumMove:
         win = self.immediate_win(state)
         if win is not None:
+            self.last_win_rate = 1.0
             return win
         game = self.game
         rng = self.rng
@@ -311,8 +315,10 @@ class MCTS:
         self.last_playouts = done
         children = [c for c in root.children or () if c.visits]
         if not children:
+            self.last_win_rate = None
             return game.legal_moves(state)[0]
         best = max(children, key=lambda c: c.visits)
+        self.last_win_rate = best.wins / best.visits
         assert best.move is not None
         return best.move
 

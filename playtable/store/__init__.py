@@ -3,6 +3,7 @@
 from playtable.store.store import (
     DEFAULT_URL,
     KEEP,
+    AnalysisPoint,
     Change,
     MoveRow,
     NewTable,
@@ -16,6 +17,7 @@ from playtable.store.store import (
 __all__ = [
     "DEFAULT_URL",
     "KEEP",
+    "AnalysisPoint",
     "Change",
     "MoveRow",
     "NewTable",

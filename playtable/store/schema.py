@@ -79,11 +79,19 @@ analysis_values = sa.Table(
     # and replaced once the new position is solved.
     sa.Column("ply", sa.Integer, primary_key=True),
     sa.Column("moves_hash", sa.String(64), nullable=False),
-    # The solver's proved final margin for red from that position (only proved values are
-    # stored: a position without a proof is tried again by a later request).
-    sa.Column("red_margin", sa.Integer, nullable=False),
+    # Dots and Boxes: the final margin for red from that position under perfect play, as
+    # the solver proved it or (``proved`` false) as the bots' search estimates it.
+    sa.Column("red_margin", sa.Integer, nullable=True),
     sa.Column("solved_at", sa.DateTime(timezone=True), nullable=False),
+    # Whether the value is a proof; an estimate is replaced by a proof, never the other way.
+    sa.Column("proved", sa.Boolean, nullable=False, server_default=sa.true()),
+    # Swaptimum: red's share (0 to 1) of the search's simulated games from that position, or
+    # 1 / 0 where the game is decided (``proved``).
+    sa.Column("red_share", sa.Float, nullable=True),
     sa.CheckConstraint("ply >= 0", name="analysis_values_ply"),
+    sa.CheckConstraint(
+        "red_margin IS NOT NULL OR red_share IS NOT NULL", name="analysis_values_value"
+    ),
 )
 
 push_subscriptions = sa.Table(

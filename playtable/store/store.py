@@ -11,8 +11,8 @@ whole in a worker thread on the standard ``sqlite3`` driver: one thread hop per 
 instead of one per statement (as aiosqlite would), which on a busy machine is most of a
 move's latency. SQLite commits are grouped: changes that arrive together share one fsync.
 
-Beside the tables it keeps the solver's proved values of analysed positions
-(:meth:`Store.analysis_values`), each tied to the exact moves that led to it, so that every
+Beside the tables it keeps the analysed positions' values, proved or estimated
+(:meth:`Store.analysis_points`), each tied to the exact moves that led to it, so that every
 process, and every process after a restart, reuses them.
 """
 
@@ -55,6 +55,16 @@ class Keep(enum.Enum):
 
 
 KEEP = Keep.KEEP
+
+
+@dataclass(frozen=True, slots=True)
+class AnalysisPoint:
+    """One analysed position: red's final margin (Dots and Boxes) or red's share of the
+    simulated games (Swaptimum, 0 to 1), and whether it is a proof or an estimate."""
+
+    proved: bool
+    red_margin: int | None = None
+    red_share: float | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -367,7 +377,23 @@ class Store:
         Idempotent, and safe against other processes saving the same plies at once: a row
         already there for the same moves is kept, one for other moves is replaced.
         """
-        if not values:
+        points = {ply: AnalysisPoint(True, red_margin=value) for ply, value in values.items()}
+        await self.save_analysis_points(table_id, moves, points)
+
+    async def analysis_points(
+        self, table_id: str, moves: Sequence[str]
+    ) -> dict[int, AnalysisPoint]:
+        """Every stored value, proved or estimated, of the positions after each prefix of
+        ``moves`` (rows left by other moves at a ply are left out)."""
+        return await self._read(_read_points, table_id, position_digests(moves))
+
+    async def save_analysis_points(
+        self, table_id: str, moves: Sequence[str], points: Mapping[int, AnalysisPoint]
+    ) -> None:
+        """Store ``{ply: point}`` of positions reached by ``moves``. A row for the same moves
+        is kept unless it is an estimate and the new point a proof (a proof is never
+        replaced by an estimate); a row for other moves (before a take-back) is replaced."""
+        if not points:
             return
         digests = position_digests(moves)
         now = _now()
@@ -376,11 +402,13 @@ class Store:
                 "table_id": table_id,
                 "ply": ply,
                 "moves_hash": digests[ply],
-                "red_margin": value,
+                "red_margin": point.red_margin,
+                "red_share": point.red_share,
+                "proved": point.proved,
                 "solved_at": now,
             }
             # In ply order: concurrent upserts then lock the rows in one order (no deadlock).
-            for ply, value in sorted(values.items())
+            for ply, point in sorted(points.items())
         ]
         async with self._write_lock:
             await self._run(_save_analysis, rows)
@@ -575,12 +603,22 @@ def _remove_push(conn: Connection, table_id: str, player: Player, endpoint: str)
 
 
 def _read_analysis(conn: Connection, table_id: str, digests: list[str]) -> dict[int, int]:
+    points = _read_points(conn, table_id, digests)
+    return {ply: p.red_margin for ply, p in points.items() if p.proved and p.red_margin is not None}
+
+
+def _read_points(conn: Connection, table_id: str, digests: list[str]) -> dict[int, AnalysisPoint]:
+    c = analysis_values.c
     rows = conn.execute(
-        sa.select(
-            analysis_values.c.ply, analysis_values.c.moves_hash, analysis_values.c.red_margin
-        ).where(analysis_values.c.table_id == table_id, analysis_values.c.ply < len(digests))
+        sa.select(c.ply, c.moves_hash, c.red_margin, c.red_share, c.proved).where(
+            c.table_id == table_id, c.ply < len(digests)
+        )
     )
-    return {r.ply: r.red_margin for r in rows if r.moves_hash == digests[r.ply]}
+    return {
+        r.ply: AnalysisPoint(bool(r.proved), red_margin=r.red_margin, red_share=r.red_share)
+        for r in rows
+        if r.moves_hash == digests[r.ply]
+    }
 
 
 _ANALYSIS_BATCH = 200  # rows per statement: far below SQLite's limit of bound parameters
@@ -604,11 +642,17 @@ def _save_analysis(conn: Connection, rows: list[dict[str, Any]]) -> None:
                 set_={
                     "moves_hash": new.moves_hash,
                     "red_margin": new.red_margin,
+                    "red_share": new.red_share,
+                    "proved": new.proved,
                     "solved_at": new.solved_at,
                 },
-                # The same position solved twice (two processes at once) keeps its row;
-                # only a row left by other moves at this ply (a take-back) is replaced.
-                where=analysis_values.c.moves_hash != new.moves_hash,
+                # The same position solved twice (two processes at once) keeps its row; a
+                # row left by other moves at this ply (a take-back) is replaced, and so is
+                # an estimate by a proof.
+                where=sa.or_(
+                    analysis_values.c.moves_hash != new.moves_hash,
+                    sa.and_(sa.not_(analysis_values.c.proved), new.proved),
+                ),
             )
         )
 

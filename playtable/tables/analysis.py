@@ -1,47 +1,44 @@
-"""The analysis of a table's game: the solver's value after every move, and the mistakes.
+"""The analysis of a table's game: a value after every move, proved or estimated, and the
+mistakes.
 
-Proved values are stored (``Store.analysis_values``, each tied to the exact moves before its
-position), so every process, and every process after a restart, reuses what any other
-proved; only the other plies go to the analysis pool. Unproved positions are never stored
-(another process, or a later start with a larger budget, tries again); this process
-remembers its own failures so that reloading a page does not spend the budget on them twice.
-One analysis per table at a time runs in each process.
+The values come from the store (``Store.analysis_points``, each tied to the exact moves
+before its position): a game is analysed once, in the background, when it ends or when its
+page first asks (:mod:`playtable.tables.analysis_jobs`), and every process, and every
+process after a restart, reads what any other stored. A request never waits for the solver:
+it answers with the values stored so far and whether more are coming (``pending``), and the
+page asks again until the analysis is ``complete``. The best moves of one position are
+still solved on request, in the same pool, one job per requester.
 """
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
-import logging
 import math
-import weakref
-from collections import Counter, OrderedDict
+from collections import Counter
 from collections.abc import Awaitable, Callable, Iterator
 from typing import Any
 
 from playtable.ai import analysis as solver_work
-from playtable.store import Store, position_digests
+from playtable.games.swaptimum import Swaptimum
+from playtable.store import AnalysisPoint, Store
+from playtable.tables.analysis_jobs import Jobs
 from playtable.tables.errors import AnalysisBusy, AnalysisRefused
 from playtable.tables.pool import BotPool, BotSettings
 from playtable.tables.table import LoadedTable
 
-# Jobs waiting for or running in this process's analysis pool, in all and per requester (an
-# address): past either, a request is refused at once with the time to wait, never queued
-# behind minutes of other people's work.
+# Best-move jobs waiting for or running in this process's analysis pool, in all and per
+# requester (an address): past either, a request is refused at once with the time to wait,
+# never queued behind minutes of other people's work.
 MAX_QUEUED = 4
 MAX_QUEUED_PER_REQUESTER = 1
-
-# Positions this process failed to prove, keyed by (table, moves hash): not tried again here
-# (the budget would be the same), so a reloaded analysis page costs no solver time.
-UNPROVED_SIZE = 20000
-
-logger = logging.getLogger(__name__)
+# How far the analysis' workers step back for the bots' and the server's (added niceness).
+ANALYSIS_NICENESS = 10
 
 
 def require_open(table: LoadedTable) -> None:
     """Raise AnalysisRefused unless the table's analysis may be shown now."""
     if not solver_work.analysable(table.game):
-        raise AnalysisRefused("The analysis is for Dots and Boxes only.")
+        raise AnalysisRefused("There is no analysis for this game.")
     if table.outcome() is None and not table.bots:
         raise AnalysisRefused(
             "The analysis opens when the game is over; during a game only at a table "
@@ -49,21 +46,45 @@ def require_open(table: LoadedTable) -> None:
         )
 
 
-def summary(table: LoadedTable, values: list[int | None]) -> dict[str, Any]:
-    """The analysis JSON of docs/protocol.md from the red margins after each ply."""
+def summary(
+    table: LoadedTable, points: dict[int, AnalysisPoint], pending: bool = False
+) -> dict[str, Any]:
+    """The analysis JSON of docs/protocol.md from the points stored for each ply.
+
+    ``values[ply]`` is red's final margin (``measure`` "margin", Dots and Boxes) or red's
+    share of the simulated games from 0 to 1 (``measure`` "win_rate", Swaptimum), ``None``
+    while not analysed; ``proved[ply]`` says whether it is a proof or an estimate. A move's
+    ``loss`` (boxes thrown away, counted as margin) is given only between two proofs.
+    ``complete``: every position has a value; ``pending``: more work for the table is
+    queued or under way (a second try may still turn estimates into proofs).
+    """
+    win_rate = isinstance(table.game, Swaptimum)
     misere = bool(table.row.options.get("misere"))
+    values: list[float | int | None] = []
+    proved: list[bool | None] = []
+    for ply in range(len(table.moves) + 1):
+        point = points.get(ply)
+        values.append(None if point is None else point.red_share if win_rate else point.red_margin)
+        proved.append(None if point is None else point.proved)
     moves = []
     for ply, row in enumerate(table.moves):
         before, after = values[ply], values[ply + 1]
         loss = None
-        if before is not None and after is not None:
+        if not win_rate and proved[ply] and proved[ply + 1]:
+            assert isinstance(before, int) and isinstance(after, int)
             loss = solver_work.move_loss(before, after, row.player, misere)
         moves.append({"ply": ply, "move": row.move, "player": row.player, "loss": loss})
+    complete = None not in proved
     return {
         "id": table.id,
+        "game": table.row.game,
         "options": table.row.options,
+        "measure": "win_rate" if win_rate else "margin",
         "finished": table.outcome() is not None,
         "values": values,
+        "proved": proved,
+        "complete": complete,
+        "pending": pending,
         "moves": moves,
     }
 
@@ -81,10 +102,11 @@ class Analysis:
         self.store = store
         self.settings = settings
         self.load = load
-        self.pool = BotPool(settings.analysis_workers)
-        self._locks: weakref.WeakValueDictionary[str, asyncio.Lock] = weakref.WeakValueDictionary()
-        self._unproved: OrderedDict[tuple[str, str], None] = OrderedDict()
-        self._queued: Counter[str] = Counter()  # requester -> jobs
+        self.pool = BotPool(settings.analysis_workers, nice=ANALYSIS_NICENESS)
+        self.jobs = Jobs(
+            store, settings, self.pool, load, lambda table: solver_work.analysable(table.game)
+        )
+        self._queued: Counter[str] = Counter()  # requester -> best-move jobs
 
     @contextlib.contextmanager
     def _slot(self, requester: str, seconds: float) -> Iterator[None]:
@@ -107,54 +129,36 @@ class Analysis:
         require_open(table)
         return table
 
-    async def analyse(self, table_id: str, requester: str = "") -> dict[str, Any]:
-        """The solver's value after each move and the mistakes; see docs/protocol.md."""
-        lock = self._locks.get(table_id)
-        if lock is None:
-            lock = self._locks[table_id] = asyncio.Lock()
-        # A second request waits, then finds the first one's values in the store.
-        async with lock:
-            table = await self.open_table(table_id)
-            return summary(table, await self._values(table, requester))
+    def game_over(self, table: LoadedTable) -> None:
+        """The table service's hook after every commit: a game over is analysed in the
+        background. Cheap, and never raises."""
+        self.jobs.game_over(table)
 
-    async def _values(self, table: LoadedTable, requester: str) -> list[int | None]:
+    async def analyse(
+        self, table_id: str, requester: str = "", wait: bool = False
+    ) -> dict[str, Any]:
+        """The values stored so far after each move, and the mistakes; see docs/protocol.md.
+        Queues the positions not stored yet (AnalysisBusy if too many tables wait) and, with
+        ``wait``, waits for them."""
+        table = await self.open_table(table_id)
         played = table.move_texts()
-        known: dict[int, int | None] = dict(await self.store.analysis_values(table.id, played))
-        digests = position_digests(played)
-        missing = [
-            ply
-            for ply in range(len(played) + 1)
-            if ply not in known and (table.id, digests[ply]) not in self._unproved
-        ]
-        if missing:
-            with self._slot(requester, self.settings.analysis_total_s):
-                found = await self.pool.run(
-                    solver_work.analyse_positions,
-                    table.row.options,
-                    played,
-                    missing,
-                    self.settings.position_budget_s,
-                    self.settings.analysis_total_s,
+        points = await self.store.analysis_points(table_id, played)
+        if len(points) < len(played) + 1:
+            if not self.jobs.request(table_id):
+                wait_s = max(1, math.ceil(self.settings.slice_s * 4))
+                raise AnalysisBusy(
+                    f"The analysis is busy; try again in {wait_s} s.", retry_after=wait_s
                 )
-            known.update(found)
-            for ply, value in found.items():
-                if value is None:
-                    self._unproved[(table.id, digests[ply])] = None
-                    self._unproved.move_to_end((table.id, digests[ply]))
-            while len(self._unproved) > UNPROVED_SIZE:
-                self._unproved.popitem(last=False)
-            proved = {ply: value for ply, value in found.items() if value is not None}
-            try:
-                await self.store.save_analysis_values(table.id, played, proved)
-            except Exception:
-                # The values are in hand: this request still gets them, a later one solves
-                # them again.
-                logger.warning("table %s: analysis values not saved", table.id, exc_info=True)
-        return [known.get(ply) for ply in range(len(played) + 1)]
+            if wait:
+                await self.jobs.wait(table_id)
+                points = await self.store.analysis_points(table_id, played)
+        return summary(table, points, self.jobs.pending(table_id))
 
     async def best_moves(self, table_id: str, ply: int, requester: str = "") -> dict[str, Any]:
         """Every optimal move after ``ply`` moves, if the solver proves it within budget."""
         table = await self.open_table(table_id)
+        if not solver_work.solvable(table.game):
+            raise AnalysisRefused("Best moves are for Dots and Boxes only.")
         if not 0 <= ply <= table.ply:
             raise AnalysisRefused(f"There is no position after {ply} moves at this table.")
         budget = self.settings.position_budget_s * 2
@@ -167,7 +171,8 @@ class Analysis:
         return {"ply": ply, "proved": True, **found}
 
     def close(self) -> None:
+        self.jobs.close()
         self.pool.shutdown()
 
 
-__all__ = ["MAX_QUEUED", "UNPROVED_SIZE", "Analysis", "require_open", "summary"]
+__all__ = ["MAX_QUEUED", "Analysis", "require_open", "summary"]

@@ -219,7 +219,7 @@ class Computer:
     async def _accepts_draw(self, table: LoadedTable, player: Player, begun: float) -> bool:
         """Accept only a draw the solver shows is no worse than playing on; a solver that has
         not answered by the cap counts as "not shown", and the offer is declined."""
-        if not solver_work.analysable(table.game):
+        if not solver_work.solvable(table.game):
             return False
         settings = self.settings
         budget = min(settings.position_budget_s, begun + settings.move_budget_s - time.time())

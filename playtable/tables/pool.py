@@ -9,6 +9,7 @@ the service.
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 import multiprocessing
 import os
@@ -33,8 +34,16 @@ class BotSettings:
     may think, counted from the start of its turn), ``PLAYTABLE_BOT_CAP`` (seconds from the
     start of its turn after which the service stops waiting for the pool and plays the quick
     move itself), ``PLAYTABLE_ANALYSIS_WORKERS`` (size of the analysis' own pool, default 1:
-    an analysis never holds up a bot's move), ``PLAYTABLE_ANALYSIS_BUDGET`` (seconds per
-    analysed position) and ``PLAYTABLE_ANALYSIS_TOTAL`` (seconds per analysis request)."""
+    an analysis never holds up a bot's move), ``PLAYTABLE_ANALYSIS_BUDGET`` (seconds the
+    solver may spend on a draw offer; a best-move request gets twice this) and
+    ``PLAYTABLE_ANALYSIS_TOTAL`` (read for older settings: no request solves a whole game now).
+
+    The background analysis of finished games (``tables/analysis_jobs.py``):
+    ``PLAYTABLE_ANALYSIS_PROVE`` (seconds the solver may spend on one position),
+    ``PLAYTABLE_ANALYSIS_ESTIMATE`` (seconds of search for an estimate where no proof came),
+    ``PLAYTABLE_ANALYSIS_SLICE`` (seconds of work between two stores of values),
+    ``PLAYTABLE_ANALYSIS_PROVING`` (seconds per game after which only estimates are made)
+    and ``PLAYTABLE_ANALYSIS_RETRY`` (seconds for the second try at an estimated endgame)."""
 
     workers: int = 1
     analysis_workers: int = 1
@@ -42,6 +51,11 @@ class BotSettings:
     move_cap_s: float = DEFAULT_CAP_S
     position_budget_s: float = 1.0
     analysis_total_s: float = 10.0
+    background_prove_s: float = 3.0
+    estimate_s: float = 0.25
+    slice_s: float = 1.5
+    background_total_s: float = 120.0
+    background_retry_s: float = 6.0
 
     @classmethod
     def from_env(cls) -> BotSettings:
@@ -53,14 +67,20 @@ class BotSettings:
             move_cap_s=float(env.get("PLAYTABLE_BOT_CAP") or DEFAULT_CAP_S),
             position_budget_s=float(env.get("PLAYTABLE_ANALYSIS_BUDGET") or 1.0),
             analysis_total_s=float(env.get("PLAYTABLE_ANALYSIS_TOTAL") or 10.0),
+            background_prove_s=float(env.get("PLAYTABLE_ANALYSIS_PROVE") or 3.0),
+            estimate_s=float(env.get("PLAYTABLE_ANALYSIS_ESTIMATE") or 0.25),
+            slice_s=float(env.get("PLAYTABLE_ANALYSIS_SLICE") or 1.5),
+            background_total_s=float(env.get("PLAYTABLE_ANALYSIS_PROVING") or 120.0),
+            background_retry_s=float(env.get("PLAYTABLE_ANALYSIS_RETRY") or 6.0),
         )
 
 
 class BotPool:
     """A lazily started process pool; :meth:`run` awaits a function call in a worker."""
 
-    def __init__(self, workers: int) -> None:
+    def __init__(self, workers: int, nice: int = 0) -> None:
         self.workers = workers
+        self.nice = nice  # added to the workers' niceness: the analysis' pool yields the CPU
         self._executor: ProcessPoolExecutor | None = None
 
     def _started(self) -> ProcessPoolExecutor:
@@ -68,7 +88,9 @@ class BotPool:
             # Spawned, not forked: the server has threads (the store's), and a fork copies
             # their locks in whatever state they are.
             self._executor = ProcessPoolExecutor(
-                max_workers=self.workers, mp_context=multiprocessing.get_context("spawn")
+                max_workers=self.workers,
+                mp_context=multiprocessing.get_context("spawn"),
+                initializer=functools.partial(_lower_priority, self.nice) if self.nice else None,
             )
         return self._executor
 
@@ -107,6 +129,11 @@ class BotPool:
             # Work still queued is dropped; a worker busy with a move finishes it alone.
             self._executor.shutdown(wait=False, cancel_futures=True)
             self._executor = None
+
+
+def _lower_priority(nice: int) -> None:
+    """A worker's first act: yield the CPU to the bots' workers and the server."""
+    os.nice(nice)
 
 
 def _log_failure(future: Future[Any]) -> None:

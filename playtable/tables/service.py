@@ -303,8 +303,8 @@ class TableService:
         return await self.analyses.open_table(table_id)
 
     async def analysis(self, table_id: str, requester: str = "") -> dict[str, Any]:
-        """The solver's value after each move and the mistakes; see docs/protocol.md.
-        ``requester`` (an address) has one job at a time in the queue (AnalysisBusy)."""
+        """The values stored so far after each move and the mistakes (docs/protocol.md); the
+        rest is queued for the background analysis (AnalysisBusy when its queue is full)."""
         return await self.analyses.analyse(table_id, requester)
 
     async def best_moves(self, table_id: str, ply: int, requester: str = "") -> dict[str, Any]:
@@ -429,6 +429,7 @@ class TableService:
         self._remember(after)
         await self.announcer.announce(after, list(decision.events))
         self.computer.check(after)
+        self.analyses.game_over(after)  # if the game is over: its background analysis
         if after.row.deadline is not None:
             self.on_deadline(after.row.deadline)
         if decision.change.append is not None:

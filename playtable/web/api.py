@@ -137,7 +137,10 @@ def _queue_full(error: AnalysisBusy) -> Response:
 
 
 async def analysis(request: Request) -> Response:
-    wait = await over_budget(request, Budget.ANALYSES)
+    # A read of the stored values (the page asks about once a second while the background
+    # analysis works): the reads' budget. The work it may queue is bounded apart (8 tables
+    # waiting, each analysed once); the best moves, solved on request, spend the analyses'.
+    wait = await over_budget(request, Budget.READS)
     if wait is not None:
         return _busy(wait)
     table_id = request.path_params["table_id"]

@@ -26,10 +26,10 @@ logger = logging.getLogger(__name__)
 
 
 class Budget(enum.Enum):
-    READS = "reads"  # joins of a socket and table pages: each costs a full state
+    READS = "reads"  # joins of a socket, table pages, the analysis' stored values
     TABLES = "tables"  # new tables, rematches included
     OFFERS = "offers"  # draw offers and take-back requests (the computer thinks about each)
-    ANALYSES = "analyses"  # analysis and best-move requests
+    ANALYSES = "analyses"  # best-move requests (the solver at work on request)
 
 
 class Budgets:

@@ -38,9 +38,9 @@ class Limits:
     flood_close_after: int = 200  # PLAYTABLE_FLOOD_CLOSE_AFTER
     # Per client address and minute, shared by every process through Redis (web/budgets.py):
     tables_per_minute: int = 30  # PLAYTABLE_TABLES_PER_MINUTE: new tables, rematches too
-    reads_per_minute: int = 600  # PLAYTABLE_READS_PER_MINUTE: socket joins and table pages
+    reads_per_minute: int = 600  # PLAYTABLE_READS_PER_MINUTE: socket joins, table pages, analyses
     offers_per_minute: int = 20  # PLAYTABLE_OFFERS_PER_MINUTE: draw offers, take-backs
-    analyses_per_minute: int = 30  # PLAYTABLE_ANALYSES_PER_MINUTE: analyses, best moves
+    analyses_per_minute: int = 30  # PLAYTABLE_ANALYSES_PER_MINUTE: best moves
     sockets_per_table: int = 64  # PLAYTABLE_SOCKETS_PER_TABLE: spectators, per process
     sockets_per_seat: int = 16  # PLAYTABLE_SOCKETS_PER_SEAT: a seated player's, per process
     sockets_per_address: int = 64  # PLAYTABLE_SOCKETS_PER_ADDRESS: per process

@@ -137,7 +137,7 @@ async def invitation_page(request: Request) -> Response:
 
 
 async def analysis_page(request: Request) -> Response:
-    """The solver's view of a Dots and Boxes game; the numbers come from the JSON API."""
+    """The analysis board of a game; the values come from the JSON API as they are made."""
     table_id = request.path_params["table_id"]
     service = request.app.state.service
     catalog = gettext_for(request)
@@ -164,6 +164,7 @@ async def analysis_page(request: Request) -> Response:
             "table": table,
             "back_url": request.url_for("table" if you else "watch", table_id=table_id).path,
             "game_title": game_title(table["game"], catalog),
+            "board_label": board_label(table["game"], catalog),
             "settings_summary": settings_summary(table["game"], table["options"], catalog),
             "page_data": {
                 "table": table,

@@ -34,8 +34,40 @@ def replay_strings(catalog: gettext.NullTranslations) -> dict[str, str]:
         "eval_draw": _("A draw with perfect play"),
         "eval_unknown": _("Not proved: the solver found no proof in time"),
         "eval_graph": _(
-            "Evaluation graph: the result with perfect play after each move. Up: Red wins, "
-            "down: Blue wins; a gap: not proved. Click a point to see that position."
+            "Evaluation graph: the value after each move. Up: Red wins, down: Blue wins; "
+            "filled points are proved with perfect play, hollow points on a dashed line are "
+            "estimates, and ? is not analysed yet. Click a point to see that position."
+        ),
+        "eval_graph_rate": _(
+            "Evaluation graph: Red's share of the games the computer's search simulated after "
+            "each move. Up: Red wins more, down: Blue wins more; hollow points are estimates, "
+            "filled ones a decided game. Click a point to see that position."
+        ),
+        # the background analysis, and the estimates where no proof came in time
+        "analysis_streaming": _(
+            "Analysing in the background: %(done)s of %(total)s positions so far…"
+        ),
+        "eval_pending": _("Not analysed yet"),
+        "analysis_retrying": _("The solver is trying the estimated endgames again…"),
+        # Translators: an estimate from the bots' search, not a proof: "About Blue by 2".
+        "eval_about": _("About %(player)s by %(boxes)s (estimate)"),
+        "eval_about_you_win": _("You ahead by about %(boxes)s (estimate)"),
+        "eval_about_you_lose": _("You behind by about %(boxes)s (estimate)"),
+        "eval_about_even": _("About even (estimate)"),
+        "eval_some_estimates": _(
+            "Positions not proved in time: %(count)s of %(total)s. Their values are estimates "
+            "from the bots' search, drawn hollow on a dashed line and marked (estimate)."
+        ),
+        # Swaptimum: %(percent)s is a percentage, such as 64%.
+        "eval_rate": _("%(player)s wins %(percent)s of simulated games (estimate)"),
+        "eval_rate_you": _("You win %(percent)s of simulated games (estimate)"),
+        "eval_decided": _("%(player)s wins: the game is decided"),
+        "eval_decided_you_win": _("You win: the game is decided"),
+        "eval_decided_you_lose": _("You lose: the game is decided"),
+        "eval_decided_draw": _("A draw: the game is decided"),
+        "eval_rate_note": _(
+            "These values are estimates from the computer's search, except where the game is "
+            "decided."
         ),
         # Translators: the mark on the evaluation graph of a position the solver did not prove.
         "eval_unknown_mark": _("?"),

@@ -85,6 +85,9 @@ def server_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         "PLAYTABLE_BOT_WORKERS": "1",
         "PLAYTABLE_BOT_BUDGET": "0.3",
         "PLAYTABLE_ANALYSIS_BUDGET": "1.0",
+        # The background analysis gives up on a proof sooner, so estimates come quickly.
+        "PLAYTABLE_ANALYSIS_PROVE": "1.0",
+        "PLAYTABLE_ANALYSIS_RETRY": "2.0",
         # Every page of the whole browser suite comes from one address (127.0.0.1): the
         # per-address budgets and caps, tested in tests/web, would be the suite's own limit.
         **{

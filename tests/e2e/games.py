@@ -68,10 +68,15 @@ def _claim(invite_url: str) -> str:
 
 
 def play_game(
-    server_url: str, options: dict[str, Any], seed: int, plies: int | None = None
+    server_url: str,
+    options: dict[str, Any],
+    seed: int,
+    plies: int | None = None,
+    game: str = "dots",
 ) -> PlayedGame:
-    """A Dots and Boxes game between two people, each move chosen at random (``seed``)."""
-    created = _post(f"{server_url}/api/tables", {"game": "dots", "options": options, "seat": "red"})
+    """A game (Dots and Boxes unless ``game`` says) between two people, each move chosen at
+    random (``seed``)."""
+    created = _post(f"{server_url}/api/tables", {"game": game, "options": options, "seat": "red"})
     table_id = created["id"]
     tokens = {"red": created["seat_url"].rsplit("/", 1)[1], "blue": _claim(created["invite_url"])}
     ws_url = server_url.replace("http://", "ws://") + f"/t/{table_id}/ws"

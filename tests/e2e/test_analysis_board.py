@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import re
+import time
 import urllib.request
 
 import pytest
@@ -18,9 +20,17 @@ SQUARE_3 = {"grid": "square", "rows": 3, "cols": 3}
 
 
 def analysis_of(server_url: str, table_id: str) -> dict:
-    with urllib.request.urlopen(f"{server_url}/api/tables/{table_id}/analysis", timeout=30) as r:
-        data: dict = json.loads(r.read())
-        return data
+    """The table's analysis once the background work on it is over (the page polls too)."""
+    deadline = time.monotonic() + 120
+    while True:
+        with urllib.request.urlopen(
+            f"{server_url}/api/tables/{table_id}/analysis", timeout=30
+        ) as r:
+            data: dict = json.loads(r.read())
+        if data["complete"] and not data["pending"]:
+            return data
+        assert time.monotonic() < deadline, data
+        time.sleep(0.2)
 
 
 def test_the_analysis_board_of_a_finished_3x3_game(browser: Browser, server_url: str) -> None:
@@ -118,3 +128,83 @@ def test_the_phone_layout_cuts_nothing(browser: Browser, server_url: str) -> Non
         assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= 360, selector
     note = page.locator("#analysis-moves li .analysis-move__note").last.bounding_box()
     assert note is not None and note["x"] + note["width"] <= 360
+
+
+def test_estimates_are_drawn_hollow_and_worded_as_estimates(
+    browser: Browser, server_url: str
+) -> None:
+    """A 5x5 game: the solver proves the endgame, not the opening within its budget; the
+    page fills its graph as the values come, and never calls an estimate proved."""
+    game = play_game(server_url, {"grid": "square", "rows": 5, "cols": 5}, seed=11)
+    page = browser.new_page()
+    page.goto(f"{server_url}/t/{game.id}/analysis")  # at once: the analysis is under way
+    # no blank wait: the page says how far the background analysis is, and fills in
+    expect(page.locator("#analysis-status")).to_contain_text("Analysing in the background")
+    expect(page.locator(".analysis-page")).to_have_attribute("data-loaded", "true", timeout=90_000)
+    analysis = analysis_of(server_url, game.id)
+    proved, values = analysis["proved"], analysis["values"]
+    estimated = [ply for ply, p in enumerate(proved) if p is False]
+    assert estimated and proved[-1] is True, proved  # the opening estimated, the end proved
+    page.reload()  # the second visit: everything from the store
+    expect(page.locator(".analysis-page")).to_have_attribute("data-loaded", "true", timeout=10_000)
+    expect(page.locator("#analysis-graph .graph-point--estimate")).to_have_count(len(estimated))
+    expect(page.locator("#analysis-graph .graph-point")).to_have_count(len(values))
+    expect(page.locator("#analysis-graph .graph-line--estimate")).to_have_count(1)
+    expect(page.locator("#analysis-status")).to_contain_text(
+        f"Positions not proved in time: {len(estimated)} of {len(values)}."
+    )
+    # the move list: every estimated position says so, no proved one does
+    notes = page.locator("#analysis-moves li .analysis-move__note")
+    for ply in range(1, len(values)):
+        text = notes.nth(ply - 1).inner_text()
+        assert ("(estimate)" in text) == (proved[ply] is False), (ply, text)
+        assert ("with perfect play" in text) == (proved[ply] is True), (ply, text)
+    # an estimated position on the board: "About Blue by 2 (estimate)" and the like
+    ply = estimated[-1]
+    page.locator(f'#analysis-graph [data-graph-ply="{ply}"]').click()
+    expect(page.locator("#replay")).to_have_attribute("data-ply", str(ply), timeout=TIMEOUT)
+    value = page.locator("#analysis-value")
+    expect(value).to_have_attribute("data-estimate", "true")
+    expect(value).to_contain_text("(estimate)")
+    margin = values[ply]
+    if margin:
+        winner = "Red" if margin > 0 else "Blue"
+        expect(value).to_contain_text(f"About {winner} by {abs(margin)} (estimate)")
+    # and the last one, proved
+    page.keyboard.press("End")
+    expect(value).to_have_attribute("data-estimate", "false")
+    expect(value).not_to_contain_text("estimate")
+    assert not serious_violations(page), serious_violations(page)
+
+
+def test_a_swaptimum_game_has_the_board_the_graph_and_win_rates(
+    browser: Browser, server_url: str
+) -> None:
+    game = play_game(server_url, {"size": 5}, seed=5, game="swaptimum")
+    page = browser.new_page()
+    page.goto(f"{server_url}/t/{game.id}/analysis")
+    expect(page.locator(".analysis-page")).to_have_attribute("data-loaded", "true", timeout=90_000)
+    analysis = analysis_of(server_url, game.id)
+    assert analysis["measure"] == "win_rate" and analysis["proved"][-1] is True
+    plies = len(game.moves)
+    expect(page.locator("#analysis-graph .graph-point")).to_have_count(plies + 1)
+    estimated = sum(p is False for p in analysis["proved"])
+    assert estimated, analysis["proved"]
+    expect(page.locator("#analysis-graph .graph-point--estimate")).to_have_count(estimated)
+    expect(page.locator("#analysis-graph svg")).to_have_attribute(
+        "aria-label", re.compile("share of the games")
+    )
+    # the start: a win rate from the search, labelled as an estimate
+    page.keyboard.press("Home")
+    expect(page.locator("#replay")).to_have_attribute("data-ply", "0", timeout=TIMEOUT)
+    share = analysis["values"][0]
+    side, mine = ("Red", share) if share >= 0.5 else ("Blue", 1 - share)
+    expect(page.locator("#analysis-value")).to_contain_text(
+        f"{side} wins {round(mine * 100)}% of simulated games (estimate)"
+    )
+    expect(page.locator("#board svg.swaptimum-board .sq")).to_have_count(25)
+    expect(page.locator("#analysis-best")).to_be_hidden()
+    # the end: the game is decided, not estimated
+    page.keyboard.press("End")
+    expect(page.locator("#analysis-value")).to_contain_text("the game is decided")
+    expect(page.locator("#analysis-value")).not_to_contain_text("estimate")

@@ -107,3 +107,37 @@ def test_every_line_is_hit_on_it_and_well_beside_it(
     )
     assert legal and misses == []
     page.close()
+
+
+def test_the_analysis_words_an_estimate_as_an_estimate(browser: Browser, server_url: str) -> None:
+    """The wording of the analysis board on its own (analysis_words.js), with the page's
+    English strings: a proof says "with perfect play", an estimate never does and always
+    says "(estimate)", in either scoring, from the viewer's side, and in Swaptimum."""
+    from tests.e2e.games import play_game
+
+    game = play_game(server_url, {"grid": "square", "rows": 1, "cols": 1}, seed=1)
+    page = browser.new_page()
+    page.goto(f"{server_url}/t/{game.id}/analysis")
+    cases = [
+        # value, misère, viewer, proved, game -> words
+        ([3, False, None, True, "dots"], "Red wins by 3 with perfect play"),
+        ([3, True, None, True, "dots"], "Blue wins by 3 with perfect play"),
+        ([3, False, None, False, "dots"], "About Red by 3 (estimate)"),
+        ([3, True, None, False, "dots"], "About Blue by 3 (estimate)"),
+        ([-2, False, "red", False, "dots"], "You behind by about 2 (estimate)"),
+        ([-2, False, "blue", False, "dots"], "You ahead by about 2 (estimate)"),
+        ([0, False, None, False, "dots"], "About even (estimate)"),
+        ([None, False, None, False, "dots"], "Not analysed yet"),
+        ([0.36, False, None, False, "swaptimum"], "Blue wins 64% of simulated games (estimate)"),
+        ([0.64, False, "blue", False, "swaptimum"], "You win 36% of simulated games (estimate)"),
+        ([1.0, False, None, True, "swaptimum"], "Red wins: the game is decided"),
+        ([0.0, False, "red", True, "swaptimum"], "You lose: the game is decided"),
+    ]
+    said = page.evaluate(
+        """async (cases) => {
+            const m = await import("/static/js/analysis_words.js");
+            return cases.map(([args]) => m.valueText(...args));
+        }""",
+        cases,
+    )
+    assert said == [words for _, words in cases]

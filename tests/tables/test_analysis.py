@@ -1,5 +1,6 @@
-"""The analysis kept in the store: shared by every process, kept across restarts, and never
-shown for a position other than the one it was proved for."""
+"""The analysis kept in the store: made in the background when a game ends, shared by every
+process, kept across restarts, estimates told apart from proofs, and never shown for a
+position other than the one it was analysed for."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ import pytest
 
 from playtable.ai.analysis import analyse_positions
 from playtable.bus import InProcessBus
-from playtable.store import Change, MoveRow, NewTable, Store
+from playtable.store import AnalysisPoint, Change, MoveRow, NewTable, Store
 from playtable.tables import AnalysisBusy, TableService
 from playtable.tables.pool import BotSettings
 from tests.tables.conftest import SECRET
@@ -57,11 +58,12 @@ async def test_the_analysis_survives_a_restart_and_needs_no_solver(db_url: str) 
     first = TableService(first_store, InProcessBus(), SECRET, FAST, links=LINKS)
     try:
         table_id, played = await finished_game(first)
-        before = await first.analysis(table_id)
+        before = await first.analyses.analyse(table_id, wait=True)
     finally:
         await first.close()
         await first_store.close()
     assert None not in before["values"] and len(before["values"]) == len(played) + 1
+    assert before["proved"] == [True] * (len(played) + 1) and before["complete"]
     assert before["values"] == [
         v for _, v in sorted(analyse_positions(SMALL, played, range(len(played) + 1), 5).items())
     ]
@@ -74,6 +76,7 @@ async def test_the_analysis_survives_a_restart_and_needs_no_solver(db_url: str) 
         assert await second.analysis(table_id) == before
         # The pool starts on first use: the analysis above never needed it.
         assert second.analysis_pool._executor is None
+        assert second.analyses.jobs.slices == 0 and not second.analyses.jobs.pending(table_id)
     finally:
         await second.close()
         await second_store.close()
@@ -87,13 +90,13 @@ async def test_a_take_back_never_shows_the_value_of_the_move_taken_back(store: S
     two = TableService(store, InProcessBus(), SECRET, FAST, links=LINKS)  # another server process
     try:
         assert await store.update(table_id, 0, Change(append=MoveRow(0, "a1-a2", "red")))
-        assert (await one.analysis(table_id))["values"] == [0, -2]
+        assert (await one.analyses.analyse(table_id, wait=True))["values"] == [0, -2]
         assert await store.analysis_values(table_id, ["a1-a2"]) == {0: 0, 1: -2}
         # The take-back and the other move, committed as answer_undo and play_move do.
         assert await store.update(table_id, 1, Change(drop_ply=0))
         assert await store.update(table_id, 2, Change(append=MoveRow(0, "b1-b2", "red")))
         for service in (one, two):
-            result = await service.analysis(table_id)
+            result = await service.analyses.analyse(table_id, wait=True)
             assert result["values"] == [0, 0], service
             assert result["moves"][0] == {"ply": 0, "move": "b1-b2", "player": "red", "loss": 0}
         # The new line's value replaced the old row; the old line would not find it again.
@@ -111,7 +114,9 @@ async def test_two_processes_analysing_one_table_at_once_agree(store: Store) -> 
         assert await store.update(table_id, ply, Change(append=MoveRow(ply, move, player)))
     services = [TableService(store, InProcessBus(), SECRET, FAST, links=LINKS) for _ in range(2)]
     try:
-        results = await asyncio.gather(*(service.analysis(table_id) for service in services))
+        results = await asyncio.gather(
+            *(service.analyses.analyse(table_id, wait=True) for service in services)
+        )
     finally:
         for service in services:
             await service.close()
@@ -121,24 +126,83 @@ async def test_two_processes_analysing_one_table_at_once_agree(store: Store) -> 
     )
 
 
-async def test_positions_without_a_proof_are_not_stored(store: Store) -> None:
+async def test_a_finished_game_is_analysed_in_the_background_and_read_back(
+    store: Store,
+) -> None:
+    """Nobody opens the analysis: the game's end alone has every position analysed and
+    stored; the page's first request then reads the store and starts no work."""
+    service = TableService(store, InProcessBus(), SECRET, FAST, links=LINKS)
+    try:
+        table_id, played = await finished_game(service)
+        await service.analyses.jobs.wait(table_id)
+        slices = service.analyses.jobs.slices
+        assert slices >= 1
+        stored = await store.analysis_points(table_id, played)
+        assert sorted(stored) == list(range(len(played) + 1))
+        assert all(point.proved for point in stored.values())
+        first = await service.analysis(table_id)
+        again = await service.analysis(table_id)
+        assert first == again and first["complete"] and not first["pending"]
+        assert service.analyses.jobs.slices == slices  # no recomputation on either visit
+    finally:
+        await service.close()
+
+
+async def test_positions_without_a_proof_get_a_stored_estimate(store: Store) -> None:
     # The empty 5x5 board takes far longer than a second to prove.
     big = {"grid": "square", "rows": 5, "cols": 5, "start": "standard", "misere": False}
     table_id = await bot_table(store, big)
-    budget = BotSettings(workers=1, position_budget_s=1.0, analysis_total_s=5.0)
+    budget = BotSettings(workers=1, position_budget_s=1.0, background_prove_s=1.0)
     service = TableService(store, InProcessBus(), SECRET, budget, links=LINKS)
     try:
-        await service.analysis_pool.run(len, [])  # the pool started: only the solving is timed
+        result = await service.analyses.analyse(table_id, wait=True)
+        # An estimate: a margin in boxes, never called proved.
+        assert result["proved"] == [False] and result["complete"]
+        assert isinstance(result["values"][0], int) and abs(result["values"][0]) <= 25
+        assert await store.analysis_points(table_id, []) == {
+            0: AnalysisPoint(False, red_margin=result["values"][0])
+        }
+        assert await store.analysis_values(table_id, []) == {}  # no proof was stored
+        # The estimate is stored: asking again costs no solver time.
+        slices = service.analyses.jobs.slices
         start = time.monotonic()
-        assert (await service.analysis(table_id))["values"] == [None]
-        assert time.monotonic() - start >= 1.0  # the whole budget, spent in vain
-        assert await store.analysis_values(table_id, []) == {}  # so another process tries
-        # This process does not spend the same budget on it again; it still answers.
-        start = time.monotonic()
-        assert (await service.analysis(table_id))["values"] == [None]
+        assert await service.analysis(table_id) == result
+        assert service.analyses.jobs.slices == slices
         assert time.monotonic() - start < 1.0
     finally:
         await service.close()
+
+
+async def test_a_proof_replaces_an_estimate_but_never_the_other_way(store: Store) -> None:
+    table_id = await bot_table(store, SMALL)
+    await store.save_analysis_points(table_id, [], {0: AnalysisPoint(False, red_margin=2)})
+    await store.save_analysis_points(table_id, [], {0: AnalysisPoint(True, red_margin=0)})
+    assert await store.analysis_points(table_id, []) == {0: AnalysisPoint(True, red_margin=0)}
+    await store.save_analysis_points(table_id, [], {0: AnalysisPoint(False, red_margin=2)})
+    assert await store.analysis_values(table_id, []) == {0: 0}
+
+
+async def test_a_swaptimum_game_gets_win_rates_decided_positions_proved(store: Store) -> None:
+    service = TableService(store, InProcessBus(), SECRET, FAST, links=LINKS)
+    try:
+        created = await service.create_table("swaptimum", {"size": 3}, "red")
+        claimed = await service.claim_invite(created.id, created.invite_token)
+        assert claimed is not None
+        tokens = {"red": created.seat_token, "blue": claimed[1]}
+        # Red builds a column a1-a2-a3 and connects top to bottom; blue plays on the right.
+        for ply, move in enumerate(["a1", "c1", "a2", "c2", "a3"]):
+            player = "red" if ply % 2 == 0 else "blue"
+            await service.play_move(created.id, tokens[player], ply, move)
+        result = await service.analyses.analyse(created.id, wait=True)
+    finally:
+        await service.close()
+    assert result["measure"] == "win_rate" and result["complete"]
+    values, proved = result["values"], result["proved"]
+    assert len(values) == 6 and all(0 <= v <= 1 for v in values)
+    # Red has won (ply 5) and had a winning placement at hand after a1, c1, a2, c2 (ply 4).
+    assert (values[5], proved[5]) == (1.0, True) and (values[4], proved[4]) == (1.0, True)
+    assert proved[0] is False  # the start: only the simulated games say anything
+    assert all(move["loss"] is None for move in result["moves"])
 
 
 async def test_an_analysis_does_not_hold_up_the_bots(store: Store) -> None:
@@ -153,13 +217,14 @@ async def test_an_analysis_does_not_hold_up_the_bots(store: Store) -> None:
         move_cap_s=1.5,
         position_budget_s=4.0,
         analysis_total_s=4.0,
+        background_prove_s=4.0,
     )
     service = TableService(store, InProcessBus(), SECRET, settings, links=LINKS)
     try:
         # Both pools up first, so that no spawn is timed.
         await service.pool.run(len, [])
         await service.analysis_pool.run(len, [])
-        analysis = asyncio.create_task(service.analysis(analysed))
+        analysis = asyncio.create_task(service.analyses.analyse(analysed, wait=True))
         await asyncio.sleep(0.3)  # the analysis' worker is busy now
         created = await service.create_table("dots", SMALL, "blue", bot="hard")
         start = time.monotonic()
@@ -168,7 +233,7 @@ async def test_an_analysis_does_not_hold_up_the_bots(store: Store) -> None:
             await asyncio.sleep(0.05)
         assert not analysis.done()  # the computer moved while the analysis was still at work
         assert service.bot_replies == {"thought": 1}
-        assert (await analysis)["values"] == [None]
+        assert (await analysis)["proved"] == [False]  # an estimate, after the failed proof
     finally:
         await service.close()
 
@@ -191,5 +256,50 @@ async def test_the_analysis_queue_is_bounded_and_fair_between_requesters(store: 
         assert "try again in" in refused[0].message
         # The other address got its answer, queued behind one job of the flood, not twenty.
         assert victim["ply"] == 0
+    finally:
+        await service.close()
+
+
+async def test_mistakes_are_counted_between_proofs_only(store: Store) -> None:
+    """An estimate next to a proof says nothing certain about the move between them: its
+    loss stays unknown, and the positions say which values are estimates."""
+    table_id = await bot_table(store, SMALL)
+    played = ["a1-a2", "b1-b2", "c1-c2"]
+    for ply, move in enumerate(played):
+        player = "red" if ply % 2 == 0 else "blue"
+        assert await store.update(table_id, ply, Change(append=MoveRow(ply, move, player)))
+    points = {
+        0: AnalysisPoint(True, red_margin=0),
+        1: AnalysisPoint(True, red_margin=-2),
+        2: AnalysisPoint(False, red_margin=2),  # an estimate
+        3: AnalysisPoint(True, red_margin=-2),
+    }
+    await store.save_analysis_points(table_id, played, points)
+    service = TableService(store, InProcessBus(), SECRET, FAST, links=LINKS)
+    try:
+        result = await service.analysis(table_id)
+        assert service.analyses.jobs.slices == 0  # everything was stored: no work queued
+    finally:
+        await service.close()
+    assert result["values"] == [0, -2, 2, -2]
+    assert result["proved"] == [True, True, False, True]
+    assert [m["loss"] for m in result["moves"]] == [2, None, None]
+    assert result["complete"] and not result["pending"]
+
+
+async def test_a_resigned_game_is_analysed_too(store: Store) -> None:
+    """Any end queues the analysis, not only the last line drawn."""
+    service = TableService(store, InProcessBus(), SECRET, FAST, links=LINKS)
+    try:
+        created = await service.create_table("dots", SMALL, "red")
+        claimed = await service.claim_invite(created.id, created.invite_token)
+        assert claimed is not None
+        await service.play_move(created.id, created.seat_token, 0, "a1-a2")
+        assert not service.analyses.jobs.pending(created.id)  # still running: nothing yet
+        await service.resign(created.id, claimed[1])
+        assert service.analyses.jobs.pending(created.id)
+        await service.analyses.jobs.wait(created.id)
+        stored = await store.analysis_points(created.id, ["a1-a2"])
+        assert sorted(stored) == [0, 1] and all(p.proved for p in stored.values())
     finally:
         await service.close()

@@ -187,8 +187,9 @@ async def test_the_analysis_agrees_with_the_solver(bots: TableService) -> None:
         move = (await bots.api_view(created.id))["legal_moves"][0]
         await bots.play_move(created.id, tokens[table["to_move"]], len(played), move)
         played.append(move)
-    result = await bots.analysis(created.id)
+    result = await bots.analyses.analyse(created.id, wait=True)
     assert result["finished"] and len(result["values"]) == len(played) + 1
+    assert result["complete"] and result["proved"] == [True] * (len(played) + 1)
     score = table["outcome"]["score"]
     assert result["values"][-1] == score["red"] - score["blue"]
     # The first value is red's proved margin from the empty board, as `playtable solve` says.
@@ -222,8 +223,12 @@ async def test_the_bot_plays_swaptimum_too(bots: TableService) -> None:
     await bots.offer_draw(created.id, created.seat_token)
     table = await until(bots, created.id, lambda t: t["offers"]["draw"] is None)
     assert table["outcome"] is None
+    # Its analysis is a win rate from the search; best moves are the solver's, for Dots only.
+    result = await bots.analyses.analyse(created.id, wait=True)
+    assert result["measure"] == "win_rate" and result["complete"]
+    assert all(0 <= value <= 1 for value in result["values"])
     with pytest.raises(AnalysisRefused, match="Dots and Boxes"):
-        await bots.analysis(created.id)
+        await bots.best_moves(created.id, 0)
 
 
 # -- the 2-second promise: a deadline from the start of the turn, and a hard cap -------------

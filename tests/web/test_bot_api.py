@@ -75,8 +75,17 @@ def test_a_game_against_the_computer_and_its_analysis(bot_client: TestClient) ->
     bot_client.cookies.set(f"pt_{table_id}", token)
     page = bot_client.get(f"/t/{table_id}")
     assert "Computer (hard)" in page.text and f"/t/{table_id}/analysis" in page.text
-    result = bot_client.get(f"/api/tables/{table_id}/analysis").json()
+    # The game's end started the background analysis: the page polls until it is complete.
+    for _ in range(600):
+        response = bot_client.get(f"/api/tables/{table_id}/analysis")
+        assert response.status_code == 200, response.text
+        result = response.json()
+        if result["complete"]:
+            break
+        assert result["pending"], result
+        time.sleep(0.05)
     assert result["finished"] and len(result["values"]) == table["ply"] + 1
+    assert result["complete"] and not result["pending"] and all(result["proved"])
     for ply in range(table["ply"] + 1):
         solved = solve_record(GameRecord("dots", DOTS, tuple(table["moves"][:ply])))
         assert solved["ok"]

@@ -1,20 +1,28 @@
-// The analysis board: the game on the board with the replay controls, the solver's value of
-// every position as an evaluation graph and in the move list, its mistakes, and the best
-// moves drawn on the board at the position shown. The values come from
+// The analysis board: the game on the board with the replay controls, the value of every
+// position as an evaluation graph and in the move list, its mistakes, and the best moves
+// drawn on the board at the position shown (Dots and Boxes). The values come from
 // GET /api/tables/{id}/analysis and the best moves from .../analysis/best?ply=n
-// (docs/protocol.md): a value is red's final margin in boxes under perfect play, `null`
-// where the solver found no proof in time, which is shown as unknown and never as a value.
+// (docs/protocol.md). Dots and Boxes: a value is red's final margin in boxes, proved by the
+// solver or (`proved` false) estimated by the bots' search; Swaptimum: red's share of the
+// games the search simulated, from 0 to 1. `null`: not analysed yet. The analysis runs in
+// the background once a game ends: the page asks again every second until it is complete,
+// and the graph fills in as the values come. An estimate is drawn hollow on a dashed line
+// and worded as an estimate, never as a proof.
 
 import { r2, svgEl } from "./board.js";
 import { DotsBoard } from "./dots.js";
+import { valueText } from "./analysis_words.js";
 import { playerInitial, playerName, t } from "./i18n.js";
 import { Replay } from "./replay.js";
+import { SwaptimumBoard } from "./swaptimum.js";
 
 const page = JSON.parse(document.getElementById("analysis-data").textContent);
 const table = page.table;
 const $ = (id) => document.getElementById(id);
 const tableId = encodeURIComponent(table.id);
 const misere = Boolean(table.view && table.view.misere);
+const dots = table.game === "dots";
+const POLL_MS = 1000;
 
 let data = null; // the analysis, once loaded
 let you = null; // the viewer's seat, if any
@@ -22,28 +30,18 @@ const best = new Map(); // ply -> {proved, best_moves} or "pending"
 const BEST_AFTER_MS = 250;
 let bestTimer = null;
 
-/** Who wins a position of value `value` (red's margin) with perfect play, and by how much. */
-export function verdict(value, isMisere) {
-  if (value === null || value === undefined) return null;
-  if (value === 0) return { winner: null, boxes: 0 };
-  // Misère: the player with fewer boxes wins, so a positive red margin is a blue win.
-  const redWins = isMisere ? value < 0 : value > 0;
-  return { winner: redWins ? "red" : "blue", boxes: Math.abs(value) };
+/** The words of the value after `ply` moves, as the analysis has it now. */
+function plyText(ply) {
+  if (!data) return t("eval_pending");
+  return valueText(data.values[ply], misere, you, data.proved[ply] !== false, table.game);
 }
 
-/** A value in a player's words: "Blue wins by 3 with perfect play", or "You lose by 3 …". */
-export function valueText(value, isMisere = misere, viewer = you) {
-  const found = verdict(value, isMisere);
-  if (!found) return t("eval_unknown");
-  if (!found.winner) return t("eval_draw");
-  if (viewer) {
-    return t(found.winner === viewer ? "eval_you_win" : "eval_you_lose", { boxes: found.boxes });
-  }
-  return t("eval_wins", { player: playerName(found.winner), boxes: found.boxes });
-}
+const known = (value) => value !== null && value !== undefined;
 
 // -- the board and the replay --------------------------------------------------------------
-const board = new DotsBoard($("board"), { still: true });
+const board = dots
+  ? new DotsBoard($("board"), { still: true })
+  : new SwaptimumBoard($("board"), { still: true });
 const replay = new Replay({
   root: $("replay"),
   list: $("analysis-moves"),
@@ -66,7 +64,7 @@ function mistakeAt(ply) {
 }
 
 async function loadBest(ply) {
-  if (best.has(ply) || !data) return;
+  if (!dots || best.has(ply) || !data) return;
   best.set(ply, "pending");
   try {
     const response = await fetch(`${page.api}/best?ply=${ply}`, {
@@ -93,12 +91,13 @@ function render() {
   replay.update();
   // the best moves of a position the viewer stays on (not of every one stepped through)
   clearTimeout(bestTimer);
-  if (data && !best.has(ply)) bestTimer = setTimeout(() => loadBest(ply), BEST_AFTER_MS);
+  if (dots && data && !best.has(ply)) bestTimer = setTimeout(() => loadBest(ply), BEST_AFTER_MS);
 }
 
 function renderNow(ply, found) {
   const value = data ? data.values[ply] : undefined;
-  const valueWords = data ? valueText(value) : t("analysis_loading");
+  const estimate = Boolean(data) && data.proved[ply] === false;
+  const valueWords = plyText(ply);
   const text =
     ply === 0
       ? t("eval_start", { value: valueWords })
@@ -110,15 +109,17 @@ function renderNow(ply, found) {
         });
   const line = $("analysis-value");
   line.textContent = text;
-  line.dataset.known = String(value !== null && value !== undefined);
+  line.dataset.known = String(known(value));
+  line.dataset.estimate = String(estimate);
   const mistake = mistakeAt(ply);
   $("analysis-mistake").hidden = !mistake;
   if (mistake) {
-    const before = t("eval_before", { value: valueText(data.values[ply - 1]) });
+    const before = t("eval_before", { value: plyText(ply - 1) });
     $("analysis-mistake").textContent = [mistakeText(mistake), before].join(" ");
   }
   const out = $("analysis-best");
-  if (!data) out.textContent = "";
+  out.hidden = !dots;
+  if (!dots || !data) out.textContent = "";
   else if (!found || found === "pending") out.textContent = t("thinking");
   else if (!found.proved) out.textContent = found.error || t("best_unproved");
   else if (!found.best_moves.length) out.textContent = t("eval_best_none");
@@ -141,10 +142,10 @@ function renderGraph(ply) {
   const holder = $("analysis-graph");
   const total = table.moves.length;
   const values = data ? data.values : [];
-  // up: red wins, whatever the scoring
-  const sense = (value) => (misere ? -value : value);
-  const known = values.filter((v) => v !== null && v !== undefined);
-  const most = Math.max(1, ...known.map((v) => Math.abs(v)));
+  const proved = data ? data.proved : [];
+  // up: red wins, whatever the scoring; Swaptimum: red's share above or below one half
+  const sense = (value) => (dots ? (misere ? -value : value) : 2 * value - 1);
+  const most = dots ? Math.max(1, ...values.filter(known).map((v) => Math.abs(v))) : 1;
   const step = (W - LEFT - RIGHT) / Math.max(1, total);
   const x = (i) => r2(LEFT + i * step);
   const mid = TOP + (H - TOP - BOTTOM) / 2;
@@ -154,7 +155,7 @@ function renderGraph(ply) {
     class: "eval-graph",
     viewBox: `0 0 ${W} ${H}`,
     role: "img",
-    "aria-label": t("eval_graph"),
+    "aria-label": t(dots ? "eval_graph" : "eval_graph_rate"),
   });
   svgEl(
     "rect",
@@ -193,18 +194,21 @@ function renderGraph(ply) {
   blueLabel.textContent = t("eval_blue_side");
   svgEl("line", { x1: LEFT, y1: mid, x2: W - RIGHT, y2: mid, class: "graph-axis" }, svg);
 
-  // the proved values, joined where two neighbours are both proved
-  let path = "";
+  // neighbours joined: a solid line between two proofs, a dashed one where an estimate is
+  let solid = "";
+  let dashed = "";
   values.forEach((value, i) => {
-    if (value === null || value === undefined) return;
     const previous = values[i - 1];
-    const joined = i > 0 && previous !== null && previous !== undefined;
-    path += `${joined ? "L" : "M"}${x(i)},${y(value)} `;
+    if (i === 0 || !known(value) || !known(previous)) return;
+    const segment = `M${x(i - 1)},${y(previous)} L${x(i)},${y(value)} `;
+    if (proved[i] && proved[i - 1]) solid += segment;
+    else dashed += segment;
   });
-  if (path) svgEl("path", { d: path.trim(), class: "graph-line" }, svg);
+  if (solid) svgEl("path", { d: solid.trim(), class: "graph-line" }, svg);
+  if (dashed) svgEl("path", { d: dashed.trim(), class: "graph-line graph-line--estimate" }, svg);
   svgEl("line", { x1: x(ply), y1: TOP, x2: x(ply), y2: H - BOTTOM, class: "graph-cursor" }, svg);
   values.forEach((value, i) => {
-    if (value === null || value === undefined) {
+    if (!known(value)) {
       const mark = svgEl(
         "text",
         { x: x(i), y: mid + 5, "text-anchor": "middle", class: "graph-unknown", "data-ply": i },
@@ -220,7 +224,7 @@ function renderGraph(ply) {
         cx: x(i),
         cy: y(value),
         r: mistake ? 6 : 3.5,
-        class: `graph-point${mistake ? ` graph-mistake graph-mistake--${mistake.player}` : ""}${i === ply ? " is-current" : ""}`,
+        class: `graph-point${proved[i] ? "" : " graph-point--estimate"}${mistake ? ` graph-mistake graph-mistake--${mistake.player}` : ""}${i === ply ? " is-current" : ""}`,
         "data-ply": i,
       },
       svg,
@@ -272,7 +276,8 @@ function renderMoves() {
     const mistake = mistakeAt(index + 1);
     item.classList.toggle("is-mistake", Boolean(mistake));
     if (data) {
-      note.textContent = valueText(data.values[index + 1]);
+      note.textContent = plyText(index + 1);
+      note.classList.toggle("is-estimate", data.proved[index + 1] === false);
       if (mistake) {
         const flag = document.createElement("strong");
         flag.className = "analysis-move__mistake";
@@ -298,28 +303,54 @@ async function loadYou() {
   }
 }
 
+/** What the status line says of the analysis as it stands. */
+function statusText() {
+  const total = data.values.length;
+  const done = data.values.filter(known).length;
+  if (!data.complete) return t("analysis_streaming", { done, total });
+  const estimates = data.proved.filter((p) => p === false).length;
+  if (!estimates) return "";
+  const note = t(dots ? "eval_some_estimates" : "eval_rate_note", { count: estimates, total });
+  return dots && data.pending ? `${note} ${t("analysis_retrying")}` : note;
+}
+
+async function fetchAnalysis() {
+  const response = await fetch(page.api, { headers: { Accept: "application/json" } });
+  const found = await response.json();
+  if (response.ok) return { found, wait: POLL_MS };
+  if (response.status === 503 || response.status === 429) {
+    return { found: null, wait: 1000 * Number(found.retry_after || 2), error: found.error };
+  }
+  throw new Error(found.error || t("analysis_failed"));
+}
+
 async function load() {
   $("analysis-status").textContent = t("analysis_loading");
   await loadYou();
   render();
-  try {
-    const response = await fetch(page.api, { headers: { Accept: "application/json" } });
-    const found = await response.json();
-    if (!response.ok) {
-      $("analysis-status").textContent = found.error || t("analysis_failed");
+  for (;;) {
+    let answer;
+    try {
+      answer = await fetchAnalysis();
+    } catch (error) {
+      $("analysis-status").textContent = error.message || t("analysis_failed");
       return;
     }
-    data = found;
-  } catch {
-    $("analysis-status").textContent = t("analysis_failed");
-    return;
+    if (answer.found) {
+      data = answer.found;
+      const words = statusText();
+      $("analysis-status").textContent = words;
+      $("analysis-status").hidden = !words;
+      renderMoves();
+      render();
+      if (data.complete) document.querySelector(".analysis-page").dataset.loaded = "true";
+      // complete, but still at work: a second try may turn estimates into proofs
+      if (data.complete && !data.pending) break;
+    } else if (answer.error) {
+      $("analysis-status").textContent = answer.error;
+    }
+    await new Promise((resolve) => setTimeout(resolve, answer.wait));
   }
-  const partial = data.values.some((value) => value === null);
-  $("analysis-status").textContent = partial ? t("eval_partial") : "";
-  $("analysis-status").hidden = !partial;
-  document.querySelector(".analysis-page").dataset.loaded = "true";
-  renderMoves();
-  render();
 }
 
 renderMoves();
