@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
+from functools import cached_property
 from typing import Any, cast
 
 from playtable.games import PLAYERS, Game, Outcome, Player, Termination, other
@@ -111,7 +112,9 @@ class LoadedTable:
     def ply(self) -> int:
         return len(self.moves)
 
-    @property
+    # Cached: a table is immutable (a change makes a new one), and a request asks these of it
+    # several times (the rules, the views, the clocks).
+    @cached_property
     def offers(self) -> Offers:
         return Offers.from_json(self.row.offers)
 
@@ -121,6 +124,10 @@ class LoadedTable:
 
     def outcome(self) -> Outcome | None:
         """The stored result (a resignation, an agreement) or else what the rules say."""
+        return self._outcome
+
+    @cached_property
+    def _outcome(self) -> Outcome | None:
         if self.row.outcome is not None:
             return Outcome.from_json(self.row.outcome)
         return self.game.outcome(self.state)
@@ -142,7 +149,7 @@ class LoadedTable:
     def move_texts(self) -> list[str]:
         return [m.move for m in self.moves]
 
-    @property
+    @cached_property
     def time_control(self) -> clocks.TimeControl:
         return clocks.parse(self.row.time_control)
 

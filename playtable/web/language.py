@@ -176,7 +176,8 @@ class LanguageMiddleware:
                     response_headers.append("vary", "Accept-Language, Cookie")
             await send(message)
 
-        await self.app(scope, receive, send_with_language)
+        # A socket's messages have no headers to adjust: no wrapper on each of them.
+        await self.app(scope, receive, send_with_language if scope["type"] == "http" else send)
 
 
 def safe_location(location: str) -> str:
