@@ -468,3 +468,30 @@ async def test_a_move_on_postgresql_is_one_statement_in_one_round_trip(
         assert row is not None and row.version == 1 and row.offers == {"draw": None}
     finally:
         await store.close()
+
+
+async def test_an_in_memory_database_serves_many_tables_at_once() -> None:
+    """``sqlite:///:memory:`` is one connection shared by the worker threads: reads and
+    writes of ten tables at once must not trip over each other (they once did:
+    ``sqlite3.DatabaseError: another row available``)."""
+    store = Store("sqlite:///:memory:")
+    await store.open()
+    try:
+        ids = [f"m{k}" for k in range(10)]
+        for table_id in ids:
+            assert await store.create_table(new_table(table_id, red=HASH_RED, blue=HASH_BLUE))
+
+        async def play(table_id: str) -> None:
+            for ply in range(12):
+                row = await store.table(table_id)
+                assert row is not None and row.version == ply
+                await store.moves(table_id)
+                player = "red" if ply % 2 == 0 else "blue"
+                change = Change(append=MoveRow(ply, f"x{ply}", player))
+                assert await store.update(table_id, ply, change)
+
+        await asyncio.gather(*(play(table_id) for table_id in ids))
+        for table_id in ids:
+            assert len(await store.moves(table_id)) == 12
+    finally:
+        await store.close()
