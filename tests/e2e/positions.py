@@ -20,12 +20,14 @@ _SEND = """async ([ply, move]) => {
             ws.onmessage = (event) => {
                 const message = JSON.parse(event.data);
                 if (message.type === "error") reject(new Error(message.message));
-                if (message.type !== "state") return;
-                if (!sent) {
+                if (message.type === "state" && !sent) {
                     sent = true;
                     ws.send(JSON.stringify({ type: "move", ply, move }));
-                } else if (message.table.ply > ply) {
+                } else if (message.type === "state" && message.table.ply > ply) {
                     resolve(message.table.ply);
+                } else if (message.type === "change" && message.events.some(
+                    (e) => e.kind === "move" && e.ply === ply)) {
+                    resolve(ply + 1);  // the move's own change: it was played
                 }
             };
         });

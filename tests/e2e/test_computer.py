@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import re
+import urllib.request
 
 import pytest
 from playwright.sync_api import Browser, Page, WebSocketRoute, expect
@@ -85,8 +86,13 @@ def test_a_take_back_of_several_plies_is_announced_in_czech(
     page.goto(server_url + "/cs" + url.removeprefix(server_url))
     wait_ready(page)
     record_announcements(page)
+    table_id = url.removeprefix(server_url).split("/")[2]
+    with urllib.request.urlopen(f"{server_url}/api/tables/{table_id}", timeout=10) as answer:
+        version = json.load(answer)["version"]
     for count, words in ((2, "vzal zpět 2 tahy"), (5, "vzal zpět 5 tahů")):
         event = {"kind": "undo", "player": "red", "move": "a1-b1", "count": count}
-        sockets[-1].send(json.dumps({"type": "event", "event": event}))
+        # A change that alters nothing but tells of the event, as the server sends them.
+        change = {"type": "change", "version": version, "base": version, "events": [event]}
+        sockets[-1].send(json.dumps({**change, "patch": []}))
         wait_announced(page, f"Červený {words}.")
     expect(page.locator("#feedback")).to_have_text("Červený vzal zpět 5 tahů.")
