@@ -23,6 +23,7 @@ import random
 import time
 from collections import OrderedDict
 
+from playtable.ai.dots_middle import SACRIFICE_SAFE_LINES, MiddleGame, greedy_loss, sacrifices
 from playtable.ai.dots_solver import DotsSolver, SolverTimeout
 from playtable.games.dots.game import DotsAndBoxes, DotsState
 
@@ -33,6 +34,15 @@ MEDIUM_DEPTH = 3
 MEDIUM_SECONDS = 0.3
 # Medium searches for real once this few lines are free.
 MEDIUM_ENDGAME_LINES = 14
+
+# The hard bot draws a random safe line while more than this many are left.
+HARD_RANDOM_SAFE = 60
+# It tries to prove the position with this share of its time when this few safe lines are
+# left (measured on 5x5: 7 to 12 safe lines, 0.03 to 0.35 s; 15 to 17, 0.2 to 18 s), and
+# with that share once no safe line is left (endings of 5x5 and 6x6: milliseconds).
+HARD_PROOF_SAFE = 10
+HARD_PROOF_SHARE = 0.5
+HARD_ENDGAME_SHARE = 0.85
 
 _SOLVERS: OrderedDict[str, DotsSolver] = OrderedDict()
 _SOLVER_CACHE_SIZE = 4
@@ -68,32 +78,6 @@ class Lines:
                 self.sacrifices.append(line)
             else:
                 self.safe.append(line)
-
-
-def greedy_loss(game: DotsAndBoxes, drawn: int) -> int:
-    """How many cells the opponent can take in a row after ``drawn`` by always capturing.
-
-    The cells taken do not depend on the order of the captures (a cell one line short of
-    complete stays so until that line is drawn), so a work list of such cells finds them
-    all, each looked at only when a neighbour's line was drawn: milliseconds on the
-    largest boards, where a scan of every free line per capture took a tenth of a second.
-    """
-    cell_masks = game._cell_masks
-    line_cells = game._line_cells
-    waiting = [cell for cell, mask in enumerate(cell_masks) if (mask & ~drawn).bit_count() == 1]
-    taken = 0
-    while waiting:
-        rest = cell_masks[waiting.pop()] & ~drawn
-        if not rest or rest & (rest - 1):
-            continue  # taken meanwhile (or, for a starting cell, never one line short)
-        drawn |= rest
-        for bit, mask in line_cells[rest.bit_length() - 1]:
-            left = mask & ~drawn
-            if not left:
-                taken += 1
-            elif not left & (left - 1):
-                waiting.append(bit.bit_length() - 1)
-    return taken
 
 
 def easy_move(game: DotsAndBoxes, state: DotsState, rng: random.Random) -> int:
@@ -136,12 +120,60 @@ def medium_move(game: DotsAndBoxes, state: DotsState, rng: random.Random, deadli
     return _parity_choice(game, solver, state, lines.safe, rng)
 
 
+def safe_capture(game: DotsAndBoxes, drawn: int, captures: list[int]) -> int | None:
+    """A capture that is optimal whatever follows (normal scoring): its line's other cell,
+    if any, does not have exactly two free lines, so taking costs nothing (Berlekamp)."""
+    free = ((1 << len(game.board.lines)) - 1) & ~drawn
+    for line in captures:
+        if all((free & mask).bit_count() != 2 for _, mask in game._line_cells[line]):
+            return line
+    return None
+
+
+def declines(game: DotsAndBoxes, drawn: int, captures: list[int]) -> list[int]:
+    """The double-dealing lines: for a capture into a cell with two free lines, that cell's
+    other line, which hands both cells over with one line and keeps the initiative."""
+    free = ((1 << len(game.board.lines)) - 1) & ~drawn
+    found: set[int] = set()
+    for line in captures:
+        for _, mask in game._line_cells[line]:
+            left = free & mask
+            if left.bit_count() == 2:
+                found.add((left & ~(1 << line)).bit_length() - 1)
+    return sorted(found - set(captures))
+
+
 def hard_move(game: DotsAndBoxes, state: DotsState, rng: random.Random, deadline: float) -> int:
+    """Proved moves where the proof fits the budget; in the safe phase the control fight of
+    :mod:`playtable.ai.dots_middle`; past both, the deepest search that finishes."""
     solver = solver_for(game)
     lines = Lines(game, state.drawn)
-    if len(lines.safe) > 60 and not lines.captures:
-        # Far from any endgame on a big board: a search would see nothing, keep the time.
+    misere = game.settings.misere
+    if lines.captures and not misere:
+        sure = safe_capture(game, state.drawn, lines.captures)
+        if sure is not None:
+            return sure
+    if len(lines.safe) > HARD_RANDOM_SAFE and not lines.captures:
+        # Far from any endgame on a big board: the parity will change many times yet.
         return rng.choice(lines.safe)
+    now = time.perf_counter()
+    middle = bool(lines.safe)
+    if not middle or len(lines.safe) <= HARD_PROOF_SAFE:
+        share = HARD_PROOF_SHARE if middle else HARD_ENDGAME_SHARE
+        try:
+            line, _ = solver.prove(state, deadline=now + share * (deadline - now))
+            return line
+        except SolverTimeout:
+            pass
+    if middle:
+        candidates = lines.captures + declines(game, state.drawn, lines.captures)
+        if not lines.captures:
+            candidates = lines.safe
+            if len(lines.safe) <= SACRIFICE_SAFE_LINES:
+                candidates = candidates + sacrifices(game, state.drawn, 2)
+        if len(candidates) == 1:
+            return candidates[0]
+        return MiddleGame(game, solver, state, rng, deadline).choose(candidates)
     try:
         line, _, _ = solver.choose(state, deadline=deadline)
         return line

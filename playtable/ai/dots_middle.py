@@ -1,0 +1,327 @@
+"""The hard Dots and Boxes bot in the middle game: the fight for control, by playouts
+that end in proofs.
+
+Between the opening and the positions the solver proves within a move's budget, what
+decides a game is *control*: who is forced to open the first long chain once the lines that
+give nothing away (safe lines) have run out. The long-chain rule counts it (the parity of the
+safe moves left plus the long chains and loops the endgame will hold), but which chains form
+depends on the lines still to come. So the bot plays the safe phase out many times:
+
+- **Playouts**: both sides draw random safe lines (a random order of the safe lines, each
+  drawn if still safe when its turn comes: every step is uniform among the lines still
+  safe) and take every box offered, until no safe line is left.
+- **Proofs at the end**: that position, a set of chains and loops hanging off a few
+  junctions with the side to move about to give something away, is valued exactly by the C
+  search (Berlekamp's and Barker and Korf's loony-endgame reductions make it a matter of
+  milliseconds on 5x5 and 6x6: the right take-all or all-but-two, which chain to open and
+  when a loop costs control are all in that value). A proof that takes too long is replaced
+  by the long-chain estimate of :meth:`DotsSolver._estimate`.
+- **Choice**: every safe line, and near the end of the safe phase every sacrifice of at most
+  two boxes (giving boxes away to flip the parity and gain control), is a candidate; the
+  candidates share the playouts by successive halving, scored by the share of games won
+  from the present score, ties broken by the average margin.
+
+The module keeps no state between moves but the solver's tables (see
+:func:`playtable.ai.dots_bots.solver_for`).
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from dataclasses import dataclass, field
+
+from playtable.ai.dots_solver import DotsSolver, SolverTimeout
+from playtable.games.dots.game import DotsAndBoxes, DotsState
+
+try:
+    from playtable.ai._dotscore import Core
+except ImportError:  # pragma: no cover - no C compiler where the package was installed
+    Core = None  # type: ignore[assignment,misc]
+
+# Sacrifices are candidates once this few safe lines are left (earlier, giving a box away
+# to change the parity is premature: the parity changes again with every safe move).
+SACRIFICE_SAFE_LINES = 16
+# A proof at the end of a playout may take this share of the time left, at most.
+PROOF_SHARE = 0.1
+PROOF_MAX_S = 0.2
+# The table of a private C search (boards of more than 64 lines, while more than 64 are free).
+PRIVATE_TABLE_BITS = 15
+MAX_ENDINGS = 200_000  # proved playout endings kept per solver
+
+
+@dataclass(slots=True)
+class Candidate:
+    """A root line and what its playouts scored: ``wins`` counts a won game 1, a drawn one
+    0.5; ``margin`` sums the final margins in ``u`` units (see dots_solver)."""
+
+    line: int
+    start: int  # drawn mask after the line and the captures it leads to
+    mover_is_root: bool  # whose turn at ``start``
+    gained: int  # u for the root mover on the way to ``start``
+    playouts: int = 0
+    wins: float = 0.0
+    margin: int = 0
+
+    def score(self) -> tuple[float, float]:
+        if not self.playouts:
+            return (0.0, 0.0)
+        return (self.wins / self.playouts, self.margin / self.playouts)
+
+
+@dataclass(slots=True)
+class Endings:
+    """The proved values of playout endings for one solver, by board mask of drawn lines:
+    ``u`` for the side to move there."""
+
+    values: dict[int, int] = field(default_factory=dict)
+    proofs: int = 0
+    estimates: int = 0
+
+
+_ENDINGS: dict[int, Endings] = {}
+
+
+def endings_for(solver: DotsSolver) -> Endings:
+    found = _ENDINGS.get(id(solver))
+    if found is None or len(found.values) > MAX_ENDINGS:
+        _ENDINGS.clear()  # solvers come and go with the games; keep the current one only
+        found = _ENDINGS[id(solver)] = Endings()
+    return found
+
+
+def safe_lines(cell_masks: tuple[int, ...], free: int) -> int:
+    """The free lines that make no cell completable: every cell they touch keeps two or more
+    free lines after them."""
+    unsafe = 0
+    for mask in cell_masks:
+        left = free & mask
+        if left and left.bit_count() <= 2:
+            unsafe |= left
+    return free & ~unsafe
+
+
+def capture_lines(cell_masks: tuple[int, ...], free: int) -> int:
+    """The free lines that complete a cell."""
+    lines = 0
+    for mask in cell_masks:
+        left = free & mask
+        if left and not left & (left - 1):
+            lines |= left
+    return lines
+
+
+class MiddleGame:
+    """One decision of the hard bot in the safe phase (see the module docstring)."""
+
+    def __init__(
+        self,
+        game: DotsAndBoxes,
+        solver: DotsSolver,
+        state: DotsState,
+        rng: random.Random,
+        deadline: float,
+    ) -> None:
+        self.game = game
+        self.solver = solver
+        self.state = state
+        self.rng = rng
+        self.deadline = deadline
+        self.cell_masks = game._cell_masks
+        self.line_cells = game._line_cells
+        self.full = (1 << len(game.board.lines)) - 1
+        self.w = solver.weight
+        red, blue = game.score(state)
+        mine, theirs = (red, blue) if state.to_move == "red" else (blue, red)
+        self.score_u = self.w * (mine - theirs)  # the boxes already won, in u units
+        self.endings = endings_for(solver)
+        self._root_core = self._core_for_root(state.drawn)
+
+    # -- proofs at the end of a playout ---------------------------------------------------------
+    def _core_for_root(self, drawn: int) -> object | None:
+        """The solver's C search when every ending of this decision fits it (boards of at
+        most 64 lines, or at most 64 free now), else None (a private search per ending)."""
+        solver = self.solver
+        if Core is None or not solver.native:
+            return None
+        internal = solver.to_internal(drawn)
+        if solver.n_lines > 64 and (solver.full & ~internal).bit_count() > 64:
+            return None
+        return solver._native(internal)
+
+    def ending_value(self, drawn: int) -> int:
+        """``u`` for the side to move at ``drawn`` (no safe line, no capture left): proved
+        if the time allows, else the long-chain estimate."""
+        known = self.endings.values.get(drawn)
+        if known is not None:
+            return known
+        solver = self.solver
+        internal = solver.to_internal(drawn)
+        free = solver.full & ~internal
+        left = self.deadline - time.perf_counter()
+        seconds = min(PROOF_MAX_S, PROOF_SHARE * left)
+        value: int | None = None
+        if seconds > 0.001 and Core is not None and solver.native:
+            value = self._prove(internal, free, seconds)
+        if value is None:
+            self.endings.estimates += 1
+            return solver._estimate(free, 0, 0)
+        self.endings.proofs += 1
+        self.endings.values[drawn] = value
+        return value
+
+    def _prove(self, internal: int, free: int, seconds: float) -> int | None:
+        solver = self.solver
+        limit = len(solver.cell_masks) + 1
+        found = solver._native(internal) if self._root_core is not None else None
+        if found is not None:
+            core, mask = found
+            return core.search(mask, -limit, limit, seconds)
+        if free.bit_count() > 64:
+            return None
+        lines = [b for b in range(solver.n_lines) if free >> b & 1]
+        position = {bit: j for j, bit in enumerate(lines)}
+
+        def project(mask: int) -> int:
+            image = 0
+            for bit, j in position.items():
+                if mask >> bit & 1:
+                    image |= 1 << j
+            return image
+
+        cells = [project(m) for m in solver.cell_masks if m & free]
+        core = Core(cells, len(lines), (), 0, PRIVATE_TABLE_BITS, misere=self.w < 0)
+        return core.search(0, -limit, limit, seconds)
+
+    # -- playouts -------------------------------------------------------------------------------
+    def _take_all(self, drawn: int) -> tuple[int, int]:
+        """Every box offered, taken by the side to move: (drawn after, boxes taken)."""
+        taken = 0
+        cell_masks = self.cell_masks
+        while True:
+            lines = capture_lines(cell_masks, self.full & ~drawn)
+            if not lines:
+                return drawn, taken
+            bit = lines & -lines
+            drawn |= bit
+            for _, mask in self.line_cells[bit.bit_length() - 1]:
+                if drawn & mask == mask:
+                    taken += 1
+
+    def candidate(self, line: int) -> Candidate:
+        """The root move ``line``: a capture is followed by every other box offered, taken
+        by the root mover, who moves on; after any other line the opponent takes what it
+        gives away and moves on."""
+        after = self.state.drawn | 1 << line
+        claimed = sum(1 for _, mask in self.line_cells[line] if after & mask == mask)
+        drawn, taken = self._take_all(after)
+        if claimed:
+            return Candidate(line, drawn, True, self.w * (claimed + taken))
+        return Candidate(line, drawn, False, -self.w * taken)
+
+    def playout(self, candidate: Candidate) -> int:
+        """One playout from ``candidate``: the final margin in u units for the root mover."""
+        cell_masks = self.cell_masks
+        line_cells = self.line_cells
+        full = self.full
+        drawn = candidate.start
+        root_to_move = candidate.mover_is_root
+        u = candidate.gained
+        free = full & ~drawn
+        safe = safe_lines(cell_masks, free)
+        order = [b for b in range(free.bit_length()) if safe >> b & 1]
+        self.rng.shuffle(order)
+        for line in order:
+            if not safe >> line & 1:
+                continue
+            bit = 1 << line
+            drawn |= bit
+            safe &= ~bit
+            for _, mask in line_cells[line]:
+                left = mask & ~drawn
+                if left.bit_count() <= 2:
+                    safe &= ~left
+            root_to_move = not root_to_move
+        value = self.ending_value(drawn)
+        return self.score_u + u + (value if root_to_move else -value)
+
+    def choose(self, candidates: list[int]) -> int:
+        """The best of ``candidates`` (board lines) by successive halving of the playouts
+        until the deadline; the first candidate if not one playout fits."""
+        pool = [self.candidate(line) for line in candidates]
+        self.rng.shuffle(pool)
+        per_round = 4
+        while len(pool) > 1:
+            for cand in pool:
+                for _ in range(per_round):
+                    if time.perf_counter() > self.deadline:
+                        return self._best(pool).line
+                    final = self.playout(cand)
+                    cand.playouts += 1
+                    cand.margin += final
+                    cand.wins += 1.0 if final > 0 else 0.5 if final == 0 else 0.0
+            pool.sort(key=Candidate.score, reverse=True)
+            pool = pool[: max(1, (len(pool) + 1) // 2)]
+            per_round *= 2
+        return pool[0].line
+
+    @staticmethod
+    def _best(pool: list[Candidate]) -> Candidate:
+        tried = [c for c in pool if c.playouts]
+        if not tried:
+            return pool[0]
+        return max(tried, key=Candidate.score)
+
+
+def greedy_loss(game: DotsAndBoxes, drawn: int) -> int:
+    """How many cells the opponent can take in a row after ``drawn`` by always capturing.
+
+    The cells taken do not depend on the order of the captures (a cell one line short of
+    complete stays so until that line is drawn), so a work list of such cells finds them
+    all, each looked at only when a neighbour's line was drawn: milliseconds on the
+    largest boards, where a scan of every free line per capture took a tenth of a second.
+    """
+    cell_masks = game._cell_masks
+    line_cells = game._line_cells
+    waiting = [cell for cell, mask in enumerate(cell_masks) if (mask & ~drawn).bit_count() == 1]
+    taken = 0
+    while waiting:
+        rest = cell_masks[waiting.pop()] & ~drawn
+        if not rest or rest & (rest - 1):
+            continue  # taken meanwhile (or, for a starting cell, never one line short)
+        drawn |= rest
+        for bit, mask in line_cells[rest.bit_length() - 1]:
+            left = mask & ~drawn
+            if not left:
+                taken += 1
+            elif not left & (left - 1):
+                waiting.append(bit.bit_length() - 1)
+    return taken
+
+
+def sacrifices(game: DotsAndBoxes, drawn: int, most: int) -> list[int]:
+    """The lines that give away at least one box and at most ``most`` (as the opponent
+    takes them greedily)."""
+    full = (1 << len(game.board.lines)) - 1
+    free = full & ~drawn
+    safe = safe_lines(game._cell_masks, free)
+    found: list[int] = []
+    for line in range(free.bit_length()):
+        bit = 1 << line
+        if not free & bit or safe & bit:
+            continue
+        loss = greedy_loss(game, drawn | bit)
+        if 1 <= loss <= most:
+            found.append(line)
+    return found
+
+
+__all__ = [
+    "SACRIFICE_SAFE_LINES",
+    "MiddleGame",
+    "SolverTimeout",
+    "capture_lines",
+    "greedy_loss",
+    "sacrifices",
+    "safe_lines",
+]
