@@ -9,7 +9,8 @@ depends on the lines still to come. So the bot plays the safe phase out many tim
 
 - **Playouts**: both sides draw random safe lines (a random order of the safe lines, each
   drawn if still safe when its turn comes: every step is uniform among the lines still
-  safe) and take every box offered, until no safe line is left.
+  safe) until no safe line is left (a safe line offers nothing, so no box is taken on the
+  way; after a root sacrifice the opponent first takes what it is given).
 - **Proofs at the end**: that position, a set of chains and loops hanging off a few
   junctions with the side to move about to give something away, is valued exactly by the C
   search (Berlekamp's and Barker and Korf's loony-endgame reductions make it a matter of
@@ -17,9 +18,10 @@ depends on the lines still to come. So the bot plays the safe phase out many tim
   when a loop costs control are all in that value). A proof that takes too long is replaced
   by the long-chain estimate of :meth:`DotsSolver._estimate`.
 - **Choice**: every safe line, and near the end of the safe phase every sacrifice of at most
-  two boxes (giving boxes away to flip the parity and gain control), is a candidate; the
-  candidates share the playouts by successive halving, scored by the share of games won
-  from the present score, ties broken by the average margin.
+  two boxes (giving boxes away to flip the parity and gain control), is a candidate. A tree
+  search (UCT) shares the playouts among them and among the replies to them, so a line is
+  judged by its best refutation rather than by the average reply; a playout is scored
+  mostly by whether the game is won from the present score, partly by the margin.
 
 The module keeps no state between moves but the solver's tables (see
 :func:`playtable.ai.dots_bots.solver_for`).
@@ -27,6 +29,7 @@ The module keeps no state between moves but the solver's tables (see
 
 from __future__ import annotations
 
+import math
 import random
 import time
 from dataclasses import dataclass, field
@@ -48,12 +51,15 @@ PROOF_MAX_S = 0.2
 # The table of a private C search (boards of more than 64 lines, while more than 64 are free).
 PRIVATE_TABLE_BITS = 15
 MAX_ENDINGS = 200_000  # proved playout endings kept per solver
+EXPLORATION = 0.5  # the UCT constant, for rewards in [0, 1]
+MARGIN_WEIGHT = 0.2  # share of a playout's reward given by the margin, not the result
+MAX_NODES = 100_000  # tree nodes per decision
 
 
 @dataclass(slots=True)
 class Candidate:
-    """A root line and what its playouts scored: ``wins`` counts a won game 1, a drawn one
-    0.5; ``margin`` sums the final margins in ``u`` units (see dots_solver)."""
+    """A root line and what its playouts scored (``wins``: the sum of their rewards, see
+    :meth:`MiddleGame.reward`)."""
 
     line: int
     start: int  # drawn mask after the line and the captures it leads to
@@ -61,12 +67,6 @@ class Candidate:
     gained: int  # u for the root mover on the way to ``start``
     playouts: int = 0
     wins: float = 0.0
-    margin: int = 0
-
-    def score(self) -> tuple[float, float]:
-        if not self.playouts:
-            return (0.0, 0.0)
-        return (self.wins / self.playouts, self.margin / self.playouts)
 
 
 @dataclass(slots=True)
@@ -219,17 +219,13 @@ class MiddleGame:
             return Candidate(line, drawn, True, self.w * (claimed + taken))
         return Candidate(line, drawn, False, -self.w * taken)
 
-    def playout(self, candidate: Candidate) -> int:
-        """One playout from ``candidate``: the final margin in u units for the root mover."""
-        cell_masks = self.cell_masks
+    def playout(self, drawn: int, root_to_move: bool, gained: int) -> int:
+        """Random safe lines from ``drawn`` to the end of the safe phase (``root_to_move``:
+        whose turn at ``drawn``; ``gained``: u won by the root mover since the root). Returns
+        the final margin in u units for the root mover."""
         line_cells = self.line_cells
-        full = self.full
-        drawn = candidate.start
-        root_to_move = candidate.mover_is_root
-        u = candidate.gained
-        free = full & ~drawn
-        safe = safe_lines(cell_masks, free)
-        order = [b for b in range(free.bit_length()) if safe >> b & 1]
+        safe = safe_lines(self.cell_masks, self.full & ~drawn)
+        order = [b for b in range(safe.bit_length()) if safe >> b & 1]
         self.rng.shuffle(order)
         for line in order:
             if not safe >> line & 1:
@@ -243,34 +239,93 @@ class MiddleGame:
                     safe &= ~left
             root_to_move = not root_to_move
         value = self.ending_value(drawn)
-        return self.score_u + u + (value if root_to_move else -value)
+        return self.score_u + gained + (value if root_to_move else -value)
+
+    def reward(self, final: int) -> float:
+        """A playout's worth to the root mover, in [0, 1]: mostly whether the game is won,
+        partly by how much (so that, among won games, bigger wins rank higher)."""
+        outcome = 1.0 if final > 0 else 0.5 if final == 0 else 0.0
+        cells = len(self.cell_masks)
+        return (1 - MARGIN_WEIGHT) * outcome + MARGIN_WEIGHT * (final + cells) / (2 * cells)
 
     def choose(self, candidates: list[int]) -> int:
-        """The best of ``candidates`` (board lines) by successive halving of the playouts
-        until the deadline; the first candidate if not one playout fits."""
+        """The best of ``candidates`` (board lines) by a tree search of the safe phase until
+        the deadline (UCT: each line is tried by its upper confidence bound, the opponent's
+        replies too, so a line whose every random continuation wins but one reply refutes
+        loses its rank); the most tried candidate wins. The first candidate if not one
+        playout fits."""
         pool = [self.candidate(line) for line in candidates]
         self.rng.shuffle(pool)
-        per_round = 4
-        while len(pool) > 1:
-            for cand in pool:
-                for _ in range(per_round):
-                    if time.perf_counter() > self.deadline:
-                        return self._best(pool).line
-                    final = self.playout(cand)
-                    cand.playouts += 1
-                    cand.margin += final
-                    cand.wins += 1.0 if final > 0 else 0.5 if final == 0 else 0.0
-            pool.sort(key=Candidate.score, reverse=True)
-            pool = pool[: max(1, (len(pool) + 1) // 2)]
-            per_round *= 2
-        return pool[0].line
-
-    @staticmethod
-    def _best(pool: list[Candidate]) -> Candidate:
+        tree: dict[int, Node] = {}
+        total = 0
+        log = math.log
+        while time.perf_counter() < self.deadline:
+            total += 1
+            # The root: the candidates by their bounds, each tried once first.
+            cand = pool[0]
+            best = -1.0
+            for c in pool:
+                if not c.playouts:
+                    cand = c
+                    break
+                bound = c.wins / c.playouts + EXPLORATION * math.sqrt(log(total) / c.playouts)
+                if bound > best:
+                    best, cand = bound, c
+            drawn, root_to_move = cand.start, cand.mover_is_root
+            path: list[tuple[Node, int, bool]] = []
+            while True:
+                node = tree.get(drawn)
+                if node is None:
+                    if len(tree) < MAX_NODES and (path or cand.playouts):
+                        safe = safe_lines(self.cell_masks, self.full & ~drawn)
+                        tree[drawn] = Node([b for b in range(safe.bit_length()) if safe >> b & 1])
+                    break
+                if not node.lines:
+                    break
+                index = node.select()
+                path.append((node, index, root_to_move))
+                drawn |= 1 << node.lines[index]
+                root_to_move = not root_to_move
+            reward = self.reward(self.playout(drawn, root_to_move, cand.gained))
+            cand.playouts += 1
+            cand.wins += reward
+            for node, index, mover_is_root in path:
+                node.visits[index] += 1
+                node.totals[index] += reward if mover_is_root else 1.0 - reward
+                node.n += 1
         tried = [c for c in pool if c.playouts]
         if not tried:
-            return pool[0]
-        return max(tried, key=Candidate.score)
+            return pool[0].line
+        return max(tried, key=lambda c: (c.playouts, c.wins)).line
+
+
+@dataclass(slots=True)
+class Node:
+    """A position of the safe phase in the tree of :meth:`MiddleGame.choose`: its safe
+    lines and, per line, the visits and the rewards for the side to move here."""
+
+    lines: list[int]
+    visits: list[int] = field(default_factory=list)
+    totals: list[float] = field(default_factory=list)
+    n: int = 0
+
+    def __post_init__(self) -> None:
+        self.visits = [0] * len(self.lines)
+        self.totals = [0.0] * len(self.lines)
+
+    def select(self) -> int:
+        """The line to try: an untried one, else the one of highest upper bound."""
+        visits = self.visits
+        for index, count in enumerate(visits):
+            if not count:
+                return index
+        scale = EXPLORATION * math.sqrt(math.log(self.n))
+        best, chosen = -1.0, 0
+        for index, count in enumerate(visits):
+            bound = self.totals[index] / count + scale / math.sqrt(count)
+            if bound > best:
+                best, chosen = bound, index
+        return chosen
 
 
 def greedy_loss(game: DotsAndBoxes, drawn: int) -> int:
