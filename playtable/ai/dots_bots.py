@@ -23,7 +23,7 @@ import random
 import time
 from collections import OrderedDict
 
-from playtable.ai.dots_middle import SACRIFICE_SAFE_LINES, MiddleGame, greedy_loss, sacrifices
+from playtable.ai.dots_middle import MiddleGame, greedy_loss
 from playtable.ai.dots_solver import DotsSolver, SolverTimeout
 from playtable.games.dots.game import DotsAndBoxes, DotsState
 
@@ -130,32 +130,25 @@ def safe_capture(game: DotsAndBoxes, drawn: int, captures: list[int]) -> int | N
     return None
 
 
-def declines(game: DotsAndBoxes, drawn: int, captures: list[int]) -> list[int]:
-    """The double-dealing lines: for a capture into a cell with two free lines, that cell's
-    other line, which hands both cells over with one line and keeps the initiative."""
-    free = ((1 << len(game.board.lines)) - 1) & ~drawn
-    found: set[int] = set()
-    for line in captures:
-        for _, mask in game._line_cells[line]:
-            left = free & mask
-            if left.bit_count() == 2:
-                found.add((left & ~(1 << line)).bit_length() - 1)
-    return sorted(found - set(captures))
-
-
 def hard_move(game: DotsAndBoxes, state: DotsState, rng: random.Random, deadline: float) -> int:
     """Proved moves where the proof fits the budget; in the safe phase the control fight of
     :mod:`playtable.ai.dots_middle`; past both, the deepest search that finishes."""
     solver = solver_for(game)
     lines = Lines(game, state.drawn)
-    misere = game.settings.misere
-    if lines.captures and not misere:
-        sure = safe_capture(game, state.drawn, lines.captures)
-        if sure is not None:
-            return sure
     if len(lines.safe) > HARD_RANDOM_SAFE and not lines.captures:
         # Far from any endgame on a big board: the parity will change many times yet.
         return rng.choice(lines.safe)
+    if game.settings.misere:
+        # Misère: no control to fight for in the same way; the deepest search that finishes.
+        try:
+            line, _, _ = solver.choose(state, deadline=deadline)
+            return line
+        except SolverTimeout:
+            return medium_move(game, state, rng, deadline)
+    if lines.captures:
+        sure = safe_capture(game, state.drawn, lines.captures)
+        if sure is not None:
+            return sure
     now = time.perf_counter()
     middle = bool(lines.safe)
     if not middle or len(lines.safe) <= HARD_PROOF_SAFE:
@@ -166,14 +159,7 @@ def hard_move(game: DotsAndBoxes, state: DotsState, rng: random.Random, deadline
         except SolverTimeout:
             pass
     if middle:
-        candidates = lines.captures + declines(game, state.drawn, lines.captures)
-        if not lines.captures:
-            candidates = lines.safe
-            if len(lines.safe) <= SACRIFICE_SAFE_LINES:
-                candidates = candidates + sacrifices(game, state.drawn, 2)
-        if len(candidates) == 1:
-            return candidates[0]
-        return MiddleGame(game, solver, state, rng, deadline).choose(candidates)
+        return MiddleGame(game, solver, state, rng, deadline).choose()
     try:
         line, _, _ = solver.choose(state, deadline=deadline)
         return line

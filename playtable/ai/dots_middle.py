@@ -57,19 +57,6 @@ MAX_NODES = 100_000  # tree nodes per decision
 
 
 @dataclass(slots=True)
-class Candidate:
-    """A root line and what its playouts scored (``wins``: the sum of their rewards, see
-    :meth:`MiddleGame.reward`)."""
-
-    line: int
-    start: int  # drawn mask after the line and the captures it leads to
-    mover_is_root: bool  # whose turn at ``start``
-    gained: int  # u for the root mover on the way to ``start``
-    playouts: int = 0
-    wins: float = 0.0
-
-
-@dataclass(slots=True)
 class Endings:
     """The proved values of playout endings for one solver, by board mask of drawn lines:
     ``u`` for the side to move there."""
@@ -155,6 +142,8 @@ class MiddleGame:
         known = self.endings.values.get(drawn)
         if known is not None:
             return known
+        if drawn == self.full:
+            return 0
         solver = self.solver
         internal = solver.to_internal(drawn)
         free = solver.full & ~internal
@@ -208,17 +197,6 @@ class MiddleGame:
                 if drawn & mask == mask:
                     taken += 1
 
-    def candidate(self, line: int) -> Candidate:
-        """The root move ``line``: a capture is followed by every other box offered, taken
-        by the root mover, who moves on; after any other line the opponent takes what it
-        gives away and moves on."""
-        after = self.state.drawn | 1 << line
-        claimed = sum(1 for _, mask in self.line_cells[line] if after & mask == mask)
-        drawn, taken = self._take_all(after)
-        if claimed:
-            return Candidate(line, drawn, True, self.w * (claimed + taken))
-        return Candidate(line, drawn, False, -self.w * taken)
-
     def playout(self, drawn: int, root_to_move: bool, gained: int) -> int:
         """Random safe lines from ``drawn`` to the end of the safe phase (``root_to_move``:
         whose turn at ``drawn``; ``gained``: u won by the root mover since the root). Returns
@@ -248,84 +226,133 @@ class MiddleGame:
         cells = len(self.cell_masks)
         return (1 - MARGIN_WEIGHT) * outcome + MARGIN_WEIGHT * (final + cells) / (2 * cells)
 
-    def choose(self, candidates: list[int]) -> int:
-        """The best of ``candidates`` (board lines) by a tree search of the safe phase until
-        the deadline (UCT: each line is tried by its upper confidence bound, the opponent's
-        replies too, so a line whose every random continuation wins but one reply refutes
-        loses its rank); the most tried candidate wins. The first candidate if not one
-        playout fits."""
-        pool = [self.candidate(line) for line in candidates]
-        self.rng.shuffle(pool)
-        tree: dict[int, Node] = {}
-        total = 0
-        log = math.log
+    def node(self, drawn: int) -> Node:
+        """A new tree node at ``drawn``.
+
+        With boxes offered, the side to move takes them all and moves on, or declines the
+        last two with the double-dealing line (the other side takes them and moves). Else
+        it draws a safe line, or, once few are left, gives one or two boxes away (the other
+        side then decides as above): a way to pass the turn on and change the parity.
+        """
+        free = self.full & ~drawn
+        moves: list[Move] = []
+        offered = capture_lines(self.cell_masks, free)
+        if offered:
+            after, taken = self._take_all(drawn)
+            moves.append(Move((offered & -offered).bit_length() - 1, after, taken, False))
+            for line in double_deals(self.game, drawn, offered):
+                after, taken = self._take_all(drawn | 1 << line)
+                moves.append(Move(line, after, -taken, True))
+            return Node(moves)
+        safe = safe_lines(self.cell_masks, free)
+        for line in range(safe.bit_length()):
+            if safe >> line & 1:
+                moves.append(Move(line, drawn | 1 << line, 0, True))
+        if moves and len(moves) <= SACRIFICE_SAFE_LINES:
+            for line in sacrifices(self.game, drawn, 2):
+                moves.append(Move(line, drawn | 1 << line, 0, True))
+        return Node(moves)
+
+    def choose(self) -> int:
+        """The root's best line by a tree search of the safe phase until the deadline
+        (UCT: each move is tried by its upper confidence bound, the replies too, so a line
+        whose random continuations mostly win but which one reply refutes loses its rank);
+        the most tried move wins. The first move if not one playout fits."""
+        root_drawn = self.state.drawn
+        root = self.node(root_drawn)
+        if not root.moves:
+            raise ValueError("no move to choose")
+        tree: dict[int, Node] = {root_drawn: root}
+        w = self.w
         while time.perf_counter() < self.deadline:
-            total += 1
-            # The root: the candidates by their bounds, each tried once first.
-            cand = pool[0]
-            best = -1.0
-            for c in pool:
-                if not c.playouts:
-                    cand = c
-                    break
-                bound = c.wins / c.playouts + EXPLORATION * math.sqrt(log(total) / c.playouts)
-                if bound > best:
-                    best, cand = bound, c
-            drawn, root_to_move = cand.start, cand.mover_is_root
+            drawn, root_to_move, gained = root_drawn, True, 0
             path: list[tuple[Node, int, bool]] = []
             while True:
                 node = tree.get(drawn)
                 if node is None:
-                    if len(tree) < MAX_NODES and (path or cand.playouts):
-                        safe = safe_lines(self.cell_masks, self.full & ~drawn)
-                        tree[drawn] = Node([b for b in range(safe.bit_length()) if safe >> b & 1])
+                    if len(tree) < MAX_NODES:
+                        tree[drawn] = self.node(drawn)
                     break
-                if not node.lines:
+                if not node.moves:
                     break
                 index = node.select()
                 path.append((node, index, root_to_move))
-                drawn |= 1 << node.lines[index]
-                root_to_move = not root_to_move
-            reward = self.reward(self.playout(drawn, root_to_move, cand.gained))
-            cand.playouts += 1
-            cand.wins += reward
+                move = node.moves[index]
+                drawn = move.after
+                gained += w * move.gain if root_to_move else -w * move.gain
+                if move.passes:
+                    root_to_move = not root_to_move
+            if capture_lines(self.cell_masks, self.full & ~drawn):
+                # A leaf with boxes offered: the side to move takes them (the tree tries
+                # declining once the leaf is expanded).
+                drawn, taken = self._take_all(drawn)
+                gained += w * taken if root_to_move else -w * taken
+            reward = self.reward(self.playout(drawn, root_to_move, gained))
             for node, index, mover_is_root in path:
                 node.visits[index] += 1
                 node.totals[index] += reward if mover_is_root else 1.0 - reward
                 node.n += 1
-        tried = [c for c in pool if c.playouts]
-        if not tried:
-            return pool[0].line
-        return max(tried, key=lambda c: (c.playouts, c.wins)).line
+        if not root.n:
+            return root.moves[0].line
+        best = max(range(len(root.moves)), key=lambda i: (root.visits[i], root.totals[i]))
+        return root.moves[best].line
+
+
+@dataclass(frozen=True, slots=True)
+class Move:
+    """A move of the tree: its line, the position after it (boxes offered by the move, or
+    taken by it, already taken), the boxes the mover gains (negative: given away), and
+    whether the turn passes to the other side."""
+
+    line: int
+    after: int
+    gain: int
+    passes: bool
 
 
 @dataclass(slots=True)
 class Node:
-    """A position of the safe phase in the tree of :meth:`MiddleGame.choose`: its safe
-    lines and, per line, the visits and the rewards for the side to move here."""
+    """A position of the safe phase in the tree of :meth:`MiddleGame.choose`: its moves
+    and, per move, the visits and the rewards for the side to move here."""
 
-    lines: list[int]
+    moves: list[Move]
     visits: list[int] = field(default_factory=list)
     totals: list[float] = field(default_factory=list)
     n: int = 0
 
     def __post_init__(self) -> None:
-        self.visits = [0] * len(self.lines)
-        self.totals = [0.0] * len(self.lines)
+        self.visits = [0] * len(self.moves)
+        self.totals = [0.0] * len(self.moves)
 
     def select(self) -> int:
-        """The line to try: an untried one, else the one of highest upper bound."""
+        """The move to try: an untried one, else the one of highest upper bound."""
         visits = self.visits
         for index, count in enumerate(visits):
             if not count:
                 return index
         scale = EXPLORATION * math.sqrt(math.log(self.n))
         best, chosen = -1.0, 0
+        totals = self.totals
         for index, count in enumerate(visits):
-            bound = self.totals[index] / count + scale / math.sqrt(count)
+            bound = totals[index] / count + scale / math.sqrt(count)
             if bound > best:
                 best, chosen = bound, index
         return chosen
+
+
+def double_deals(game: DotsAndBoxes, drawn: int, offered: int) -> list[int]:
+    """The double-dealing lines: for a capture into a cell with two free lines, that cell's
+    other line, which hands both cells over with one line and keeps the initiative."""
+    free = ((1 << len(game.board.lines)) - 1) & ~drawn
+    found: set[int] = set()
+    for line in range(offered.bit_length()):
+        if not offered >> line & 1:
+            continue
+        for _, mask in game._line_cells[line]:
+            left = free & mask
+            if left.bit_count() == 2:
+                found.add((left & ~(1 << line)).bit_length() - 1)
+    return sorted(line for line in found if not offered >> line & 1)
 
 
 def greedy_loss(game: DotsAndBoxes, drawn: int) -> int:
