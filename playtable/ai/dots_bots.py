@@ -7,13 +7,21 @@
   that leave the turn parity in its favour, and it settles captures, declines and
   sacrifices with a short search of the solver (which values chain-and-loop endgames
   exactly).
-- **hard** searches with the exact solver under the time budget, deepening until the
-  position is proved; a proved move is optimal. On the boards up to 3x3 the first moves,
-  whose proofs would take longer than the budget, come from the opening book
-  (:mod:`playtable.ai.book`, read by :func:`playtable.ai.bot_move` before any thinking), so
-  it plays those whole games perfectly.
+- **hard** plays proved moves wherever a proof fits its budget (every position once no
+  safe line is left, and the late safe phase), so it settles every loony endgame exactly:
+  all-but-two or take-all, which chain or loop to open, when to give control away. Before
+  that it fights for control (:mod:`playtable.ai.dots_middle`): a tree search of the safe
+  phase whose playouts end in exact values of the endings they reach, with sacrifices of
+  one or two boxes among the moves once few safe lines are left, so it steers the parity
+  of the long chains as the long-chain rule asks and gives boxes away when that gains
+  control. A box offered that is safe to take (Berlekamp's criterion) is taken at once. In
+  misère it searches as deep as the time allows. On the boards up to 3x3 the first moves
+  come from the opening book (:mod:`playtable.ai.book`, read by
+  :func:`playtable.ai.bot_move` before any thinking), so it plays those whole games
+  perfectly.
 
-All three are deterministic for a given random generator.
+Easy and medium are deterministic for a given random generator; hard's tree search
+follows the clock (how many playouts fit), so it is not.
 """
 
 from __future__ import annotations
