@@ -159,7 +159,10 @@ def hard_move(game: DotsAndBoxes, state: DotsState, rng: random.Random, deadline
             return sure
     now = time.perf_counter()
     middle = bool(lines.safe)
-    if not middle or len(lines.safe) <= HARD_PROOF_SAFE:
+    # A proof in pure Python (no C search, or more than 64 lines free on a big board)
+    # would not finish: the time goes to the searches below instead.
+    provable = solver.native_serves(state.drawn)
+    if provable and (not middle or len(lines.safe) <= HARD_PROOF_SAFE):
         share = HARD_PROOF_SHARE if middle else HARD_ENDGAME_SHARE
         try:
             line, _ = solver.prove(state, deadline=now + share * (deadline - now))

@@ -901,6 +901,14 @@ class DotsSolver:
                 return found
             depth += 1
 
+    def native_serves(self, drawn: int) -> bool:
+        """Whether the C search can take the position at board mask ``drawn`` (built, the
+        sound reductions, and a board of at most 64 lines or at most 64 free)."""
+        if not self.native:
+            return False
+        free = (self.full & ~self.to_internal(drawn)).bit_count()
+        return self.n_lines <= 64 or free <= 64
+
     def prove(self, state: DotsState, *, deadline: float) -> tuple[int, int]:
         """An optimal move by the exact search alone: (board line, value ``v``). Raises
         :class:`SolverTimeout` past ``deadline`` (a :func:`time.perf_counter` time); what
