@@ -138,6 +138,12 @@ def safe_capture(game: DotsAndBoxes, drawn: int, captures: list[int]) -> int | N
     return None
 
 
+def _margin(game: DotsAndBoxes, state: DotsState) -> int:
+    """The boxes of the side to move minus the other side's."""
+    red, blue = game.score(state)
+    return red - blue if state.to_move == "red" else blue - red
+
+
 def hard_move(game: DotsAndBoxes, state: DotsState, rng: random.Random, deadline: float) -> int:
     """Proved moves where the proof fits the budget; in the safe phase the control fight of
     :mod:`playtable.ai.dots_middle`; past both, the deepest search that finishes."""
@@ -165,8 +171,19 @@ def hard_move(game: DotsAndBoxes, state: DotsState, rng: random.Random, deadline
     if provable and (not middle or len(lines.safe) <= HARD_PROOF_SAFE):
         share = HARD_PROOF_SHARE if middle else HARD_ENDGAME_SHARE
         try:
-            line, _ = solver.prove(state, deadline=now + share * (deadline - now))
-            return line
+            line, value = solver.prove(state, deadline=now + share * (deadline - now))
+            if not middle or _margin(game, state) + value > 0:
+                return line
+            # Drawn or lost against perfect play: among the lines that keep the proved
+            # value, the tree search looks for the one that gives a fallible opponent the
+            # most chances to go wrong.
+            try:
+                only = set(solver.optimal_moves(state, value, deadline=deadline))
+            except SolverTimeout:
+                return line
+            if len(only) == 1:
+                return line
+            return MiddleGame(game, solver, state, rng, deadline).choose(only, line)
         except SolverTimeout:
             pass
     if middle:

@@ -253,13 +253,21 @@ class MiddleGame:
                 moves.append(Move(line, drawn | 1 << line, 0, True))
         return Node(moves)
 
-    def choose(self) -> int:
+    def choose(self, only: set[int] | None = None, fallback: int | None = None) -> int:
         """The root's best line by a tree search of the safe phase until the deadline
         (UCT: each move is tried by its upper confidence bound, the replies too, so a line
         whose random continuations mostly win but which one reply refutes loses its rank);
-        the most tried move wins. The first move if not one playout fits."""
+        the most tried move wins. ``only``, if given, restricts the root's lines. If not one
+        playout fits: ``fallback``, else the first move."""
         root_drawn = self.state.drawn
         root = self.node(root_drawn)
+        if only is not None:
+            kept = [move for move in root.moves if move.line in only]
+            if kept:
+                root = Node(kept)
+            else:
+                # Lines of a proof that the tree does not consider.
+                return min(only) if fallback is None else fallback
         if not root.moves:
             raise ValueError("no move to choose")
         tree: dict[int, Node] = {root_drawn: root}
@@ -293,7 +301,7 @@ class MiddleGame:
                 node.totals[index] += reward if mover_is_root else 1.0 - reward
                 node.n += 1
         if not root.n:
-            return root.moves[0].line
+            return root.moves[0].line if fallback is None else fallback
         best = max(range(len(root.moves)), key=lambda i: (root.visits[i], root.totals[i]))
         return root.moves[best].line
 

@@ -920,6 +920,14 @@ class DotsSolver:
         value, line, _ = self._root_search(self.to_internal(state.drawn), _EXACT)
         return self.order[line], self.weight * value
 
+    def optimal_moves(self, state: DotsState, value: int, *, deadline: float) -> tuple[int, ...]:
+        """Every board line that achieves the proved value ``value`` (``v``) of ``state``, by
+        a null-window search per line. Raises :class:`SolverTimeout` past ``deadline``."""
+        self.stats.deadline = deadline
+        drawn = self.to_internal(state.drawn)
+        best = self._root_moves(drawn, self.weight * value, True)
+        return tuple(sorted(self.order[b] for b in best))
+
     def _root_search(self, drawn: int, depth: int) -> tuple[int, int, bool]:
         """Full-window search of every root move: (value ``u``, internal line, proved)."""
         stats = self.stats
