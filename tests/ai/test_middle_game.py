@@ -184,3 +184,19 @@ def test_the_middle_game_search_stops_at_its_deadline(options: dict[str, Any]) -
     reply = bot_move("dots", options, moves, "hard", 4, 5.0, time.time() + think)
     assert time.perf_counter() - start < think + (2.0 - DEFAULT_CAP_S)
     assert not reply.quick and reply.move in game.legal_move_texts(state)
+
+
+def test_prove_and_optimal_moves_agree_with_the_solver() -> None:
+    options = {"rows": 3, "cols": 3}
+    game = _game(options)
+    for seed in range(6):
+        rng = random.Random(seed)
+        state = game.initial()
+        for _ in range(8 + seed):
+            state = game.apply(state, rng.choice(game.legal_moves(state)))
+        solution = DotsSolver(game, native=False).solve(state)
+        solver = DotsSolver(game)
+        line, value = solver.prove(state, deadline=time.perf_counter() + 30)
+        assert value == solution.value and line in solution.best_moves
+        found = solver.optimal_moves(state, value, deadline=time.perf_counter() + 30)
+        assert found == solution.best_moves
