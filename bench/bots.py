@@ -4,7 +4,9 @@ results (and the average margin in boxes) are from the first named player's side
 
     python bench/bots.py --dots-games 20 --swaptimum-games 100 --openspiel-games 20
     python bench/bots.py --only swaptimum --swaptimum-games 100
-    python bench/bots.py --only greedy --greedy-games 100 --greedy-boards 4x4,5x5,6x6
+    python bench/bots.py --only greedy --greedy-games 100 --greedy-boards 4x4,5x5,6x6 --budget 0.5
+    python bench/bots.py --only openspiel --openspiel-boards 5x5 --simulations 10000 \
+        --openspiel-games 20 --openspiel-minutes 45
 
 The greedy player (issue 16) takes every box it is offered, else draws a line that gives no
 box away, else the line that gives away the fewest boxes it can see; no chain control, no
