@@ -910,15 +910,14 @@ class DotsSolver:
         return self.n_lines <= 64 or free <= 64
 
     def prove(self, state: DotsState, *, deadline: float) -> tuple[int, int]:
-        """An optimal move by the exact search alone: (board line, value ``v``). Raises
-        :class:`SolverTimeout` past ``deadline`` (a :func:`time.perf_counter` time); what
-        was proved stays in the tables and speeds up the next attempt."""
-        if len(self.tt) > self.max_entries:
-            self.tt.clear()
-            self._endgames.clear()
-        self.stats.deadline = deadline
-        value, line, _ = self._root_search(self.to_internal(state.drawn), _EXACT)
-        return self.order[line], self.weight * value
+        """An optimal move by the exact search alone: (board line, value ``v``). The value
+        first, then one null-window search per line (the table's best first) until one
+        achieves it: on the endings of 6x6 a fifth to a thirtieth of the time of a
+        full-window search of every line. Raises :class:`SolverTimeout` past ``deadline``
+        (a :func:`time.perf_counter` time); what was proved stays in the tables."""
+        left = max(deadline - time.perf_counter(), 0.0)
+        solution = self.solve(state, time_limit=left, all_best=False, deepening=False)
+        return solution.best_moves[0], solution.value
 
     def optimal_moves(self, state: DotsState, value: int, *, deadline: float) -> tuple[int, ...]:
         """Every board line that achieves the proved value ``value`` (``v``) of ``state``, by
