@@ -94,7 +94,7 @@ def test_the_middle_game_search_wins_the_parity_fight(
     game = _game(FOUR)
     state = game.replay(POSITIONS[name])
     search = MiddleGame(
-        game, solver_for(game), state, random.Random(seed), time.perf_counter() + 1.0
+        game, solver_for(game), state, random.Random(seed), time.perf_counter() + 1.5
     )
     line = search.choose()
     assert values[name][line] > 0, game.format_move(line)
@@ -106,7 +106,7 @@ def test_the_middle_game_search_wins_the_parity_fight(
 def test_the_hard_bot_wins_the_parity_fight(name: str, values: dict[str, dict[int, int]]) -> None:
     game = _game(FOUR)
     moves = POSITIONS[name]
-    text = choose_move("dots", FOUR, moves, "hard", seed=3, budget_s=1.0)
+    text = choose_move("dots", FOUR, moves, "hard", seed=3, budget_s=2.0)
     assert values[name][game.parse_move(text)] > 0, text
 
 
