@@ -28,18 +28,13 @@ ELEVEN_SAFE = [
     "d2-e2", "c5-d5", "e4-e5", "e1-e2", "a4-b4", "a5-b5", "d3-e3", "d3-d4", "b1-c1", "c4-c5",
     "a1-b1", "c3-c4", "c2-d2", "b2-b3", "c1-c2",
 ]  # fmt: skip
-# 12 safe lines left, red to move: 3 of 26 win (by 2).
-TWELVE_SAFE = [
-    "a5-b5", "b1-c1", "a4-a5", "d4-d5", "a1-b1", "d2-e2", "b5-c5", "c4-c5", "a3-b3", "a2-a3",
-    "d4-e4", "d1-d2", "b1-b2", "c3-d3",
-]  # fmt: skip
 # 6 safe lines left, blue to move: every safe line loses control; the one winning move
 # gives a box away (c4-c5) to pass the turn and win by 2.
 SACRIFICE = [
     "d3-e3", "a4-b4", "b1-c1", "e2-e3", "c5-d5", "b5-c5", "c4-d4", "d4-e4", "a2-a3", "b3-c3",
     "c2-d2", "b4-c4", "d1-d2", "e1-e2", "b2-c2", "a2-b2", "a1-a2",
 ]  # fmt: skip
-POSITIONS = {"eleven-safe": ELEVEN_SAFE, "twelve-safe": TWELVE_SAFE, "sacrifice": SACRIFICE}
+POSITIONS = {"eleven-safe": ELEVEN_SAFE, "sacrifice": SACRIFICE}
 
 
 def _game(options: dict[str, Any]) -> DotsAndBoxes:
