@@ -23,8 +23,9 @@ depends on the lines still to come. So the bot plays the safe phase out many tim
   judged by its best refutation rather than by the average reply; a playout is scored
   mostly by whether the game is won from the present score, partly by the margin.
 
-The module keeps no state between moves but the solver's tables (see
-:func:`playtable.ai.dots_bots.solver_for`).
+Between moves the module keeps only the solver's tables (see
+:func:`playtable.ai.dots_bots.solver_for`) and the proved values of the endings met, for the
+current solver (:class:`Endings`, at most ``MAX_ENDINGS``).
 """
 
 from __future__ import annotations
