@@ -271,18 +271,19 @@ class MiddleGame:
                 return min(only) if fallback is None else fallback
         if not root.moves:
             raise ValueError("no move to choose")
-        # Keyed by the lines drawn and the boxes won since the root: the same lines reached
-        # with the boxes shared out otherwise is another game.
-        tree: dict[tuple[int, int], Node] = {(root_drawn, 0): root}
+        # Keyed by the lines drawn alone: the same lines reached with the boxes shared out
+        # otherwise share a node (a game apart in principle; keying by the boxes too made
+        # more nodes and, measured on 6x6 under load, lost games: see bench/RESULTS.md).
+        tree: dict[int, Node] = {root_drawn: root}
         w = self.w
         while time.perf_counter() < self.deadline:
             drawn, root_to_move, gained = root_drawn, True, 0
             path: list[tuple[Node, int, bool]] = []
             while True:
-                node = tree.get((drawn, gained))
+                node = tree.get(drawn)
                 if node is None:
                     if len(tree) < MAX_NODES:
-                        tree[drawn, gained] = self.node(drawn)
+                        tree[drawn] = self.node(drawn)
                     break
                 if not node.moves:
                     break
