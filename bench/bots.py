@@ -4,7 +4,9 @@ results (and the average margin in boxes) are from the first named player's side
 
     python bench/bots.py --dots-games 20 --swaptimum-games 100 --openspiel-games 20
     python bench/bots.py --only swaptimum --swaptimum-games 100
-    python bench/bots.py --only greedy --greedy-games 100 --greedy-boards 4x4,5x5,6x6
+    python bench/bots.py --only greedy --greedy-games 100 --greedy-boards 4x4,5x5,6x6 --budget 0.5
+    python bench/bots.py --only openspiel --openspiel-boards 5x5 --simulations 10000 \
+        --openspiel-games 20 --openspiel-minutes 45
 
 The greedy player (issue 16) takes every box it is offered, else draws a line that gives no
 box away, else the line that gives away the fewest boxes it can see; no chain control, no
@@ -115,8 +117,11 @@ def match(
     )
 
 
-def openspiel_match(rows: int, cols: int, games: int, simulations: int, budget: float) -> str:
-    """The hard bot against OpenSpiel's MCTS bot (random rollouts, solver on)."""
+def openspiel_match(
+    rows: int, cols: int, games: int, simulations: int, budget: float, minutes: float = 0.0
+) -> str:
+    """The hard bot against OpenSpiel's MCTS bot (random rollouts, solver on): ``games``
+    games, or fewer if ``minutes`` (when given) have passed before the next one starts."""
     import numpy as np
     import pyspiel
     from open_spiel.python.algorithms import mcts
@@ -137,7 +142,10 @@ def openspiel_match(rows: int, cols: int, games: int, simulations: int, budget: 
     from_action = {v: k for k, v in to_action.items()}
     wins = draws = losses = 0
     margins: list[int] = []
+    began = time.perf_counter()
     for i in range(games):
+        if minutes and time.perf_counter() - began > 60 * minutes:
+            break
         rng = np.random.RandomState(i)
         bot = mcts.MCTSBot(
             spiel,
@@ -180,8 +188,8 @@ def openspiel_match(rows: int, cols: int, games: int, simulations: int, budget: 
     label = f"hard vs OpenSpiel MCTS {simulations}"
     average = sum(margins) / max(len(margins), 1)
     return (
-        f"| dots {rows}x{cols} | {label} | {games} | {wins} | {draws} | {losses} "
-        f"| {average:+.2f} | {min(margins, default=0):+d} |"
+        f"| dots {rows}x{cols} | {label} | {len(margins)} | {wins} | {draws} | {losses} "
+        f"| {average:+.2f} | {min(margins, default=0):+d} | {time.perf_counter() - began:.0f} |"
     )
 
 
@@ -203,6 +211,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--swaptimum-games", type=int, default=100)
     parser.add_argument("--openspiel-games", type=int, default=20)
     parser.add_argument("--simulations", type=int, default=1000)
+    parser.add_argument(
+        "--openspiel-minutes",
+        type=float,
+        default=0.0,
+        help="start no OpenSpiel game after this many minutes (0: no limit)",
+    )
     parser.add_argument("--budget", type=float, default=1.4, help="seconds per bot move")
     parser.add_argument("--only", choices=["dots", "swaptimum", "openspiel", "greedy"])
     parser.add_argument("--greedy-games", type=int, default=100)
@@ -251,14 +265,22 @@ def main(argv: list[str] | None = None) -> int:
             )
     if args.only in (None, "openspiel"):
         print(
-            "| game | match | games | wins | draws | losses | average margin | worst margin |",
-            "|---|---|---|---|---|---|---|---|",
+            "| game | match | games | wins | draws | losses | average margin | worst margin "
+            "| total s |",
+            "|---|---|---|---|---|---|---|---|---|",
             sep="\n",
         )
         for board in args.openspiel_boards.split(","):
             rows, cols = (int(n) for n in board.split("x"))
             print(
-                openspiel_match(rows, cols, args.openspiel_games, args.simulations, args.budget),
+                openspiel_match(
+                    rows,
+                    cols,
+                    args.openspiel_games,
+                    args.simulations,
+                    args.budget,
+                    args.openspiel_minutes,
+                ),
                 flush=True,
             )
     return 0

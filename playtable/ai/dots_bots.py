@@ -7,13 +7,21 @@
   that leave the turn parity in its favour, and it settles captures, declines and
   sacrifices with a short search of the solver (which values chain-and-loop endgames
   exactly).
-- **hard** searches with the exact solver under the time budget, deepening until the
-  position is proved; a proved move is optimal. On the boards up to 3x3 the first moves,
-  whose proofs would take longer than the budget, come from the opening book
-  (:mod:`playtable.ai.book`, read by :func:`playtable.ai.bot_move` before any thinking), so
-  it plays those whole games perfectly.
+- **hard** plays proved moves wherever a proof fits its budget (every position once no
+  safe line is left, and the late safe phase), so it settles every loony endgame exactly:
+  all-but-two or take-all, which chain or loop to open, when to give control away. Before
+  that it fights for control (:mod:`playtable.ai.dots_middle`): a tree search of the safe
+  phase whose playouts end in exact values of the endings they reach, with sacrifices of
+  one or two boxes among the moves once few safe lines are left, so it steers the parity
+  of the long chains as the long-chain rule asks and gives boxes away when that gains
+  control. A box offered that is safe to take (Berlekamp's criterion) is taken at once. In
+  misère it searches as deep as the time allows. On the boards up to 3x3 the first moves
+  come from the opening book (:mod:`playtable.ai.book`, read by
+  :func:`playtable.ai.bot_move` before any thinking), so it plays those whole games
+  perfectly.
 
-All three are deterministic for a given random generator.
+Easy and medium are deterministic for a given random generator; hard's tree search
+follows the clock (how many playouts fit), so it is not.
 """
 
 from __future__ import annotations
@@ -23,6 +31,7 @@ import random
 import time
 from collections import OrderedDict
 
+from playtable.ai.dots_middle import MiddleGame, greedy_loss
 from playtable.ai.dots_solver import DotsSolver, SolverTimeout
 from playtable.games.dots.game import DotsAndBoxes, DotsState
 
@@ -33,6 +42,15 @@ MEDIUM_DEPTH = 3
 MEDIUM_SECONDS = 0.3
 # Medium searches for real once this few lines are free.
 MEDIUM_ENDGAME_LINES = 14
+
+# The hard bot draws a random safe line while more than this many are left.
+HARD_RANDOM_SAFE = 60
+# It tries to prove the position with this share of its time when this few safe lines are
+# left (measured on 5x5: 7 to 12 safe lines, 0.03 to 0.35 s; 15 to 17, 0.2 to 18 s), and
+# with that share once no safe line is left (endings of 5x5 and 6x6: milliseconds).
+HARD_PROOF_SAFE = 10
+HARD_PROOF_SHARE = 0.5
+HARD_ENDGAME_SHARE = 0.85
 
 _SOLVERS: OrderedDict[str, DotsSolver] = OrderedDict()
 _SOLVER_CACHE_SIZE = 4
@@ -68,32 +86,6 @@ class Lines:
                 self.sacrifices.append(line)
             else:
                 self.safe.append(line)
-
-
-def greedy_loss(game: DotsAndBoxes, drawn: int) -> int:
-    """How many cells the opponent can take in a row after ``drawn`` by always capturing.
-
-    The cells taken do not depend on the order of the captures (a cell one line short of
-    complete stays so until that line is drawn), so a work list of such cells finds them
-    all, each looked at only when a neighbour's line was drawn: milliseconds on the
-    largest boards, where a scan of every free line per capture took a tenth of a second.
-    """
-    cell_masks = game._cell_masks
-    line_cells = game._line_cells
-    waiting = [cell for cell, mask in enumerate(cell_masks) if (mask & ~drawn).bit_count() == 1]
-    taken = 0
-    while waiting:
-        rest = cell_masks[waiting.pop()] & ~drawn
-        if not rest or rest & (rest - 1):
-            continue  # taken meanwhile (or, for a starting cell, never one line short)
-        drawn |= rest
-        for bit, mask in line_cells[rest.bit_length() - 1]:
-            left = mask & ~drawn
-            if not left:
-                taken += 1
-            elif not left & (left - 1):
-                waiting.append(bit.bit_length() - 1)
-    return taken
 
 
 def easy_move(game: DotsAndBoxes, state: DotsState, rng: random.Random) -> int:
@@ -136,12 +128,66 @@ def medium_move(game: DotsAndBoxes, state: DotsState, rng: random.Random, deadli
     return _parity_choice(game, solver, state, lines.safe, rng)
 
 
+def safe_capture(game: DotsAndBoxes, drawn: int, captures: list[int]) -> int | None:
+    """A capture that is optimal whatever follows (normal scoring): its line's other cell,
+    if any, does not have exactly two free lines, so taking costs nothing (Berlekamp)."""
+    free = ((1 << len(game.board.lines)) - 1) & ~drawn
+    for line in captures:
+        if all((free & mask).bit_count() != 2 for _, mask in game._line_cells[line]):
+            return line
+    return None
+
+
+def _margin(game: DotsAndBoxes, state: DotsState) -> int:
+    """The boxes of the side to move minus the other side's."""
+    red, blue = game.score(state)
+    return red - blue if state.to_move == "red" else blue - red
+
+
 def hard_move(game: DotsAndBoxes, state: DotsState, rng: random.Random, deadline: float) -> int:
+    """Proved moves where the proof fits the budget; in the safe phase the control fight of
+    :mod:`playtable.ai.dots_middle`; past both, the deepest search that finishes."""
     solver = solver_for(game)
     lines = Lines(game, state.drawn)
-    if len(lines.safe) > 60 and not lines.captures:
-        # Far from any endgame on a big board: a search would see nothing, keep the time.
+    if len(lines.safe) > HARD_RANDOM_SAFE and not lines.captures:
+        # Far from any endgame on a big board: the parity will change many times yet.
         return rng.choice(lines.safe)
+    if game.settings.misere:
+        # Misère: no control to fight for in the same way; the deepest search that finishes.
+        try:
+            line, _, _ = solver.choose(state, deadline=deadline)
+            return line
+        except SolverTimeout:
+            return medium_move(game, state, rng, deadline)
+    if lines.captures:
+        sure = safe_capture(game, state.drawn, lines.captures)
+        if sure is not None:
+            return sure
+    now = time.perf_counter()
+    middle = bool(lines.safe)
+    # A proof in pure Python (no C search, or more than 64 lines free on a big board)
+    # would not finish: the time goes to the searches below instead.
+    provable = solver.native_serves(state.drawn)
+    if provable and (not middle or len(lines.safe) <= HARD_PROOF_SAFE):
+        share = HARD_PROOF_SHARE if middle else HARD_ENDGAME_SHARE
+        try:
+            line, value = solver.prove(state, deadline=now + share * (deadline - now))
+            if not middle or _margin(game, state) + value > 0:
+                return line
+            # Drawn or lost against perfect play: among the lines that keep the proved
+            # value, the tree search looks for the one that gives a fallible opponent the
+            # most chances to go wrong.
+            try:
+                only = set(solver.optimal_moves(state, value, deadline=deadline))
+            except SolverTimeout:
+                return line
+            if len(only) == 1:
+                return line
+            return MiddleGame(game, solver, state, rng, deadline).choose(only, line)
+        except SolverTimeout:
+            pass
+    if middle:
+        return MiddleGame(game, solver, state, rng, deadline).choose()
     try:
         line, _, _ = solver.choose(state, deadline=deadline)
         return line

@@ -901,6 +901,32 @@ class DotsSolver:
                 return found
             depth += 1
 
+    def native_serves(self, drawn: int) -> bool:
+        """Whether the C search can take the position at board mask ``drawn`` (built, the
+        sound reductions, and a board of at most 64 lines or at most 64 free)."""
+        if not self.native:
+            return False
+        free = (self.full & ~self.to_internal(drawn)).bit_count()
+        return self.n_lines <= 64 or free <= 64
+
+    def prove(self, state: DotsState, *, deadline: float) -> tuple[int, int]:
+        """An optimal move by the exact search alone: (board line, value ``v``). The value
+        first, then one null-window search per line (the table's best first) until one
+        achieves it: on the endings of 6x6 a fifth to a thirtieth of the time of a
+        full-window search of every line. Raises :class:`SolverTimeout` past ``deadline``
+        (a :func:`time.perf_counter` time); what was proved stays in the tables."""
+        left = max(deadline - time.perf_counter(), 0.0)
+        solution = self.solve(state, time_limit=left, all_best=False, deepening=False)
+        return solution.best_moves[0], solution.value
+
+    def optimal_moves(self, state: DotsState, value: int, *, deadline: float) -> tuple[int, ...]:
+        """Every board line that achieves the proved value ``value`` (``v``) of ``state``, by
+        a null-window search per line. Raises :class:`SolverTimeout` past ``deadline``."""
+        self.stats.deadline = deadline
+        drawn = self.to_internal(state.drawn)
+        best = self._root_moves(drawn, self.weight * value, True)
+        return tuple(sorted(self.order[b] for b in best))
+
     def _root_search(self, drawn: int, depth: int) -> tuple[int, int, bool]:
         """Full-window search of every root move: (value ``u``, internal line, proved)."""
         stats = self.stats
