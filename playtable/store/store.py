@@ -25,6 +25,7 @@ import fcntl
 import functools
 import hashlib
 import importlib.resources
+import threading
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -256,12 +257,7 @@ class Store:
         parsed = sa.make_url(url)
         self.sqlite = parsed.get_backend_name() == "sqlite"
         self.engine: Engine | None = _sqlite_engine(parsed) if self.sqlite else None
-        self.async_engine: AsyncEngine | None = (
-            # No pre-ping: it costs a round trip on every operation. A connection that died
-            # (a database restart) fails one operation, which SQLAlchemy then discards; the
-            # recycle age keeps idle connections from outliving proxies' and servers' timeouts.
-            None if self.sqlite else _server_engine(parsed)
-        )
+        self.async_engine: AsyncEngine | None = None if self.sqlite else _server_engine(parsed)
         # SQLite takes one writer at a time and makes the others poll with growing sleeps:
         # queueing this process's writers here keeps the wait fair and short.
         self._write_lock: asyncio.Lock | contextlib.nullcontext[None] = (
@@ -269,6 +265,12 @@ class Store:
         )
         self._pending: list[_Pending] = []
         self._writer: asyncio.Task[None] | None = None
+        # An in-memory database is one connection shared by the worker threads: the sqlite3
+        # module must never be entered by two of them at once on it (it crashes the process).
+        memory = self.sqlite and parsed.database in (None, "", ":memory:")
+        self._one_at_a_time: threading.Lock | contextlib.nullcontext[None] = (
+            threading.Lock() if memory else contextlib.nullcontext()
+        )
 
     async def open(self) -> None:
         """Create the SQLite file's folder if needed and upgrade the schema; call once first."""
@@ -311,7 +313,7 @@ class Store:
 
     def _run_in_thread(self, operation: Callable[..., T], *args: Any) -> T:
         assert self.engine is not None
-        with self.engine.begin() as conn:
+        with self._one_at_a_time, self.engine.begin() as conn:
             return operation(conn, *args)
 
     async def _read(self, operation: Callable[..., T], *args: Any) -> T:
