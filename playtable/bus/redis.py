@@ -235,6 +235,10 @@ class RedisBus(Bus):
                 broken = True
                 await asyncio.sleep(delay * random.uniform(0.5, 1.5))
                 delay = min(delay * 2, RECONNECT_MAX)
+                # Meanwhile the watchers may miss another process's moves: they are told to
+                # re-read the store at each try (every RECONNECT_MAX seconds or so, jittered),
+                # which a page at an unchanged version answers without sending anything.
+                self._overflow_all()
                 continue
             if broken:
                 log.warning("Redis bus: reconnected")

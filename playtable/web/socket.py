@@ -350,10 +350,13 @@ class TableSocket:
         await self.send_rematch_link()
 
     # -- from the table to the client -------------------------------------------------------
-    async def send_state(self) -> None:
-        """The whole table, as ``state``: after a join, or when this socket missed a version."""
+    async def send_state(self, only_if_newer: bool = False) -> None:
+        """The whole table, as ``state``: after a join, or when this socket missed a version
+        (``only_if_newer``: a re-read that found the version this socket has sends nothing)."""
         shared, live = await self.service.snapshot_parts(self.table_id)
         version: int = shared["version"]
+        if only_if_newer and version <= self.sent_version:
+            return
         personal = self.service.personal({**shared, **live}, self.player)
         table = f"{_encoded(shared)[:-1]},{_dumps(live)[1:-1]},{_dumps(personal)[1:]}"
         text = f'{{"type":"state","version":{version},"table":{table}}}'
@@ -364,7 +367,7 @@ class TableSocket:
 
     async def read_again(self) -> None:
         await asyncio.sleep(random.uniform(0, RESYNC_SPREAD))
-        await self.send_state()
+        await self.send_state(only_if_newer=True)
 
     async def send_rematch_link(self) -> None:
         if self.player is None:
