@@ -159,7 +159,9 @@ def test_the_hard_bot_never_loses_to_the_greedy_player(options: dict[str, Any], 
             moves.append(text)
         red, blue = game.score(state)
         margin = red - blue if hard == "red" else blue - red
-        assert margin > 0, (index, moves)
+        # No loss (the issue's bar): 4x4's 16 boxes allow a draw, which a search of 0.3 s a
+        # move on a loaded machine sometimes settles for (2 in 100 in bench/bots.py).
+        assert margin >= 0, (index, moves)
 
 
 @pytest.mark.parametrize(
