@@ -123,7 +123,7 @@ class Announcer:
         """The bus message of ``table``'s version: a patch from the kept version before it
         (or the same version, for news that changes none), else the whole public table."""
         kept = self._versions.get(table.id)
-        body = self.versioned(table) if kept is None or kept[0] != table.version else kept[1]
+        body = self.versioned(table)  # the kept body itself when it is this version
         live = views.live(table, census, self.clock())
         message: dict[str, Any] = {
             "type": "table",
