@@ -25,6 +25,9 @@ stays on 127.0.0.0/8, every count is bounded and the whole run stops at ``--time
     python bench/abuse.py --quick                 # 4 s / 8 s windows, about 4 minutes
     python bench/abuse.py --only preview,slowloris
     python bench/abuse.py --cluster --only redis  # two processes, PostgreSQL, own Redis
+    python bench/abuse.py --cluster --only redis --redis-fault stop --trace
+                                                  # Redis frozen instead of killed; each slow
+                                                  # move printed, the servers' logs kept
 """
 
 from __future__ import annotations
@@ -380,6 +383,14 @@ class Record:
         return self.windows.setdefault((label, victim), Window())
 
 
+TRACING = {"on": False}  # --trace
+
+
+def trace(what: str) -> None:
+    if TRACING["on"]:
+        print(f"[{time.monotonic():.2f}] {what}", file=sys.stderr)
+
+
 def percentile(values: Sequence[float], fraction: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, round(fraction * (len(ordered) - 1)))]
@@ -479,6 +490,9 @@ class Pair:
             refused.cancel()
             if window is not None:
                 window.samples.append(max(both.result()) - sent)
+                if max(both.result()) - sent > 0.1:
+                    seen = [round(x - sent, 3) for x in both.result()]
+                    trace(f"slow move: {self.name} {label}, {table['to_move']} moved, seen {seen}")
             self._ack(label, mover, ply, move)
             return
         if refused in done:
@@ -1253,9 +1267,12 @@ async def attack_redis(bench: Bench, stop: asyncio.Event, out: Outcome) -> None:
         bench.redis.pause(True)
     else:
         bench.redis.kill()
+    trace("Redis down")
     try:
         await asyncio.sleep(2.5)
+        trace("the pair reconnects")
         failed = await bench.pair.reconnect()  # a page rejoining while Redis is down
+        trace("the pair reconnected")
         out.notes.append(
             "rejoin while Redis was down: "
             + ("worked" if failed is None else f"**failed ({failed})**")
@@ -1267,6 +1284,7 @@ async def attack_redis(bench: Bench, stop: asyncio.Event, out: Outcome) -> None:
         else:
             bench.redis.start()
     back = time.monotonic()
+    trace("Redis back")
     out.notes.append(f"Redis {'stopped (SIGSTOP)' if how == 'stop' else 'killed'} for 5 s")
     # Recovery: a fresh spectator on the *other* process must see the pair's next moves.
     seen_at = None
@@ -1546,9 +1564,15 @@ def parse(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument("--attacker", type=loopback, default="127.0.0.2", help="source address")
     parser.add_argument("--redis-fault", choices=("kill", "stop"), default="kill")
     parser.add_argument(
+        "--trace",
+        action="store_true",
+        help="print each victim move slower than 100 ms and the fault's moments, keep the logs",
+    )
+    parser.add_argument(
         "--server-nofile", type=int, default=1024, help="the server's open-file limit"
     )
     args = parser.parse_args(argv)
+    TRACING["on"] = args.trace
     args.only = {k for k in (args.only or "").split(",") if k}
     unknown = args.only - {a.key for a in ATTACKS}
     if unknown:
@@ -1607,6 +1631,11 @@ def main(argv: Sequence[str] | None = None) -> int:
             finally:
                 for node in nodes:
                     node.stop()
+                if args.trace:
+                    for node in nodes:
+                        kept = Path(tempfile.gettempdir()) / f"abuse-{node.name}.log"
+                        shutil.copy(workdir / f"{node.name}.log", kept)
+                        print(f"the server's log: {kept}", file=sys.stderr)
         finally:
             if redis is not None:
                 redis.kill()

@@ -7,14 +7,19 @@ from __future__ import annotations
 
 import asyncio
 import shutil
+import signal
 import subprocess
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 import redis
 
+from playtable.bus.redis import COMMAND_TIMEOUT
+from playtable.web.budgets import Budget, Budgets
+from playtable.web.limits import Limits
 from tests.conftest import service_missing
 from tests.nodes import Node, Player, claim, create_table, free_port, request
 
@@ -166,3 +171,138 @@ async def test_while_redis_is_away_this_process_sockets_still_hear_a_stored_chan
         assert message.get("version") == 7
     finally:
         await bus.close()
+
+
+async def _relayed_pair(own_redis: OwnRedis, postgres_url: str) -> tuple[Any, Any]:
+    from playtable.bus.redis import RedisBus
+    from playtable.bus.relay import relay_url
+
+    dsn = relay_url(postgres_url)
+    assert dsn is not None
+    a = RedisBus(own_redis.url, prefix="relay-test:", relay_dsn=dsn)
+    b = RedisBus(own_redis.url, prefix="relay-test:", relay_dsn=dsn)
+    await a.start()
+    await b.start()
+    return a, b
+
+
+async def _next_message(subscription: Any, timeout: float = 3.0) -> dict[str, Any]:
+    """The next message that is not a "re-read the store" (which a lost Redis also causes)."""
+    async with asyncio.timeout(timeout):
+        while (message := await subscription.get()).get("type") == "overflow":
+            pass
+    result: dict[str, Any] = message
+    return result
+
+
+async def test_while_redis_is_away_the_other_process_hears_a_change_through_postgresql(
+    own_redis: OwnRedis, postgres_url: str
+) -> None:
+    """The other player's page gets the move itself (not only a hint to re-read), and the
+    mover is not told the publish failed: PostgreSQL carried it."""
+    a, b = await _relayed_pair(own_redis, postgres_url)
+    try:
+        on_b = await b.subscribe("t1")
+        on_a = await a.subscribe("t1")
+        own_redis.kill()
+        change = {"type": "change", "version": 7, "base": 6, "patch": [{"op": "add"}]}
+        await a.publish("t1", change)  # no exception: delivered
+        assert await _next_message(on_b) == change
+        assert await _next_message(on_a) == change  # the mover's own page, locally
+        # A change too big for a notification: the other process re-reads the table now.
+        big = {"type": "table", "version": 8, "table": "x" * 9000}
+        await a.publish("t1", big)
+        assert (await _next_message(on_b)).get("type") == "reread"
+        # Back to Redis once it is back.
+        own_redis.start()
+        deadline = time.monotonic() + 20
+        while True:
+            try:
+                await a._client.ping()
+                break
+            except Exception:
+                assert time.monotonic() < deadline, "Redis did not come back"
+                await asyncio.sleep(0.2)
+    finally:
+        await a.close()
+        await b.close()
+
+
+async def test_a_frozen_redis_holds_no_publish_and_postgresql_carries_it(
+    own_redis: OwnRedis, postgres_url: str
+) -> None:
+    """Redis stopped (SIGSTOP: connected, silent): a publish gives up after its command
+    timeout instead of hanging the move that made it, and the relay delivers."""
+    a, b = await _relayed_pair(own_redis, postgres_url)
+    process = own_redis.process
+    assert process is not None
+    try:
+        on_b = await b.subscribe("t1")
+        process.send_signal(signal.SIGSTOP)
+        try:
+            change = {"type": "change", "version": 3, "base": 2, "patch": []}
+            async with asyncio.timeout(5):
+                await a.publish("t1", change)
+            assert await _next_message(on_b) == change
+            # Once it failed, Redis is skipped (no second wait for its timeout) until it
+            # answers: five moves do not take five command timeouts.
+            async with asyncio.timeout(5 * COMMAND_TIMEOUT - 1):
+                for version in range(4, 9):
+                    await a.publish("t1", {"type": "change", "version": version, "patch": []})
+                    assert (await _next_message(on_b))["version"] == version
+        finally:
+            process.send_signal(signal.SIGCONT)
+        deadline = time.monotonic() + 10
+        while a.breaker.open:  # the probe finds Redis back by itself
+            assert time.monotonic() < deadline, "Redis was never used again"
+            await asyncio.sleep(0.1)
+    finally:
+        await a.close()
+        await b.close()
+
+
+async def test_a_page_that_joins_while_redis_is_away_hears_the_other_process_at_once(
+    own_redis: OwnRedis, postgres_url: str
+) -> None:
+    """Subscribing while Redis refuses works through the relay, and the subscription moves
+    to Redis by itself once Redis is back (no restart, no deaf table)."""
+    a, b = await _relayed_pair(own_redis, postgres_url)
+    try:
+        own_redis.kill()
+        on_b = await b.subscribe("t2")  # Redis is away: subscribed through the relay
+        await a.publish("t2", {"type": "table", "version": 1})
+        assert (await _next_message(on_b)).get("version") == 1
+        own_redis.start()
+        deadline = time.monotonic() + 20
+        while b._pending:
+            assert time.monotonic() < deadline, "the subscription never reached Redis"
+            await asyncio.sleep(0.1)
+        # Redis alone now carries b's table: the relay is switched off on a's side.
+        assert a.relay is not None
+        await a.relay.close()
+        await a.publish("t2", {"type": "table", "version": 2})
+        assert (await _next_message(on_b)).get("version") == 2
+    finally:
+        await a.close()
+        await b.close()
+
+
+async def test_budgets_count_here_at_once_while_redis_is_frozen(own_redis: OwnRedis) -> None:
+    """A page load never waits on a frozen Redis for its budget: after the first timeout the
+    count is kept in memory, and Redis is used again once it answers."""
+    budgets = Budgets(Limits(), own_redis.url, "budget-test:")
+    process = own_redis.process
+    assert process is not None
+    try:
+        assert await budgets.take(Budget.READS, "192.0.2.1") is None  # Redis counts
+        process.send_signal(signal.SIGSTOP)
+        try:
+            async with asyncio.timeout(COMMAND_TIMEOUT * 3):
+                for _ in range(10):
+                    assert await budgets.take(Budget.READS, "192.0.2.1") is None
+        finally:
+            process.send_signal(signal.SIGCONT)
+        keys = redis.Redis.from_url(own_redis.url).keys("budget-test:*")
+        assert keys, "the count before the freeze was in Redis"
+    finally:
+        await budgets.close()

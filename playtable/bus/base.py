@@ -2,7 +2,9 @@
 
 Messages are JSON objects (so a Redis implementation can carry them unchanged). Delivery is
 best effort and in publish order per table; a subscriber that falls too far behind is told so
-by a ``{"type": "overflow"}`` message and must re-read the table from the store.
+by a ``{"type": "overflow"}`` message and must re-read the table from the store (after a
+random pause: every table of a process may get one at once). ``{"type": "reread"}`` says the
+same of one table whose message could not come along, and asks for the re-read at once.
 """
 
 from __future__ import annotations

@@ -9,6 +9,8 @@ from collections.abc import Awaitable, Callable
 from playtable.bus.base import WATCHING, Bus, Message, Presence, Subscription
 
 OVERFLOW: Message = {"type": "overflow"}
+#: One table changed, and its message did not come along: re-read it now (no spread).
+REREAD: Message = {"type": "reread"}
 
 
 class QueueSubscription(Subscription):

@@ -9,9 +9,9 @@ Pub/sub delivers at most once, and nothing while a connection is down. That is e
 the bus only ever *hints*: every message carries the table's version, and after a broken
 connection every local subscriber gets ``overflow`` and re-reads the table from the store.
 
-Presence (who has a socket open) lives in Redis too: a hash per table counting sockets per
-player and process, and a heartbeat key per process that expires when the process dies, so a
-killed node's players go offline within ``NODE_TTL`` seconds without anyone cleaning up.
+While Redis is away (a publish or a SUBSCRIBE fails), messages take a second road when the
+site is on PostgreSQL: its LISTEN/NOTIFY (``bus/relay.py``), for a few seconds past the
+outage too. Presence (who has a socket open) lives in Redis too (``bus/redis_presence.py``).
 """
 
 from __future__ import annotations
@@ -29,126 +29,80 @@ import orjson
 import redis.asyncio as aioredis
 from redis.exceptions import RedisError
 
-from playtable.bus.base import WATCHING, Bus, Message, Presence, Subscription
-from playtable.bus.memory import OVERFLOW, QueueSubscription
+from playtable.bus.base import Bus, Message, Subscription
+from playtable.bus.breaker import Breaker
+from playtable.bus.memory import OVERFLOW, REREAD, QueueSubscription
+from playtable.bus.redis_presence import RedisPresence
+from playtable.bus.relay import NotifyRelay, channel_for
 
 log = logging.getLogger(__name__)
 
 DEFAULT_PREFIX = "playtable:"
-NODE_TTL = 15  # seconds a process counts as alive after its last heartbeat
 HEARTBEAT = 5.0  # seconds between heartbeats
-PRESENCE_TTL = 24 * 3600  # a table's presence hash outlives its last report by this much
 
 
 SUBSCRIBE_TIMEOUT = 5.0  # seconds to wait for Redis to confirm a SUBSCRIBE
+# Seconds a command (a publish, a presence read) may wait for Redis: one that stopped
+# answering (frozen, or a network that drops packets) fails the command instead of holding
+# the move that made it; the publish then takes the PostgreSQL relay.
+COMMAND_TIMEOUT = 1.0
 RECONNECT_MIN, RECONNECT_MAX = 0.25, 2.0  # seconds between reconnection tries (doubling)
-
-PRESENCE_CACHE = 1.0  # seconds an answer of online() is reused
-PRESENCE_CACHE_SIZE = 10_000
-
-
-class RedisPresence(Presence):
-    def __init__(
-        self, client: aioredis.Redis, prefix: str, node: str, cache: float = PRESENCE_CACHE
-    ) -> None:
-        self._client = client
-        self.cache_seconds = cache
-        self._prefix = prefix
-        self.node = node
-        # Every move's public table says who is online: reusing a fresh answer for a second
-        # saves the move one or two Redis round trips. Any change reported here, or announced
-        # by another process (a presence event on the bus), drops the table's answer at once.
-        self._cache: dict[str, tuple[float, set[str], int]] = {}
-        self._unreported: dict[tuple[str, str], int] = {}
-
-    def forget(self, table_id: str) -> None:
-        self._cache.pop(table_id, None)
-
-    def _key(self, table_id: str) -> str:
-        return f"{self._prefix}presence:{table_id}"
-
-    def node_key(self, node: str) -> str:
-        return f"{self._prefix}node:{node}"
-
-    async def heartbeat(self) -> None:
-        await self._client.set(self.node_key(self.node), b"1", ex=NODE_TTL)
-
-    async def report(self, table_id: str, player: str, sockets: int) -> None:
-        """Set this process's count; one that fails (Redis away) is kept and reported again
-        by :meth:`flush`, so the counts come right once Redis is back."""
-        self.forget(table_id)
-        self._unreported[(table_id, player)] = sockets
-        await self._send(table_id, player, sockets)
-        if self._unreported.get((table_id, player)) == sockets:
-            del self._unreported[(table_id, player)]
-
-    async def _send(self, table_id: str, player: str, sockets: int) -> None:
-        key, field = self._key(table_id), f"{player}|{self.node}"
-        async with self._client.pipeline(transaction=True) as pipe:
-            if sockets > 0:
-                pipe.hset(key, field, sockets)
-            else:
-                pipe.hdel(key, field)
-            pipe.expire(key, PRESENCE_TTL)
-            await pipe.execute()
-
-    async def flush(self) -> None:
-        """Report again the counts whose report failed."""
-        for (table_id, player), sockets in list(self._unreported.items()):
-            try:
-                await self._send(table_id, player, sockets)
-            except (RedisError, OSError):
-                return
-            if self._unreported.get((table_id, player)) == sockets:
-                del self._unreported[(table_id, player)]
-
-    async def census(self, table_id: str) -> tuple[set[str], int]:
-        now = time.monotonic()
-        cached = self._cache.get(table_id)
-        if cached is not None and now - cached[0] < self.cache_seconds:
-            return set(cached[1]), cached[2]
-        found, watching = await self._census(table_id)
-        if len(self._cache) >= PRESENCE_CACHE_SIZE:
-            self._cache.clear()
-        self._cache[table_id] = (now, found, watching)
-        return set(found), watching
-
-    async def _census(self, table_id: str) -> tuple[set[str], int]:
-        counts = await self._client.hgetall(self._key(table_id))
-        holders: list[tuple[str, str, int]] = []
-        for field, count in counts.items():
-            name = field.decode() if isinstance(field, bytes) else field
-            player, _, node = name.partition("|")
-            if int(count) > 0:
-                holders.append((player, node, int(count)))
-        if not holders:
-            return set(), 0
-        nodes = sorted({node for _, node, _ in holders})
-        alive = await self._client.mget([self.node_key(n) for n in nodes])
-        live = {n for n, flag in zip(nodes, alive, strict=True) if flag is not None}
-        live.add(self.node)  # this process is alive, heartbeat or not
-        here = [(player, count) for player, node, count in holders if node in live]
-        players = {player for player, _ in here if player != WATCHING}
-        return players, sum(count for player, count in here if player == WATCHING)
+RELAY_GRACE = 5.0  # seconds after a Redis failure during which messages take the relay too
 
 
 class RedisBus(Bus):
     """A :class:`Bus` shared by every process connected to one Redis."""
 
-    def __init__(self, url: str, *, prefix: str = DEFAULT_PREFIX, queue_limit: int = 256) -> None:
+    def __init__(
+        self,
+        url: str,
+        *,
+        prefix: str = DEFAULT_PREFIX,
+        queue_limit: int = 256,
+        relay_dsn: str | None = None,
+    ) -> None:
         self.node = secrets.token_hex(6)
         # Named, so an operator (or a test) can tell this process's connections apart.
+        name = f"playtable-{self.node}"
         self._client = aioredis.Redis.from_url(
-            url, health_check_interval=30, client_name=f"playtable-{self.node}"
+            url,
+            health_check_interval=30,
+            client_name=name,
+            socket_timeout=COMMAND_TIMEOUT,
+            socket_connect_timeout=COMMAND_TIMEOUT,
+        )
+        # The pub/sub connection waits for messages as long as there are none: no timeout.
+        self._listener = aioredis.Redis.from_url(
+            url,
+            health_check_interval=30,
+            client_name=name,
+            socket_connect_timeout=COMMAND_TIMEOUT,
         )
         self._prefix = prefix
         self._queue_limit = queue_limit
-        self.presence: RedisPresence = RedisPresence(self._client, prefix, self.node)
-        self._pubsub = self._client.pubsub()
+        # Open while Redis fails: publishes take the relay at once, presence its last answers.
+        self.breaker = Breaker("Redis bus", self._client.ping)
+        self.presence: RedisPresence = RedisPresence(
+            self._client, prefix, self.node, breaker=self.breaker
+        )
+        self._pubsub = self._listener.pubsub()
+        # With the site on PostgreSQL, the second road for messages while Redis is away.
+        self.relay: NotifyRelay | None = (
+            NotifyRelay(relay_dsn, channel_for(prefix), self.node, self._relayed)
+            if relay_dsn
+            else None
+        )
         self._subscribers: defaultdict[str, set[QueueSubscription]] = defaultdict(set)
         self._confirmed: dict[str, asyncio.Future[None]] = {}
         self._lock = asyncio.Lock()  # orders SUBSCRIBE/UNSUBSCRIBE of one channel
         self._tasks: list[asyncio.Task[None]] = []
+        # Tables subscribed here while Redis refused the SUBSCRIBE: their sockets hear this
+        # process's changes and the relay's meanwhile, and Redis's once it takes it.
+        self._pending: set[str] = set()
+        self._pending_added = asyncio.Event()
+        # Until then, every publish also takes the relay: right after an outage, another
+        # process may not have subscribed again yet, and what Redis carries would miss it.
+        self._relay_until = 0.0
 
     def channel(self, table_id: str) -> str:
         return f"{self._prefix}table:{table_id}"
@@ -160,21 +114,56 @@ class RedisBus(Bus):
         # A channel of this process alone keeps the pub/sub connection subscribed (and so
         # readable) even while no table is watched.
         await self._pubsub.subscribe(f"{self._prefix}node:{self.node}")
+        if self.relay is not None:
+            await self.relay.start()
         self._tasks = [
             asyncio.create_task(self._listen(), name="redis-bus-listen"),
             asyncio.create_task(self._beat(), name="redis-bus-heartbeat"),
+            asyncio.create_task(self._subscribe_pending(), name="redis-bus-pending"),
         ]
 
+    def _troubled(self) -> None:
+        """Redis failed us: relay every message for a while, also once it seems back."""
+        self._relay_until = time.monotonic() + RELAY_GRACE
+
     async def publish(self, table_id: str, message: Message) -> None:
+        encoded = _encode(message)
+        if self.breaker.open and self.relay is not None and self.relay.listening:
+            # Redis is failing: no wait for its timeout, the relay carries the message.
+            self._troubled()
+            self._deliver_here(table_id, message)
+            await self.relay.send(table_id, encoded)
+            return
         try:
-            await self._client.publish(self.channel(table_id), _encode(message))
-        except BaseException:
+            await self._client.publish(self.channel(table_id), encoded)
+            if table_id in self._pending:
+                # Not subscribed on Redis yet: it would not bring this one back to us.
+                self._deliver_here(table_id, message)
+            if self.relay is not None and time.monotonic() < self._relay_until:
+                with contextlib.suppress(Exception):
+                    await self.relay.send(table_id, encoded)
+        except BaseException as error:
             # Redis is away: this process's own sockets of the table (the mover's, most
-            # often) still hear of the change at once; the caller retries for the others.
-            # A socket that gets it twice drops the second by its version.
-            for subscription in list(self._subscribers.get(table_id, ())):
-                subscription.deliver(message)
-            raise
+            # often) still hear of the change at once, and the other processes by the
+            # PostgreSQL relay; without one, the caller retries for them. A socket that gets
+            # a message twice drops the second by its version.
+            self._deliver_here(table_id, message)
+            if not isinstance(error, Exception):
+                raise
+            if isinstance(error, RedisError | OSError):
+                self.breaker.trip()
+            if self.relay is None:
+                raise
+            self._troubled()
+            try:
+                await self.relay.send(table_id, encoded)
+            except Exception:
+                log.warning("Redis bus: the PostgreSQL relay failed too", exc_info=True)
+                raise error from None
+
+    def _deliver_here(self, table_id: str, message: Message) -> None:
+        for subscription in list(self._subscribers.get(table_id, ())):
+            subscription.deliver(message)
 
     async def subscribe(self, table_id: str) -> Subscription:
         if not self._tasks:
@@ -185,6 +174,10 @@ class RedisBus(Bus):
             if self._subscribers.get(table_id):
                 self._subscribers[table_id].add(subscription)
                 return subscription
+            if self.breaker.open and self.relay is not None and self.relay.listening:
+                self._pending_subscription(table_id)  # no wait for a failing Redis
+                self._subscribers[table_id].add(subscription)
+                return subscription
             confirmed = asyncio.get_running_loop().create_future()
             self._confirmed[channel] = confirmed
             try:
@@ -192,16 +185,61 @@ class RedisBus(Bus):
                 # Only once Redis confirms are later publications certain to reach us: a
                 # caller reads the table after subscribing and must not miss what follows.
                 await asyncio.wait_for(asyncio.shield(confirmed), timeout=SUBSCRIBE_TIMEOUT)
-            except BaseException:
-                # Not subscribed: no subscriber is left behind either, so the next socket of
-                # this table subscribes again (instead of the table staying deaf here).
+            except BaseException as error:
                 with contextlib.suppress(RedisError, OSError):
                     await self._pubsub.unsubscribe(channel)
-                raise
+                relay = self.relay
+                if relay is None or not relay.listening or not isinstance(error, Exception):
+                    # Not subscribed: no subscriber is left behind either, so the next
+                    # socket of this table subscribes again (instead of staying deaf here).
+                    raise
+                self._pending_subscription(table_id)
             finally:
                 self._confirmed.pop(channel, None)
             self._subscribers[table_id].add(subscription)
         return subscription
+
+    def _pending_subscription(self, table_id: str) -> None:
+        """The relay carries the other processes' changes to ``table_id`` meanwhile; Redis
+        is asked again in the background until it takes the SUBSCRIBE."""
+        self._troubled()
+        self._pending.add(table_id)
+        self._pending_added.set()
+
+    async def _subscribe_pending(self) -> None:
+        """SUBSCRIBE again, with back-off and jitter, the tables Redis refused; once it
+        takes one, that table's sockets re-read the store for what only Redis carried."""
+        delay = RECONNECT_MIN
+        while True:
+            await self._pending_added.wait()
+            await asyncio.sleep(delay * random.uniform(0.5, 1.5))
+            if self.breaker.open:
+                continue  # its probe says when Redis answers again
+            failed = False
+            for table_id in list(self._pending):
+                channel = self.channel(table_id)
+                async with self._lock:
+                    if table_id not in self._pending:
+                        continue
+                    if not self._subscribers.get(table_id):
+                        self._pending.discard(table_id)
+                        continue
+                    confirmed = asyncio.get_running_loop().create_future()
+                    self._confirmed[channel] = confirmed
+                    try:
+                        await self._pubsub.subscribe(channel)
+                        await asyncio.wait_for(asyncio.shield(confirmed), timeout=SUBSCRIBE_TIMEOUT)
+                    except Exception:
+                        failed = True
+                        break
+                    finally:
+                        self._confirmed.pop(channel, None)
+                    self._pending.discard(table_id)
+                    for subscription in self._subscribers.get(table_id, ()):
+                        subscription.deliver(dict(OVERFLOW))
+            delay = min(delay * 2, RECONNECT_MAX) if failed else RECONNECT_MIN
+            if not self._pending:
+                self._pending_added.clear()
 
     async def _remove(self, subscription: QueueSubscription) -> None:
         async with self._lock:
@@ -211,6 +249,7 @@ class RedisBus(Bus):
             subscribers.discard(subscription)
             if not subscribers:
                 del self._subscribers[subscription.table_id]
+                self._pending.discard(subscription.table_id)
                 with contextlib.suppress(RedisError, OSError):
                     await self._pubsub.unsubscribe(self.channel(subscription.table_id))
 
@@ -233,6 +272,7 @@ class RedisBus(Bus):
                 if not broken:
                     log.warning("Redis bus: connection lost; reconnecting", exc_info=True)
                 broken = True
+                self._troubled()
                 await asyncio.sleep(delay * random.uniform(0.5, 1.5))
                 delay = min(delay * 2, RECONNECT_MAX)
                 # Meanwhile the watchers may miss another process's moves: they are told to
@@ -243,6 +283,7 @@ class RedisBus(Bus):
             if broken:
                 log.warning("Redis bus: reconnected")
                 broken = False
+                self._troubled()
                 delay = RECONNECT_MIN
                 self._overflow_all()
                 await self.presence.flush()
@@ -260,13 +301,23 @@ class RedisBus(Bus):
         if kind != "message" or not channel.startswith(f"{self._prefix}table:"):
             return
         table_id = channel[len(self._prefix) + len("table:") :]
-        subscribers = self._subscribers.get(table_id)
-        if not subscribers:
+        if not self._subscribers.get(table_id):
             return
         try:
             decoded = orjson.loads(message["data"])
         except ValueError:
             log.warning("Redis bus: dropped a message that is not JSON on %s", channel)
+            return
+        self._fan_out(table_id, decoded)
+
+    def _relayed(self, table_id: str, message: Message | None) -> None:
+        """A message from another process by the PostgreSQL relay (``None``: re-read)."""
+        if self._subscribers.get(table_id):
+            self._fan_out(table_id, dict(REREAD) if message is None else message)
+
+    def _fan_out(self, table_id: str, decoded: Any) -> None:
+        subscribers = self._subscribers.get(table_id)
+        if not subscribers:
             return
         events = decoded.get("events") if isinstance(decoded, dict) else None
         if isinstance(events, list) and any(
@@ -286,6 +337,8 @@ class RedisBus(Bus):
     async def _beat(self) -> None:
         while True:
             await asyncio.sleep(HEARTBEAT)
+            if self.breaker.open:
+                continue
             try:
                 await self.presence.heartbeat()
                 await self.presence.flush()
@@ -293,6 +346,7 @@ class RedisBus(Bus):
                 log.warning("Redis bus: heartbeat failed", exc_info=True)
 
     async def close(self) -> None:
+        await self.breaker.close()
         for task in self._tasks:
             task.cancel()
         for task in self._tasks:
@@ -302,6 +356,9 @@ class RedisBus(Bus):
             await self._client.delete(self.presence.node_key(self.node))
         with contextlib.suppress(RedisError, OSError):
             await self._pubsub.aclose()  # type: ignore[no-untyped-call]
+        if self.relay is not None:
+            await self.relay.close()
+        await self._listener.aclose()
         await self._client.aclose()
 
 

@@ -19,6 +19,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import random
+import time
 from collections import OrderedDict
 from collections.abc import Callable, Coroutine, Mapping
 from datetime import datetime
@@ -35,6 +36,7 @@ from playtable.tables.views import Census, Links
 REPUBLISH_ATTEMPTS = 18
 # How many tables' last public versions a process keeps to make patches from.
 KEPT_VERSIONS = 4096
+CENSUS_LOG_EVERY = 30.0  # seconds between two warnings that presence is unavailable
 
 logger = logging.getLogger(__name__)
 
@@ -51,6 +53,7 @@ class Announcer:
         # the versioned part of its public table (views.versioned): the base of the next
         # patch, and the answer to every join at that version without building it again.
         self._versions: OrderedDict[str, tuple[int, dict[str, Any]]] = OrderedDict()
+        self._census_failed_at = -CENSUS_LOG_EVERY
 
     def public(self, table: LoadedTable, census: Census) -> dict[str, Any]:
         """The public ``table`` object (the versioned part built once per version)."""
@@ -107,7 +110,11 @@ class Announcer:
             online, spectators = await self.bus.presence.census(table_id)
         except Exception:
             # Presence is a courtesy: without it a table still plays, so never fail on it.
-            logger.warning("table %s: presence unavailable", table_id, exc_info=True)
+            # Said once in a while, not at every move of an outage.
+            now = time.monotonic()
+            if now - self._census_failed_at > CENSUS_LOG_EVERY:
+                self._census_failed_at = now
+                logger.warning("table %s: presence unavailable", table_id, exc_info=True)
             return Census()
         return Census(frozenset(online), spectators)
 

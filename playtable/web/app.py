@@ -78,7 +78,7 @@ def create_app(
     redis_url = redis_url or os.environ.get("PLAYTABLE_REDIS_URL") or None
     prefix = os.environ.get("PLAYTABLE_REDIS_PREFIX")
     if bus is None:
-        bus = make_bus(redis_url, prefix=prefix)
+        bus = make_bus(redis_url, prefix=prefix, database_url=url)
     the_bus = bus
     bot_settings = bots if bots is not None else BotSettings.from_env()
     routes = routing.routes()
@@ -101,6 +101,7 @@ def create_app(
             await pusher.close()
             await service.close()
             await the_bus.close()
+            await app.state.budgets.close()
             await store.close()
 
     proxies = trusted_proxies() if proxies is None else proxies

@@ -5,12 +5,14 @@ Each budget is a number a minute per client address, counted with the ``limits``
 (sliding window counters). With Redis configured the counters live there, shared by every
 process, so N processes do not give one address N times its budget; without Redis they live
 in this process. If Redis stops answering, the counting falls back to this process's memory
-(a budget is a courtesy to everyone else, never a reason to refuse a player outright).
+(a budget is a courtesy to everyone else, never a reason to refuse a player outright), at
+once for every request until a probe finds Redis back (``bus/breaker.py``).
 """
 
 from __future__ import annotations
 
 import enum
+import functools
 import logging
 import math
 import time
@@ -20,9 +22,12 @@ from limits.aio.storage import MemoryStorage, RedisStorage, Storage
 from limits.aio.strategies import SlidingWindowCounterRateLimiter
 from starlette.requests import HTTPConnection
 
+from playtable.bus.breaker import Breaker
 from playtable.web.limits import Limits
 
 logger = logging.getLogger(__name__)
+
+COMMAND_TIMEOUT = 1.0  # seconds a count may wait for Redis
 
 
 class Budget(enum.Enum):
@@ -41,29 +46,33 @@ class Budgets:
             Budget.ANALYSES: RateLimitItemPerMinute(limits.analyses_per_minute),
         }
         storage: Storage = (
-            RedisStorage(redis_url, implementation="redispy", key_prefix=f"{prefix}limits")
+            RedisStorage(
+                redis_url,
+                implementation="redispy",
+                key_prefix=f"{prefix}limits",
+                # A Redis that stopped answering fails the count in a second, not never.
+                socket_timeout=COMMAND_TIMEOUT,
+                socket_connect_timeout=COMMAND_TIMEOUT,
+            )
             if redis_url
             else MemoryStorage()
         )
         self.shared = redis_url is not None
         self._limiter = SlidingWindowCounterRateLimiter(storage)
         self._local = SlidingWindowCounterRateLimiter(MemoryStorage())
-        self._failing = False
+        # While Redis fails, counting goes to memory at once, until a probe finds it back.
+        self._breaker = Breaker("budgets' Redis", functools.partial(_probe, storage))
 
     async def take(self, budget: Budget, address: str) -> int | None:
         """Spend one unit of ``budget`` for ``address``: ``None`` if allowed, else the whole
         seconds to wait."""
         item = self.items[budget]
-        limiter = self._limiter
+        limiter = self._local if self._breaker.open else self._limiter
         try:
             allowed = await limiter.hit(item, budget.value, address)
-            if self._failing:
-                logger.warning("budgets: Redis answers again")
-                self._failing = False
         except Exception:
-            if not self._failing:
-                logger.warning("budgets: Redis unavailable, counting here", exc_info=True)
-                self._failing = True
+            logger.warning("budgets: Redis unavailable, counting here", exc_info=True)
+            self._breaker.trip()
             limiter = self._local
             allowed = await limiter.hit(item, budget.value, address)
         if allowed:
@@ -74,6 +83,14 @@ class Budgets:
         except Exception:
             reset = 60.0 / max(1, item.amount)
         return max(1, math.ceil(reset))
+
+    async def close(self) -> None:
+        await self._breaker.close()
+
+
+async def _probe(storage: Storage) -> None:
+    if not await storage.check():
+        raise ConnectionError("the budgets' Redis does not answer")
 
 
 async def over_budget(connection: HTTPConnection, budget: Budget) -> int | None:

@@ -71,6 +71,7 @@ class TableSocket:
         self.joined = False
         self.resubscribing: asyncio.Task[None] | None = None
         self.resync: asyncio.Task[None] | None = None
+        self.resync_later = False  # whether ``resync`` is still pausing before its re-read
         self.sent_version = -1
         self.sent_personal: dict[str, Any] | None = None  # the viewer's fields last sent
         self.subscription: Subscription | None = None
@@ -367,6 +368,7 @@ class TableSocket:
 
     async def read_again(self) -> None:
         await asyncio.sleep(random.uniform(0, RESYNC_SPREAD))
+        self.resync_later = False  # reading now: no longer to be cancelled for a sooner read
         await self.send_state(only_if_newer=True)
 
     async def send_rematch_link(self) -> None:
@@ -387,7 +389,11 @@ class TableSocket:
             log.debug("relay to a table socket stopped", exc_info=True)
 
     async def forward(self, message: dict[str, Any]) -> None:
-        if message.get("type") != "table":
+        kind = message.get("type")
+        if kind == "reread":
+            self.resync_soon(at_once=True)  # this table's news came without its message
+            return
+        if kind != "table":
             # Overflow (the bus lost messages, or we fell behind): read the table afresh, once,
             # after a random pause, so the sockets of a process that lost Redis do not all
             # read the store at the same moment.
@@ -414,7 +420,13 @@ class TableSocket:
             await self.send_rematch_link()
 
     def resync_soon(self, at_once: bool = False) -> None:
-        if self.resync is None or self.resync.done():
+        pending = self.resync is not None and not self.resync.done()
+        if pending and at_once and self.resync_later:
+            assert self.resync is not None
+            self.resync.cancel()  # still pausing before its re-read: read now instead
+            pending = False
+        if not pending:
+            self.resync_later = not at_once
             self.resync = asyncio.create_task(self.send_state() if at_once else self.read_again())
 
     def _personal(self, table_id: str, seats: Any) -> dict[str, Any]:

@@ -1,0 +1,136 @@
+"""Presence on Redis: who has a socket open at each table, across the site's processes.
+
+A hash per table counts sockets per player and process, and a heartbeat key per process
+expires when the process dies, so a killed node's players go offline within ``NODE_TTL``
+seconds without anyone cleaning up.
+"""
+
+from __future__ import annotations
+
+import time
+
+import redis.asyncio as aioredis
+from redis.exceptions import RedisError
+
+from playtable.bus.base import WATCHING, Presence
+from playtable.bus.breaker import Breaker
+
+NODE_TTL = 15  # seconds a process counts as alive after its last heartbeat
+PRESENCE_TTL = 24 * 3600  # a table's presence hash outlives its last report by this much
+PRESENCE_CACHE = 1.0  # seconds an answer of online() is reused
+PRESENCE_CACHE_SIZE = 10_000
+
+
+class RedisPresence(Presence):
+    def __init__(
+        self,
+        client: aioredis.Redis,
+        prefix: str,
+        node: str,
+        cache: float = PRESENCE_CACHE,
+        breaker: Breaker | None = None,
+    ) -> None:
+        self._client = client
+        self._breaker = breaker
+        self.cache_seconds = cache
+        self._prefix = prefix
+        self.node = node
+        # Every move's public table says who is online: reusing a fresh answer for a second
+        # saves the move one or two Redis round trips. Any change reported here, or announced
+        # by another process (a presence event on the bus), drops the table's answer at once.
+        self._cache: dict[str, tuple[float, set[str], int]] = {}
+        self._unreported: dict[tuple[str, str], int] = {}
+
+    def forget(self, table_id: str) -> None:
+        self._cache.pop(table_id, None)
+
+    def _key(self, table_id: str) -> str:
+        return f"{self._prefix}presence:{table_id}"
+
+    def node_key(self, node: str) -> str:
+        return f"{self._prefix}node:{node}"
+
+    async def heartbeat(self) -> None:
+        await self._client.set(self.node_key(self.node), b"1", ex=NODE_TTL)
+
+    async def report(self, table_id: str, player: str, sockets: int) -> None:
+        """Set this process's count; one that fails (Redis away) is kept and reported again
+        by :meth:`flush`, so the counts come right once Redis is back."""
+        self.forget(table_id)
+        self._unreported[(table_id, player)] = sockets
+        if self._skipping():
+            raise ConnectionError("Redis is failing: the count is reported when it is back")
+        await self._send(table_id, player, sockets)
+        if self._unreported.get((table_id, player)) == sockets:
+            del self._unreported[(table_id, player)]
+
+    def _skipping(self) -> bool:
+        return self._breaker is not None and self._breaker.open
+
+    def _failed(self) -> None:
+        if self._breaker is not None:
+            self._breaker.trip()
+
+    async def _send(self, table_id: str, player: str, sockets: int) -> None:
+        key, field = self._key(table_id), f"{player}|{self.node}"
+        try:
+            async with self._client.pipeline(transaction=True) as pipe:
+                if sockets > 0:
+                    pipe.hset(key, field, sockets)
+                else:
+                    pipe.hdel(key, field)
+                pipe.expire(key, PRESENCE_TTL)
+                await pipe.execute()
+        except (RedisError, OSError):
+            self._failed()
+            raise
+
+    async def flush(self) -> None:
+        """Report again the counts whose report failed."""
+        if self._skipping():
+            return
+        for (table_id, player), sockets in list(self._unreported.items()):
+            try:
+                await self._send(table_id, player, sockets)
+            except (RedisError, OSError):
+                return
+            if self._unreported.get((table_id, player)) == sockets:
+                del self._unreported[(table_id, player)]
+
+    async def census(self, table_id: str) -> tuple[set[str], int]:
+        now = time.monotonic()
+        cached = self._cache.get(table_id)
+        if cached is not None and now - cached[0] < self.cache_seconds:
+            return set(cached[1]), cached[2]
+        try:
+            if self._skipping():
+                raise ConnectionError("Redis is failing")
+            found, watching = await self._census(table_id)
+        except (RedisError, OSError):
+            self._failed()  # (nothing new if it was open already)
+            if cached is None:
+                raise
+            # Redis away: the last answer, rather than everyone offline on every move.
+            return set(cached[1]), cached[2]
+        if len(self._cache) >= PRESENCE_CACHE_SIZE:
+            self._cache.clear()
+        self._cache[table_id] = (now, found, watching)
+        return set(found), watching
+
+    async def _census(self, table_id: str) -> tuple[set[str], int]:
+        counts = await self._client.hgetall(self._key(table_id))
+        holders: list[tuple[str, str, int]] = []
+        for field, count in counts.items():
+            name = field.decode() if isinstance(field, bytes) else field
+            player, _, node = name.partition("|")
+            if int(count) > 0:
+                holders.append((player, node, int(count)))
+        if not holders:
+            return set(), 0
+        nodes = sorted({node for _, node, _ in holders})
+        alive = await self._client.mget([self.node_key(n) for n in nodes])
+        live = {n for n, flag in zip(nodes, alive, strict=True) if flag is not None}
+        live.add(self.node)  # this process is alive, heartbeat or not
+        here = [(player, count) for player, node, count in holders if node in live]
+        players = {player for player, _ in here if player != WATCHING}
+        return players, sum(count for player, count in here if player == WATCHING)
