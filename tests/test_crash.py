@@ -121,3 +121,57 @@ async def resume(node: Node, table_id: str, red: Player, blue: Player, moves: li
     await blue.until(lambda t: t["ply"] > ply)
     await red.close()
     await blue.close()
+
+
+def _descendants(pid: int) -> set[int]:
+    """The processes started by ``pid`` and by those, as Linux lists them now."""
+    found: set[int] = set()
+    todo = [pid]
+    while todo:
+        parent = todo.pop()
+        try:
+            children = Path(f"/proc/{parent}/task/{parent}/children").read_text().split()
+        except OSError:
+            continue
+        for child in map(int, children):
+            if child not in found:
+                found.add(child)
+                todo.append(child)
+    return found
+
+
+def _alive(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state != "Z"
+
+
+async def test_a_killed_server_leaves_no_computer_worker_behind(tmp_path: Path) -> None:
+    """The computer's worker processes go with their server, even one killed with SIGKILL:
+    otherwise each crash would leave idle processes holding their memory for good."""
+    if not Path("/proc/self/task").exists():
+        pytest.skip("needs Linux's /proc")
+    env = {"PLAYTABLE_DATABASE_URL": f"sqlite:///{tmp_path / 'site.sqlite3'}"}
+    node = Node(tmp_path, env, "with-bots").start()
+    try:
+        status, data = request(
+            node,
+            "POST",
+            "/api/tables",
+            {"game": "dots", "options": BOARD, "seat": "blue", "opponent": {"bot": "easy"}},
+        )
+        assert status == 201, data
+        assert node.process is not None
+        deadline = time.monotonic() + 30
+        while not (workers := _descendants(node.process.pid)):
+            assert time.monotonic() < deadline, "the computer's pool never started"
+            await asyncio.sleep(0.2)
+        node.kill()
+        deadline = time.monotonic() + 15
+        while left := [pid for pid in workers if _alive(pid)]:
+            assert time.monotonic() < deadline, f"still running after the kill: {left}"
+            await asyncio.sleep(0.2)
+    finally:
+        node.stop()

@@ -13,6 +13,8 @@ import functools
 import logging
 import multiprocessing
 import os
+import threading
+import time
 from collections.abc import Callable
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -24,6 +26,7 @@ from playtable.ai import DEFAULT_BUDGET_S, warm_up
 T = TypeVar("T")
 log = logging.getLogger(__name__)
 
+PARENT_CHECK_S = 1.0  # seconds between a worker's checks that its server still runs
 DEFAULT_CAP_S = 1.8  # the promise is an answer within 2 s; the rest is the commit and the bus
 
 
@@ -90,7 +93,7 @@ class BotPool:
             self._executor = ProcessPoolExecutor(
                 max_workers=self.workers,
                 mp_context=multiprocessing.get_context("spawn"),
-                initializer=functools.partial(_lower_priority, self.nice) if self.nice else None,
+                initializer=functools.partial(_worker_start, os.getpid(), self.nice),
             )
         return self._executor
 
@@ -131,9 +134,20 @@ class BotPool:
             self._executor = None
 
 
-def _lower_priority(nice: int) -> None:
-    """A worker's first act: yield the CPU to the bots' workers and the server."""
-    os.nice(nice)
+def _worker_start(server: int, nice: int) -> None:
+    """A worker's first act: yield the CPU to the bots' workers and the server (``nice``),
+    and watch the server: a worker outlives a server that was killed (SIGKILL, out of
+    memory) because it holds both ends of its own job queue, so it would wait for jobs
+    forever, holding its memory. It exits once its parent is gone."""
+    if nice:
+        os.nice(nice)
+    threading.Thread(target=_exit_with, args=(server,), name="server-watch", daemon=True).start()
+
+
+def _exit_with(server: int) -> None:
+    while os.getppid() == server:
+        time.sleep(PARENT_CHECK_S)
+    os._exit(0)
 
 
 def _log_failure(future: Future[Any]) -> None:
