@@ -50,6 +50,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import types
 from collections import Counter
 from collections.abc import Awaitable, Callable, Coroutine, Sequence
 from dataclasses import dataclass, field
@@ -1318,18 +1319,80 @@ class Attack:
     title: str
     run: AttackFunction
     cluster_only: bool = False
+    # Run from a process of its own (unless --one-process): a real attacker's client work
+    # (handshakes, sends, reading answers) is not done in the victims' event loop.
+    remote: bool = False
+
+
+def in_own_process(attack: Attack) -> AttackFunction:
+    """``attack`` run by a child copy of this bench (``--attack-child``) that attacks until
+    its stdin closes and then prints its outcome as JSON."""
+
+    async def run(bench: Bench, stop: asyncio.Event, out: Outcome) -> None:
+        args = bench.args
+        child = await asyncio.create_subprocess_exec(
+            sys.executable,
+            str(Path(__file__).resolve()),
+            "--attack-child",
+            attack.key,
+            "--child-port",
+            str(bench.port),
+            "--attacker",
+            bench.attacker,
+            "--max-sockets",
+            str(args.max_sockets),
+            "--slowloris",
+            str(args.slowloris),
+            "--spectators",
+            str(args.spectators),
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+        )
+        assert child.stdin is not None
+        await stop.wait()
+        child.stdin.close()
+        stdout, _ = await asyncio.wait_for(child.communicate(), 90)
+        lines = stdout.decode().strip().splitlines()
+        if child.returncode != 0 or not lines:
+            raise RuntimeError(f"the attacking process failed (exit {child.returncode})")
+        outcome = json.loads(lines[-1])
+        out.notes += outcome["notes"]
+        out.victims = tuple(outcome["victims"])
+        if outcome.get("failed"):
+            raise RuntimeError(outcome["failed"])
+
+    return run
+
+
+async def attack_child(args: argparse.Namespace) -> int:
+    """The attacking process of :func:`in_own_process`."""
+    attack = next(a for a in ATTACKS if a.key == args.attack_child)
+    bench: Any = types.SimpleNamespace(port=args.child_port, attacker=args.attacker, args=args)
+    stop, out = asyncio.Event(), Outcome()
+    task = asyncio.create_task(attack.run(bench, stop, out))
+    await asyncio.to_thread(sys.stdin.read)  # until the parent closes it: the window is over
+    stop.set()
+    failed = None
+    try:
+        await asyncio.wait_for(task, 60)
+    except Exception as error:
+        failed = f"{type(error).__name__}: {error}"[:300]
+    print(json.dumps({"notes": out.notes, "victims": list(out.victims), "failed": failed}))
+    return 0
 
 
 ATTACKS = (
-    Attack("preview", "(1) link preview GET/HEAD of the invitation", attack_preview),
+    Attack("preview", "(1) link preview GET/HEAD of the invitation", attack_preview, remote=True),
     Attack("spectators", "(2) spectator sockets on the victim's table", attack_spectators),
-    Attack("sockets", "(3) sockets from one address, unknown tables too", attack_sockets),
-    Attack("slowloris", "(4) slowloris: half-sent requests", attack_slowloris),
-    Attack("joins20", "(5a) 20 sockets sending join, 12x12", attack_joins20),
-    Attack("joins50", "(5b) 50 sockets sending join, 12x12", attack_joins50),
+    Attack(
+        "sockets", "(3) sockets from one address, unknown tables too", attack_sockets, remote=True
+    ),
+    Attack("slowloris", "(4) slowloris: half-sent requests", attack_slowloris, remote=True),
+    Attack("joins20", "(5a) 20 sockets sending join, 12x12", attack_joins20, remote=True),
+    Attack("joins50", "(5b) 50 sockets sending join, 12x12", attack_joins50, remote=True),
     Attack("analysis", "(6) 20 concurrent best-move requests, 12x12", attack_analysis),
-    Attack("draws", "(7) draw offers to the computer, 1.5/s x 3 tables", attack_draws),
-    Attack("rematch", "(8) resign + rematch loop vs the computer", attack_rematch),
+    Attack("draws", "(7) draw offers to the computer, 1.5/s x 3 tables", attack_draws, remote=True),
+    Attack("rematch", "(8) resign + rematch loop vs the computer", attack_rematch, remote=True),
     Attack("redis", "(9) Redis lost for 5 s, two processes", attack_redis, cluster_only=True),
 )
 
@@ -1362,7 +1425,10 @@ async def run_attack(bench: Bench, attack: Attack) -> Row:
         bench.record.label = f"{attack.key}:attack"
         cpu_before, started = bench.cpu(), time.monotonic()
         stop = asyncio.Event()
-        task = asyncio.create_task(attack.run(bench, stop, out))
+        run = attack.run
+        if attack.remote and not bench.args.one_process:
+            run = in_own_process(attack)
+        task = asyncio.create_task(run(bench, stop, out))
         # The window lasts its whole duration even if the attack gave up early.
         await asyncio.wait({task}, timeout=duration * 0.8)
         try:
@@ -1564,6 +1630,13 @@ def parse(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument("--attacker", type=loopback, default="127.0.0.2", help="source address")
     parser.add_argument("--redis-fault", choices=("kill", "stop"), default="kill")
     parser.add_argument(
+        "--one-process",
+        action="store_true",
+        help="run every attacker in the victims' process (before: its client work slowed them)",
+    )
+    parser.add_argument("--attack-child", help=argparse.SUPPRESS)
+    parser.add_argument("--child-port", type=int, help=argparse.SUPPRESS)
+    parser.add_argument(
         "--trace",
         action="store_true",
         help="print each victim move slower than 100 ms and the fault's moments, keep the logs",
@@ -1601,6 +1674,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     args.attacker = attacker_address(args.attacker)
     _soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))  # the clients' side of the floods
+    if args.attack_child:
+        return asyncio.run(attack_child(args))
     with tempfile.TemporaryDirectory(prefix="playtable-abuse-") as folder:
         workdir = Path(folder)
         env = {k: v for k, v in os.environ.items() if not k.startswith("PLAYTABLE_")}

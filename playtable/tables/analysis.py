@@ -23,6 +23,7 @@ from playtable.games.swaptimum import Swaptimum
 from playtable.store import AnalysisPoint, Store
 from playtable.tables.analysis_jobs import Jobs
 from playtable.tables.errors import AnalysisBusy, AnalysisRefused
+from playtable.tables.fair import FairPool
 from playtable.tables.pool import BotPool, BotSettings
 from playtable.tables.table import LoadedTable
 
@@ -103,8 +104,10 @@ class Analysis:
         self.settings = settings
         self.load = load
         self.pool = BotPool(settings.analysis_workers, nice=ANALYSIS_NICENESS)
+        # Best-move requests and the background work take turns by owner (tables/fair.py).
+        self.fair = FairPool(self.pool)
         self.jobs = Jobs(
-            store, settings, self.pool, load, lambda table: solver_work.analysable(table.game)
+            store, settings, self.fair, load, lambda table: solver_work.analysable(table.game)
         )
         self._queued: Counter[str] = Counter()  # requester -> best-move jobs
 
@@ -163,8 +166,12 @@ class Analysis:
             raise AnalysisRefused(f"There is no position after {ply} moves at this table.")
         budget = self.settings.position_budget_s * 2
         with self._slot(requester, budget):
-            found = await self.pool.run(
-                solver_work.best_moves, table.row.options, table.move_texts()[:ply], budget
+            found = await self.fair.run(
+                requester or "anonymous",
+                solver_work.best_moves,
+                table.row.options,
+                table.move_texts()[:ply],
+                budget,
             )
         if found is None:
             return {"ply": ply, "proved": False, "value": None, "best_moves": []}

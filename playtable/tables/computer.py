@@ -35,6 +35,7 @@ from playtable.ai.quick import quick_game_move
 from playtable.games import PLAYERS, Player, other
 from playtable.tables import clocks
 from playtable.tables.errors import GameOver, NoOffer, NotYourTurn, Stale, TableNotFound
+from playtable.tables.fair import FairPool, requester
 from playtable.tables.pool import BotPool, BotSettings
 from playtable.tables.table import Actor, Bot, LoadedTable
 
@@ -99,6 +100,8 @@ class Computer:
         self.settings = settings
         self.actions = actions
         self.pool = BotPool(settings.workers)
+        # Turns at the pool shared among the addresses that asked (tables/fair.py).
+        self.fair = FairPool(self.pool)
         self._tasks: dict[str, tuple[Job, asyncio.Task[None]]] = {}
         # How the computer's moves were found: "thought" (in the pool, with time to think),
         # "quick" (in the pool, whose job started too late to think) and "fallback" (here,
@@ -187,7 +190,8 @@ class Computer:
         try:
             reply = await self._within_cap(
                 begun,
-                lambda: self.pool.run(
+                lambda: self.fair.run(
+                    _owner(table),
                     bot_move,
                     row.game,
                     row.options,
@@ -228,8 +232,12 @@ class Computer:
         try:
             value = await self._within_cap(
                 begun,
-                lambda: self.pool.run(
-                    solver_work.mover_value, table.row.options, table.move_texts(), budget
+                lambda: self.fair.run(
+                    _owner(table),
+                    solver_work.mover_value,
+                    table.row.options,
+                    table.move_texts(),
+                    budget,
                 ),
             )
         except TimeoutError:
@@ -247,6 +255,12 @@ class Computer:
         if tasks:
             await asyncio.wait(tasks, timeout=5)
         self.pool.shutdown()
+
+
+def _owner(table: LoadedTable) -> str:
+    """Whose turn at the pool a job takes: the address whose action made it (inherited by
+    the job's task from the request that scheduled it), else the table's own."""
+    return requester.get() or f"table:{table.id}"
 
 
 __all__ = ["Computer", "Job", "JobKind", "TableActions", "job_at"]

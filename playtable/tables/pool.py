@@ -116,13 +116,22 @@ class BotPool:
         """``function(*args)`` in a worker. Cancelling the wait drops the job if it is still
         in the pool's own queue (the pool hands one job more than it has workers on to
         them); a job already handed on runs to its end and its result is lost."""
-        executor = self._started()
+        return await self.result(self.submit(function, *args))
+
+    def submit(self, function: Callable[..., T], *args: Any) -> Future[T]:
+        """Hand ``function(*args)`` to the pool; the job as a concurrent future."""
+        return self._started().submit(function, *args)
+
+    async def result(self, job: Future[T]) -> T:
+        """The result of a job of :meth:`submit` (cancelling the wait cancels the job if it
+        has not started)."""
+        executor = self._executor
         try:
-            return await asyncio.get_running_loop().run_in_executor(executor, function, *args)
+            return await asyncio.wrap_future(job)
         except BrokenProcessPool:
             # A worker died (killed, out of memory): this pool refuses every job from now on,
             # so the next one gets a new pool.
-            if self._executor is executor:
+            if executor is not None and self._executor is executor:
                 self._executor = None
                 executor.shutdown(wait=False, cancel_futures=True)
             raise

@@ -27,6 +27,7 @@ from playtable.web.errors import not_found_handler
 from playtable.web.language import LanguageMiddleware
 from playtable.web.limits import Limits, trusted_proxies
 from playtable.web.push import Pusher
+from playtable.web.requester import RequesterMiddleware
 from playtable.web.security import SecurityHeaders
 from playtable.web.urls import SiteLinks
 
@@ -105,7 +106,11 @@ def create_app(
             await store.close()
 
     proxies = trusted_proxies() if proxies is None else proxies
-    middleware = [Middleware(SecurityHeaders), Middleware(LanguageMiddleware)]
+    middleware = [
+        Middleware(SecurityHeaders),
+        Middleware(LanguageMiddleware),
+        Middleware(RequesterMiddleware),
+    ]
     if proxies:
         # Outermost, so the headers, the limits and the cookies all see the real client
         # address and scheme (HTTPS at the proxy means HSTS and Secure cookies here).
