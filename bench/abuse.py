@@ -260,8 +260,8 @@ JOIN = json.dumps({"type": "join", "protocol": 2, "since": None})
 class Seat:
     """A seated player's socket: the newest state, waiters on versions, errors as they come."""
 
-    def __init__(self, port: int, table_id: str, token: str) -> None:
-        self.port, self.table_id, self.token = port, table_id, token
+    def __init__(self, port: int, table_id: str, token: str, source: str = HOST) -> None:
+        self.port, self.table_id, self.token, self.source = port, table_id, token, source
         self.ws: ClientConnection | None = None
         self.reader: asyncio.Task[None] | None = None
         self.table: dict[str, Any] = {}
@@ -275,7 +275,7 @@ class Seat:
         """Connect and join; raises with the server's error code if it refuses the seat."""
         await self.close()
         self.version, self.table = -1, {}
-        self.ws = await open_socket(self.port, self.table_id, self.token)
+        self.ws = await open_socket(self.port, self.table_id, self.token, source=self.source)
         self.reader = asyncio.create_task(self._read(self.ws))
         joined = self.until(lambda t: True)
         refused = self.next_error()
@@ -1257,6 +1257,49 @@ async def attack_rematch(bench: Bench, stop: asyncio.Event, out: Outcome) -> Non
         )
 
 
+COMPUTER_TABLES = 12
+
+
+async def attack_computer(bench: Bench, stop: asyncio.Event, out: Outcome) -> None:
+    """(10) Twelve 12x12 tables against the hard computer from one address, each answering
+    the computer's move at once: every worker of the computer's pool kept busy."""
+    out.victims = ("vs computer", "pair")
+    rng = random.Random(10)
+    answers = Counter[str]()
+    seats = []
+    for _ in range(COMPUTER_TABLES):
+        made = await create(bench.port, BIG_BOARD, bot="hard", source=bench.attacker)
+        seats.append(Seat(bench.port, made.table_id, made.token, source=bench.attacker))
+
+    async def play(seat: Seat) -> None:
+        while not stop.is_set():  # an attacker opens a closed socket again
+            try:
+                if seat.ws is None or seat.ws.close_code is not None:
+                    await seat.connect()
+                me = seat.table["you"]
+                turn = seat.until(my_turn(me))
+                stopped = asyncio.ensure_future(stop.wait())
+                await asyncio.wait({turn, stopped}, return_when="FIRST_COMPLETED")
+                stopped.cancel()
+                if stop.is_set() or seat.table["outcome"] is not None:
+                    turn.cancel()
+                    return
+                move = rng.choice(seat.table["view"]["legal_moves"])
+                await seat.send({"type": "move", "ply": seat.table["ply"], "move": move})
+                answers["moves"] += 1
+                await seat.until(lambda t, ply=seat.table["ply"]: t["ply"] > ply)
+            except Exception as error:
+                answers[f"socket: {why(error)}"] += 1
+                await asyncio.sleep(0.5)
+
+    try:
+        await asyncio.gather(*(play(seat) for seat in seats))
+    finally:
+        for seat in seats:
+            await seat.close()
+    out.notes.append(f"{COMPUTER_TABLES} tables, 12x12 vs hard: {dict(sorted(answers.items()))}")
+
+
 async def attack_redis(bench: Bench, stop: asyncio.Event, out: Outcome) -> None:
     """(9) --cluster: the Redis between the two processes lost for 5 s, then back."""
     if bench.redis is None:
@@ -1394,6 +1437,12 @@ ATTACKS = (
     Attack("draws", "(7) draw offers to the computer, 1.5/s x 3 tables", attack_draws, remote=True),
     Attack("rematch", "(8) resign + rematch loop vs the computer", attack_rematch, remote=True),
     Attack("redis", "(9) Redis lost for 5 s, two processes", attack_redis, cluster_only=True),
+    Attack(
+        "computer",
+        f"(10) {COMPUTER_TABLES} tables against the hard computer, answered at once",
+        attack_computer,
+        remote=True,
+    ),
 )
 
 
