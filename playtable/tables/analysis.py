@@ -34,6 +34,7 @@ MAX_QUEUED = 4
 MAX_QUEUED_PER_REQUESTER = 1
 # How far the analysis' workers step back for the bots' and the server's (added niceness).
 ANALYSIS_NICENESS = 10
+BACKGROUND_NICENESS = 15
 
 
 def require_open(table: LoadedTable) -> None:
@@ -103,11 +104,18 @@ class Analysis:
         self.store = store
         self.settings = settings
         self.load = load
+        # Best-move requests, in turns by requester (tables/fair.py).
         self.pool = BotPool(settings.analysis_workers, nice=ANALYSIS_NICENESS)
-        # Best-move requests and the background work take turns by owner (tables/fair.py).
         self.fair = FairPool(self.pool)
+        # The background analysis of finished games has a worker of its own, lower still: a
+        # slice of it (a proof may run for seconds) never holds up a request someone waits for.
+        self.background = BotPool(1, nice=BACKGROUND_NICENESS)
         self.jobs = Jobs(
-            store, settings, self.fair, load, lambda table: solver_work.analysable(table.game)
+            store,
+            settings,
+            self.background,
+            load,
+            lambda table: solver_work.analysable(table.game),
         )
         self._queued: Counter[str] = Counter()  # requester -> best-move jobs
 
@@ -180,6 +188,7 @@ class Analysis:
     def close(self) -> None:
         self.jobs.close()
         self.pool.shutdown()
+        self.background.shutdown()
 
 
 __all__ = ["MAX_QUEUED", "Analysis", "require_open", "summary"]

@@ -29,15 +29,11 @@ from collections.abc import Awaitable, Callable
 
 from playtable.ai.analysis_work import Found, analyse_chunk
 from playtable.store import AnalysisPoint, Store
-from playtable.tables.fair import FairPool
-from playtable.tables.pool import BotSettings
+from playtable.tables.pool import BotPool, BotSettings
 from playtable.tables.table import LoadedTable
 
 # Tables waiting: those a page asked for go first; past either bound a request is refused
 # (AnalysisBusy) and a finished game is left for its page to ask.
-# The owner of the background work in the analysis pool's turns (tables/fair.py): a
-# best-move request waits for at most one slice of it.
-BACKGROUND = "background analysis"
 MAX_REQUESTED = 8
 MAX_FINISHED = 64
 # Failed proofs in a row after which the rest of the game is estimated only.
@@ -59,7 +55,7 @@ class Jobs:
         self,
         store: Store,
         settings: BotSettings,
-        pool: FairPool,
+        pool: BotPool,
         load: Callable[[str], Awaitable[LoadedTable]],
         analysable: Callable[[LoadedTable], bool],
     ) -> None:
@@ -148,7 +144,6 @@ class Jobs:
             if time.perf_counter() - start > settings.background_total_s:
                 prove = False
             found = await self.pool.run(
-                BACKGROUND,
                 analyse_chunk,
                 table.row.game,
                 table.row.options,
@@ -175,7 +170,6 @@ class Jobs:
             if left <= 0:
                 break
             found = await self.pool.run(
-                BACKGROUND,
                 analyse_chunk,
                 table.row.game,
                 table.row.options,

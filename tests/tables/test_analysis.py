@@ -37,11 +37,11 @@ async def finished_game(service: TableService) -> tuple[str, list[str]]:
     return created.id, played
 
 
-async def bot_table(store: Store, options: dict[str, object]) -> str:
+async def bot_table(store: Store, options: dict[str, object], table_id: str = "anatable1") -> str:
     """A table against the computer (its analysis is open while it runs), written to the
     store directly: no service is there to make the computer move."""
     new = NewTable(
-        id="anatable1",
+        id=table_id,
         game="dots",
         options=options,
         invite_hash="c" * 64,
@@ -301,5 +301,31 @@ async def test_a_resigned_game_is_analysed_too(store: Store) -> None:
         await service.analyses.jobs.wait(created.id)
         stored = await store.analysis_points(created.id, ["a1-a2"])
         assert sorted(stored) == [0, 1] and all(p.proved for p in stored.values())
+    finally:
+        await service.close()
+
+
+async def test_a_best_move_request_never_waits_for_the_background_analysis(store: Store) -> None:
+    """The background analysis of a finished game (seconds a position) has a worker of its
+    own: someone asking for the best move gets it while that analysis is still at work."""
+    settings = BotSettings(
+        workers=1,
+        analysis_workers=1,
+        position_budget_s=2.0,
+        background_prove_s=4.0,
+        background_total_s=60.0,
+    )
+    service = TableService(store, InProcessBus(), SECRET, settings, links=LINKS)
+    try:
+        big = await bot_table(store, {"grid": "square", "rows": 8, "cols": 8})
+        small = await bot_table(store, SMALL, "anatable2")
+        await service.analysis_pool.run(len, [])  # the request's worker is up
+        background = asyncio.create_task(service.analyses.analyse(big, wait=True))
+        await asyncio.sleep(0.5)  # the background worker is at work on the 8x8 game
+        found = await service.best_moves(small, 0, "198.51.100.7")
+        assert found["proved"] and found["best_moves"]
+        # Answered during the background's first slice (a 4 s proof that fails), not after.
+        assert service.analyses.jobs.slices == 0 and service.analyses.jobs.pending(big)
+        background.cancel()
     finally:
         await service.close()
