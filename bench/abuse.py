@@ -606,6 +606,8 @@ class BotVictim:
                 self.last_turn = (time.monotonic(), replied.result() - sent)
                 if window is not None:
                     window.samples.append(replied.result() - sent)
+                if replied.result() - sent > 0.1:
+                    trace(f"slow turn: {self.name} {label}, {replied.result() - sent:.3f} s")
             return
         replied.cancel()
         if refused in done:

@@ -6,7 +6,8 @@ for a reply) keeps every worker busy, and another player's turn waits behind all
 until its cap plays the weak quick move. :class:`FairPool` hands the pool at most as many
 jobs as it has workers; the others wait here, one queue per owner (the address that asked),
 and a freed worker goes to the next owner in turn (round robin), so a player with one table
-waits for at most one job of each other owner, however many they queued.
+waits for at most one job of each other owner, however many they queued. With more than one
+worker, no owner holds them all: someone else's job starts at once.
 
 A job's worker is held until the job is really over: waiting for the result can be
 cancelled (the computer's cap), but a job already running in a process cannot, so its slot
@@ -17,7 +18,7 @@ from __future__ import annotations
 
 import asyncio
 import contextvars
-from collections import OrderedDict, deque
+from collections import Counter, OrderedDict, deque
 from collections.abc import Callable
 from concurrent.futures import Future
 from typing import Any, TypeVar
@@ -37,7 +38,14 @@ class FairPool:
     def __init__(self, pool: BotPool) -> None:
         self.pool = pool
         self._running = 0
+        self._by_owner: Counter[str] = Counter()  # jobs in the pool per owner
         self._waiting: OrderedDict[str, deque[asyncio.Future[None]]] = OrderedDict()
+
+    @property
+    def per_owner(self) -> int:
+        """Workers one owner may hold at once: all but one (so that someone else's job
+        starts at once), or the only one."""
+        return max(1, self.pool.workers - 1)
 
     @property
     def waiting(self) -> int:
@@ -49,15 +57,22 @@ class FairPool:
         try:
             job: Future[T] = self.pool.submit(function, *args)
         except BaseException:
-            self._free()
+            self._free(owner)
             raise
         loop = asyncio.get_running_loop()
-        job.add_done_callback(lambda _: loop.call_soon_threadsafe(self._free))
+        job.add_done_callback(lambda _: loop.call_soon_threadsafe(self._free, owner))
         return await self.pool.result(job)
 
+    def _may_start(self, owner: str) -> bool:
+        return self._running < self.pool.workers and self._by_owner[owner] < self.per_owner
+
+    def _start(self, owner: str) -> None:
+        self._running += 1
+        self._by_owner[owner] += 1
+
     async def _turn(self, owner: str) -> None:
-        if self._running < self.pool.workers and not self._waiting:
-            self._running += 1
+        if owner not in self._waiting and self._may_start(owner):
+            self._start(owner)
             return
         turn = asyncio.get_running_loop().create_future()
         self._waiting.setdefault(owner, deque()).append(turn)
@@ -65,7 +80,7 @@ class FairPool:
             await turn
         except asyncio.CancelledError:
             if turn.done() and not turn.cancelled():
-                self._free()  # given the worker just as the wait was cancelled: pass it on
+                self._free(owner)  # given the worker just as the wait was cancelled: pass it on
             else:
                 self._forget(owner, turn)
             raise
@@ -78,18 +93,27 @@ class FairPool:
             if not queue:
                 del self._waiting[owner]
 
-    def _free(self) -> None:
+    def _free(self, owner: str) -> None:
         self._running -= 1
-        while self._running < self.pool.workers and self._waiting:
-            owner, queue = next(iter(self._waiting.items()))
-            turn = queue.popleft()
+        self._by_owner[owner] -= 1
+        if self._by_owner[owner] <= 0:
+            del self._by_owner[owner]
+        # The owners in turn (the longest waiting first), each at most once a round.
+        for candidate in list(self._waiting):
+            if self._running >= self.pool.workers:
+                return
+            if not self._may_start(candidate):
+                continue
+            queue = self._waiting[candidate]
+            while queue and queue[0].done():
+                queue.popleft()  # cancelled while waiting
             if queue:
-                self._waiting.move_to_end(owner)  # the next turn is someone else's
+                self._start(candidate)
+                queue.popleft().set_result(None)
+            if queue:
+                self._waiting.move_to_end(candidate)  # the next turn is someone else's
             else:
-                del self._waiting[owner]
-            if not turn.done():
-                self._running += 1
-                turn.set_result(None)
+                del self._waiting[candidate]
 
 
 __all__ = ["FairPool", "requester"]

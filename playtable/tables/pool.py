@@ -33,7 +33,8 @@ DEFAULT_CAP_S = 1.8  # the promise is an answer within 2 s; the rest is the comm
 @dataclass(frozen=True)
 class BotSettings:
     """How much the computer may think. Defaults come from the environment:
-    ``PLAYTABLE_BOT_WORKERS`` (pool size, default 1), ``PLAYTABLE_BOT_BUDGET`` (seconds a bot
+    ``PLAYTABLE_BOT_WORKERS`` (pool size, default 2 where there are two cores or more, so
+    that one address's tables never hold every worker: ``tables/fair.py``), ``PLAYTABLE_BOT_BUDGET`` (seconds a bot
     may think, counted from the start of its turn), ``PLAYTABLE_BOT_CAP`` (seconds from the
     start of its turn after which the service stops waiting for the pool and plays the quick
     move itself), ``PLAYTABLE_ANALYSIS_WORKERS`` (size of the analysis' own pool, default 1:
@@ -64,7 +65,7 @@ class BotSettings:
     def from_env(cls) -> BotSettings:
         env = os.environ
         return cls(
-            workers=max(1, int(env.get("PLAYTABLE_BOT_WORKERS") or 1)),
+            workers=max(1, int(env.get("PLAYTABLE_BOT_WORKERS") or default_workers())),
             analysis_workers=max(1, int(env.get("PLAYTABLE_ANALYSIS_WORKERS") or 1)),
             move_budget_s=float(env.get("PLAYTABLE_BOT_BUDGET") or DEFAULT_BUDGET_S),
             move_cap_s=float(env.get("PLAYTABLE_BOT_CAP") or DEFAULT_CAP_S),
@@ -76,6 +77,10 @@ class BotSettings:
             background_total_s=float(env.get("PLAYTABLE_ANALYSIS_PROVING") or 120.0),
             background_retry_s=float(env.get("PLAYTABLE_ANALYSIS_RETRY") or 6.0),
         )
+
+
+def default_workers() -> int:
+    return 2 if (os.cpu_count() or 1) >= 2 else 1
 
 
 class BotPool:

@@ -330,8 +330,10 @@ async def test_many_bot_tables_at_once_on_one_worker_all_get_their_moves(store: 
             table = await service.snapshot(created.id, None)
             assert table["outcome"] is None and table["to_move"] == "blue"
         replies = service.bot_replies
-        # One worker cannot think 0.5 s for six tables inside 1.8 s: the later jobs of a
-        # round start past their deadline and answer at once instead of waiting in line.
-        assert replies["thought"] >= 4 and replies["quick"] > 0
+        # One worker cannot think 0.5 s for six tables inside 1.8 s: the first job of each
+        # round thinks, the later ones start past their deadline and answer at once (in the
+        # worker, or here when their turn at the pool had not come by the cap) instead of
+        # waiting in line.
+        assert replies["thought"] >= 3 and replies["quick"] + replies["fallback"] > 0
     finally:
         await service.close()

@@ -63,3 +63,25 @@ async def test_a_cancelled_wait_gives_its_turn_away_and_a_running_job_keeps_its_
         assert 0.35 < time.perf_counter() - started < 4
     finally:
         pool.shutdown()
+
+
+async def test_with_two_workers_one_address_never_holds_both() -> None:
+    """Another player's job starts at once, before any of the flood's jobs is over."""
+    pool = BotPool(2)
+    pool.start()
+    fair = FairPool(pool)
+    finished: list[str] = []
+
+    async def job(owner: str, k: int, seconds: float) -> None:
+        await fair.run(owner, time.sleep, seconds)
+        finished.append(f"{owner} {k}")
+
+    try:
+        await asyncio.gather(fair.run("warm-up", time.sleep, 0.2), fair.run("up", time.sleep, 0.2))
+        flood = [asyncio.create_task(job("flood", k, 0.5)) for k in range(4)]
+        await asyncio.sleep(0.05)
+        player = asyncio.create_task(job("player", 0, 0))
+        await asyncio.gather(*flood, player)
+        assert finished[0] == "player 0", finished
+    finally:
+        pool.shutdown()
