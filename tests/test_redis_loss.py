@@ -10,7 +10,7 @@ import shutil
 import signal
 import subprocess
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -186,6 +186,13 @@ async def _relayed_pair(own_redis: OwnRedis, postgres_url: str) -> tuple[Any, An
     return a, b
 
 
+async def eventually(check: Callable[[], bool], seconds: float, what: str) -> None:
+    deadline = time.monotonic() + seconds
+    while not check():
+        assert time.monotonic() < deadline, f"not within {seconds:g} s: {what}"
+        await asyncio.sleep(0.1)
+
+
 async def _next_message(subscription: Any, timeout: float = 3.0) -> dict[str, Any]:
     """The next message that is not a "re-read the store" (which a lost Redis also causes)."""
     async with asyncio.timeout(timeout):
@@ -215,14 +222,7 @@ async def test_while_redis_is_away_the_other_process_hears_a_change_through_post
         assert (await _next_message(on_b)).get("type") == "reread"
         # Back to Redis once it is back.
         own_redis.start()
-        deadline = time.monotonic() + 20
-        while True:
-            try:
-                await a._client.ping()
-                break
-            except Exception:
-                assert time.monotonic() < deadline, "Redis did not come back"
-                await asyncio.sleep(0.2)
+        await eventually(lambda: not a.breaker.open, 20, "Redis back")
     finally:
         await a.close()
         await b.close()
@@ -252,10 +252,8 @@ async def test_a_frozen_redis_holds_no_publish_and_postgresql_carries_it(
                     assert (await _next_message(on_b))["version"] == version
         finally:
             process.send_signal(signal.SIGCONT)
-        deadline = time.monotonic() + 10
-        while a.breaker.open:  # the probe finds Redis back by itself
-            assert time.monotonic() < deadline, "Redis was never used again"
-            await asyncio.sleep(0.1)
+        # The probe finds Redis back by itself.
+        await eventually(lambda: not a.breaker.open, 10, "Redis used again")
     finally:
         await a.close()
         await b.close()
@@ -273,10 +271,7 @@ async def test_a_page_that_joins_while_redis_is_away_hears_the_other_process_at_
         await a.publish("t2", {"type": "table", "version": 1})
         assert (await _next_message(on_b)).get("version") == 1
         own_redis.start()
-        deadline = time.monotonic() + 20
-        while b._pending:
-            assert time.monotonic() < deadline, "the subscription never reached Redis"
-            await asyncio.sleep(0.1)
+        await eventually(lambda: not b._pending, 20, "the subscription on Redis")
         # Redis alone now carries b's table: the relay is switched off on a's side.
         assert a.relay is not None
         await a.relay.close()
