@@ -62,4 +62,8 @@ def test_the_command_builds_an_atlas_file(tmp_path: Path) -> None:
     built = {e.board.key: e for e in atlas.load(out)}
     assert set(built) == set(keys.split(","))
     assert built["square-2x2-standard-normal"].value == 2
-    assert built == {k: e for k, e in ((e.board.key, e) for e in ENTRIES) if k in built}
+    # The same values as the shipped atlas (its node counts are those of the search that built
+    # it, and a faster search visits fewer).
+    shipped = {e.board.key: e for e in ENTRIES}
+    for key, entry in built.items():
+        assert (entry.value, entry.first_moves) == (shipped[key].value, shipped[key].first_moves)
