@@ -2,7 +2,9 @@
 
 For each board of :func:`boards` (every square board of at most 12 cells, the 4x4 Swedish
 and Icelandic boards, triangles up to side 4, hexagons up to radius 2, in every start and
-both scorings) the solver proves, once
+both scorings; and 3x5 and 4x4 in the standard start and normal scoring, the two published
+values the search now proves: build them with ``--only`` and a time limit of tens of
+minutes) the solver proves, once
 and offline, the value of the empty board for the first player (net cells under perfect
 play, the solver's ``v``: in misère the first player wants it low) and the value of every
 first line (the same figure when the game opens with that line). Lines that a symmetry of
@@ -37,6 +39,9 @@ ATLAS_PATH = Path(__file__).with_name("atlas.json")
 VERSION = 1
 MAX_SQUARE_CELLS = 12
 TABLE_BITS = 24  # 2 ** 24 entries of 16 bytes: 256 MB for the build's one solver at a time
+BIG_TABLE_BITS = 28  # 4 GiB, for the boards of more than 32 lines (3x5 and 4x4)
+# The bigger boards of the published values, normal scoring and the standard start only.
+BIG_BOARDS = ((3, 5), (4, 4))
 # Values published in the literature (first player, normal scoring, standard start).
 PUBLISHED = {(2, 2): 2, (3, 3): -3, (3, 5): -1, (4, 4): 0}
 
@@ -117,6 +122,8 @@ def boards() -> list[AtlasBoard]:
         # The 4x4 example boards of the Swedish and Icelandic variant pages.
         for start in ("swedish", "icelandic"):
             found.append(AtlasBoard("square", (4, 4), start, misere))
+        if not misere:
+            found.extend(AtlasBoard("square", size, "standard", False) for size in BIG_BOARDS)
         for grid, largest in (("triangle", 4), ("hexagon", 2)):
             for size in range(1, largest + 1):
                 for start in STARTS:
@@ -165,8 +172,11 @@ def prove(board: AtlasBoard, time_limit: float) -> AtlasEntry:
     from playtable.ai.dots_solver import DotsSolver  # loaded only to prove
 
     game = board.game()
-    # A table to the size of the board: 2 ** 18 entries for 12 lines, 2 ** 24 from 24 lines on.
-    solver = DotsSolver(game, table_bits=min(TABLE_BITS, 12 + len(game.board.lines) // 2))
+    # A table to the size of the board: 2 ** 18 entries for 12 lines, 2 ** 24 from 24 lines
+    # on, 2 ** 28 past 32 lines (3x5 and 4x4 fill a hundred million entries).
+    lines = len(game.board.lines)
+    bits = BIG_TABLE_BITS if lines > 32 else min(TABLE_BITS, 12 + lines // 2)
+    solver = DotsSolver(game, table_bits=bits)
     deadline = time.perf_counter() + time_limit
     values: list[int | None] = [None] * len(game.board.lines)
     for orbit in line_classes(game):
