@@ -8,7 +8,7 @@ Published values are checked: 2x2 = +2, 3x3 = -3, 4x4 = 0 for the first player.
     python bench/solver.py                 # the standard cases
     python bench/solver.py --with-4x4      # also 4x4 standard (can take up to 30 minutes)
     python bench/solver.py --endgames 10   # 25 free lines left, as the hard bot meets them
-    python bench/solver.py --empty --table-bits 27 --time-limit 600
+    python bench/solver.py --empty --table-bits 28 --time-limit 1400
                                            # 3x4, 3x5 and 4x4 from empty, with the profile
 
 ``--empty`` solves 3x4, 3x5 and 4x4 standard (normal scoring) from the empty board in the C
@@ -89,7 +89,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--budget", type=float, default=1.19, help="seconds per endgame")
     parser.add_argument("--pure", action="store_true", help="no C search: pure Python only")
     parser.add_argument("--empty", action="store_true", help="3x4, 3x5, 4x4 from empty")
-    parser.add_argument("--table-bits", type=int, default=27, help="--empty: table size")
+    parser.add_argument("--table-bits", type=int, default=28, help="--empty: table size")
     parser.add_argument(
         "--plain", action="store_true", help="--empty: without the C search's cutoffs"
     )

@@ -213,9 +213,12 @@ static inline int across(const Core *c, int line, int cell) {
    the cells: after the middle line the opponent takes both cells with the end lines (safe
    captures, the ends going to the border or to distinct cells of three or more lines) and
    moves on; after an end line the opponent has that same choice and also the double-deal.
-   ``twice``: the lines between two cells of two free lines. */
+   ``twice``: the lines between two cells of two free lines. The middle lines go to
+   ``*middles``, and ``taken[middle]`` gets the chain's three lines (drawn once the opponent
+   has taken both cells). */
 static uint64_t half_hearted(const Core *c, uint64_t free, uint64_t twice, const uint64_t *pairs,
-                             const uint8_t *pair_cell, int npairs) {
+                             const uint8_t *pair_cell, int npairs, uint64_t *middles,
+                             uint64_t *taken) {
     uint64_t ends = 0;
     for (int i = 0; i < npairs; i++) {
         const uint64_t inner = pairs[i] & twice;
@@ -228,6 +231,8 @@ static uint64_t half_hearted(const Core *c, uint64_t free, uint64_t twice, const
         const int o1 = across(c, lowest(e1), x), o2 = across(c, lowest(e2), y);
         if (o1 >= 0 && o1 == o2) continue;
         ends |= e1 | e2;
+        *middles |= inner;
+        taken[middle] = pairs[i] | fy;
     }
     return ends;
 }
@@ -275,11 +280,12 @@ static inline uint64_t key_after(const Core *c, uint64_t drawn, uint64_t base,
 }
 
 /* The enhanced transposition cutoff's keys: the positions after each line of ``safe``
-   (``gains`` 0: no capture follows) and after each lone cell sacrificed by a line of
-   ``lone`` (``lone_pair``: both its lines; the opponent takes it at once, ``gains`` 1);
-   their table slots are prefetched together. Returns how many keys. */
+   (``gains`` 0: no capture follows) and after each handout by a line of ``handouts`` (a
+   lone cell, or the middle of a chain of two: ``taken[line]``, the lines drawn once the
+   opponent has taken its cells, one fewer than the lines, at once); their table slots are
+   prefetched together. Returns how many keys. */
 static int etc_keys(const Core *c, uint64_t drawn, uint64_t base, const uint64_t *images,
-                    int nfree, uint64_t safe, uint64_t lone, const uint64_t *lone_pair,
+                    int nfree, uint64_t safe, uint64_t handouts, const uint64_t *taken,
                     uint64_t *keys, int *gains) {
     int count = 0;
     for (; safe; safe &= safe - 1) {
@@ -288,11 +294,11 @@ static int etc_keys(const Core *c, uint64_t drawn, uint64_t base, const uint64_t
         gains[count] = 0;
         __builtin_prefetch(&c->tt[slot_of(c, keys[count++], 0)]);
     }
-    for (; lone; lone &= lone - 1) {
+    for (; handouts; handouts &= handouts - 1) {
+        const uint64_t lines = taken[lowest(handouts)];
         keys[count] = key_after(c, drawn, base, images,
-                                c->nactive && nfree - 2 >= c->sym_min_free,
-                                lone_pair[lowest(lone)]);
-        gains[count] = 1;
+                                c->nactive && nfree - popcount(lines) >= c->sym_min_free, lines);
+        gains[count] = popcount(lines) - 1;
         __builtin_prefetch(&c->tt[slot_of(c, keys[count++], 0)]);
     }
     return count;
@@ -415,19 +421,21 @@ static int search(Core *c, uint64_t drawn, int alpha, int beta) {
        leads to a position with no capture, whose key is known without searching it; its
        stored upper bound may refute. The keys are made (and their slots fetched) while this
        position's slot is on its way. */
-    uint64_t etc[MAX_LINES], lone = 0, lone_pair[MAX_LINES];
+    uint64_t etc[MAX_LINES], lone = 0, middles = 0, ends = 0, taken[MAX_LINES];
     int netc = 0, gains[MAX_LINES];
-    if (w > 0 && !capture && c->prune_on)
+    if (w > 0 && !capture && c->prune_on) {
         for (int i = 0; i < npairs; i++)
             if (!(pairs[i] & twice)) {
                 /* A lone cell: two free lines, each to the border or to a cell with three
                    or more (no capture is on offer here). */
                 lone |= pairs[i] & -pairs[i];
-                lone_pair[lowest(pairs[i])] = pairs[i];
+                taken[lowest(pairs[i])] = pairs[i];
             }
+        ends = half_hearted(c, free, twice, pairs, pair_cell, npairs, &middles, taken);
+    }
     if (c->etc_on && w > 0 && !capture)
         netc = etc_keys(c, drawn, base, images, popcount(free), free & ~chain & ~redundant(c, free),
-                        lone, lone_pair, etc, gains);
+                        lone | middles, taken, etc, gains);
     Entry *found = NULL;
     for (int j = 0; j < WAYS; j++)
         if (bucket[j].used && bucket[j].key == key && bucket[j].coins == coins) found = &bucket[j];
@@ -470,9 +478,9 @@ static int search(Core *c, uint64_t drawn, int alpha, int beta) {
         if (moves & ~dead) moves &= ~dead;
         first &= moves;
         const uint64_t caps = capture & moves;
-        if (c->prune_on && w > 0) moves &= ~half_hearted(c, free, twice, pairs, pair_cell, npairs);
+        moves &= ~ends;
         /* Of a lone cell's two lines, one. */
-        const uint64_t lone_second = lone ? chain & ~capture & ~lone & lone_twins(lone, lone_pair) : 0;
+        const uint64_t lone_second = lone ? chain & ~capture & ~lone & lone_twins(lone, taken) : 0;
         const uint64_t sacrifices = chain & ~capture & moves & ~lone_second;
         const uint64_t safe = moves & ~capture & ~chain;
         /* The table's move, captures, then (misère) sacrifices before safe lines, or
