@@ -3,8 +3,8 @@
 For each board of :func:`boards` (every square board of at most 12 cells, the 4x4 Swedish
 and Icelandic boards, triangles up to side 4, hexagons up to radius 2, in every start and
 both scorings; and 3x5 and 4x4 in the standard start and normal scoring, the two published
-values the search now proves: build them with ``--only`` and a time limit of tens of
-minutes) the solver proves, once
+values the search now proves: a whole build leaves them as stored, ``--only`` with a time
+limit of tens of minutes proves them again) the solver proves, once
 and offline, the value of the empty board for the first player (net cells under perfect
 play, the solver's ``v``: in misère the first player wants it low) and the value of every
 first line (the same figure when the game opens with that line). Lines that a symmetry of
@@ -135,6 +135,11 @@ def boards() -> list[AtlasBoard]:
     return found
 
 
+def is_big(board: AtlasBoard) -> bool:
+    """One of the big boards, which a whole build keeps as stored."""
+    return board.grid == "square" and board.dimensions in BIG_BOARDS
+
+
 def line_classes(game: DotsAndBoxes) -> list[list[int]]:
     """The free first lines in classes of lines that a symmetry of the start maps together."""
     from playtable.ai.dots_solver import board_symmetries, permute_mask
@@ -194,7 +199,8 @@ def build(
     """Prove every board of :func:`boards` (or those keyed in ``only``), smallest first.
 
     A board left unproved within ``time_limit`` seconds is skipped (and so are the bigger
-    boards of its grid, start and scoring, which would take longer still).
+    boards of its grid, start and scoring, which would take longer still). The big boards
+    (:data:`BIG_BOARDS`, minutes each) are proved only when ``only`` names them.
     """
     from playtable.ai.dots_solver import SolverTimeout
 
@@ -202,6 +208,9 @@ def build(
     given_up: set[tuple[str, str, bool]] = set()
     for board in boards():
         if only is not None and board.key not in only:
+            continue
+        if only is None and is_big(board):
+            print(f"{board.key}: kept as stored (prove it with --only)", file=log)
             continue
         family = (board.grid, board.start, board.misere)
         if family in given_up and board.grid != "square":
@@ -255,8 +264,9 @@ def entry_for(options: dict[str, Any]) -> AtlasEntry | None:
 
 
 def check(sample: int, time_limit: float, seed: int, log: TextIO = sys.stderr) -> int:
-    """Re-prove ``sample`` stored boards picked at random; the number that disagree."""
-    entries = list(load())
+    """Re-prove ``sample`` stored boards picked at random (not the big ones, minutes each:
+    their values are checked against the published ones); the number that disagree."""
+    entries = [e for e in load() if not is_big(e.board)]
     rng = random.Random(seed)
     picked = rng.sample(entries, min(sample, len(entries)))
     wrong = 0
@@ -290,8 +300,10 @@ def run(args: argparse.Namespace) -> int:
     if args.action == "build":
         only = set(args.only.split(",")) if args.only else None
         entries = build(args.time_limit, only=only)
-        if only is not None:  # keep the other stored boards
-            kept = {e.board.key: e for e in load(args.output)}
+        # Keep the other stored boards (a whole build: the big ones it does not prove).
+        stored = [e for e in load(args.output) if only is not None or is_big(e.board)]
+        if stored:
+            kept = {e.board.key: e for e in stored}
             kept.update({e.board.key: e for e in entries})
             order = {b.key: i for i, b in enumerate(boards())}
             entries = sorted(kept.values(), key=lambda e: order.get(e.board.key, len(order)))
