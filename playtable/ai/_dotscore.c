@@ -176,31 +176,6 @@ static uint64_t declines(const Core *c, uint64_t free, uint64_t chain_captures) 
     return lines;
 }
 
-/* The table key of ``drawn`` (dead lines included): ground lines of a cell are
-   interchangeable, then the least image under the active symmetries (``*sym`` says which,
-   0 for none) once at least sym_min_free lines are free. */
-static inline uint64_t canonical_key(const Core *c, uint64_t key, int nfree, int *sym) {
-    for (int g = 0; g < c->ngroups; g++) {
-        uint64_t part = key & c->groups[g];
-        if (part && part != c->groups[g])
-            key = (key & ~c->groups[g]) | c->prefixes[g][popcount(part)];
-    }
-    *sym = 0;
-    if (c->nactive && nfree >= c->sym_min_free) {
-        uint64_t best_key = key;
-        for (int i = 0; i < c->nactive; i++) {
-            const int s = c->active[i];
-            uint64_t im = image(c, s, key);
-            if (im < best_key) {
-                best_key = im;
-                *sym = s + 1;
-            }
-        }
-        key = best_key;
-    }
-    return key;
-}
-
 /* The cell across ``line`` from ``cell``, or -1 (the border). */
 static inline int across(const Core *c, int line, int cell) {
     for (int j = 0; j < c->line_count[line]; j++)
@@ -239,8 +214,10 @@ static uint64_t half_hearted(const Core *c, uint64_t free, uint64_t twice, const
 
 #define NO_CUT (1 << 15)
 
-/* The ground lines of ``drawn`` in canonical form (see canonical_key) and, in ``images``,
-   its image under each active symmetry. */
+/* The table key of a position ``drawn`` (dead lines included) is the least of: ``drawn``
+   with the ground lines of each cell in canonical form (they are interchangeable: the
+   group's lowest lines), returned here, and its image under each active symmetry, put in
+   ``images`` (the least is taken once at least sym_min_free lines are free). */
 static inline uint64_t canonical_images(const Core *c, uint64_t drawn, uint64_t *images) {
     uint64_t base = drawn;
     for (int g = 0; g < c->ngroups; g++) {
@@ -304,12 +281,12 @@ static int etc_keys(const Core *c, uint64_t drawn, uint64_t base, const uint64_t
     return count;
 }
 
+/* Both lines of each lone cell (``lone``: the lower one of each; ``pair``: both, by it). */
 static inline uint64_t lone_twins(uint64_t lone, const uint64_t *pair) {
     uint64_t all = 0;
     for (; lone; lone &= lone - 1) all |= pair[lowest(lone)];
     return all;
 }
-
 
 /* The value -gain - upper of the first of ``keys`` whose stored upper bound refutes beta
    for the side to move here, else NO_CUT. */
@@ -340,11 +317,9 @@ static int search(Core *c, uint64_t drawn, int alpha, int beta) {
     for (;;) {
         free = c->full & ~drawn;
         if (!free) return gained;
-        capture = chain = high = 0;
-        open = 0;
+        capture = chain = high = twice = 0;
+        open = npairs = 0;
         /* Branch-free: the counts of free lines are unpredictable. */
-        npairs = 0;
-        twice = 0;
         for (int i = 0; i < c->ncells; i++) {
             const uint64_t fm = free & c->cells[i];
             const int k = popcount(fm);
@@ -418,9 +393,11 @@ static int search(Core *c, uint64_t drawn, int alpha, int beta) {
     Entry *bucket = &c->tt[slot_of(c, key, coins)];
     __builtin_prefetch(bucket);
     /* Enhanced transposition cutoff (normal scoring, no capture on offer): a safe line
-       leads to a position with no capture, whose key is known without searching it; its
-       stored upper bound may refute. The keys are made (and their slots fetched) while this
-       position's slot is on its way. */
+       leads to a position with no capture, and so does a lone cell or a chain of two handed
+       out by its middle line once the opponent has taken it (at once: safe captures); their
+       keys are known without searching, and a stored upper bound may refute. The keys are
+       made (and their slots fetched) while this position's slot is on its way. Both kinds
+       of handout are found here for the move order too (see half_hearted). */
     uint64_t etc[MAX_LINES], lone = 0, middles = 0, ends = 0, taken[MAX_LINES];
     int netc = 0, gains[MAX_LINES];
     if (w > 0 && !capture && c->prune_on) {
@@ -444,9 +421,7 @@ static int search(Core *c, uint64_t drawn, int alpha, int beta) {
     if (found) {
         int lower = found->lower, upper = found->upper;
         c->hits++;
-        if (lower >= beta || upper <= alpha || lower == upper) {
-            c->tt_cuts++;
-        }
+        if (lower >= beta || upper <= alpha || lower == upper) c->tt_cuts++;
         if (lower >= beta) return gained + lower;
         if (upper <= alpha) return gained + upper;
         if (lower == upper) return gained + lower;
@@ -489,7 +464,6 @@ static int search(Core *c, uint64_t drawn, int alpha, int beta) {
         order[1] = caps & ~first;
         order[2] = (w < 0 ? sacrifices : safe) & ~first;
         order[3] = (w < 0 ? safe : sacrifices) & ~first;
-
     }
     const uint64_t nodes_before = c->nodes;
     int best = -(1 << 14), a = alpha;
