@@ -8,14 +8,16 @@ Published values are checked: 2x2 = +2, 3x3 = -3, 4x4 = 0 for the first player.
     python bench/solver.py                 # the standard cases
     python bench/solver.py --with-4x4      # also 4x4 standard (can take up to 30 minutes)
     python bench/solver.py --endgames 10   # 25 free lines left, as the hard bot meets them
-    python bench/solver.py --empty --table-bits 27 --time-limit 600
+    python bench/solver.py --empty --table-bits 28 --time-limit 1400
                                            # 3x4, 3x5 and 4x4 from empty, with the profile
 
 ``--empty`` solves 3x4, 3x5 and 4x4 standard (normal scoring) from the empty board in the C
 search, each with a fresh table of ``2 ** --table-bits`` entries (16 bytes each), and prints
 value, nodes and time, then where the nodes went: by kind (a capture on offer, a line that
 gives nothing away, every line a sacrifice, chains and loops only) and by free lines. The
-same boards with the two cutoffs of the C search switched off (``--plain``) give the ratio.
+same boards with the cutoffs and prunings of the C search switched off (``--plain``) give the
+ratio. Then the search's counters: table hits and cutoffs, the nodes each cutoff ended, and
+which move (first, second, ...) failed high.
 
 The solver searches in C (``playtable/ai/_dotscore.c``) when it is built; the table then also
 gives, measured in the same run, the pure Python search's CPU time and the ratio (not for 4x4
@@ -87,7 +89,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--budget", type=float, default=1.19, help="seconds per endgame")
     parser.add_argument("--pure", action="store_true", help="no C search: pure Python only")
     parser.add_argument("--empty", action="store_true", help="3x4, 3x5, 4x4 from empty")
-    parser.add_argument("--table-bits", type=int, default=27, help="--empty: table size")
+    parser.add_argument("--table-bits", type=int, default=28, help="--empty: table size")
     parser.add_argument(
         "--plain", action="store_true", help="--empty: without the C search's cutoffs"
     )
@@ -174,6 +176,7 @@ def empty_boards(only: str | None, table_bits: int, limit: float, cutoffs: bool)
     )
     wrong = 0
     profiles: list[tuple[str, list[int]]] = []
+    counts: list[tuple[str, dict[str, Any], int]] = []
     for name, (rows, cols) in EMPTY_BOARDS:
         if wanted is not None and name not in wanted:
             continue
@@ -188,6 +191,7 @@ def empty_boards(only: str | None, table_bits: int, limit: float, cutoffs: bool)
             misere=False,
             etc=cutoffs,
             loony=cutoffs,
+            prune=cutoffs,
         )
         cells = len(solver.cell_masks)
         value, wall, cpu = timed(lambda c=core, n=cells: c.search(0, -n, n, limit))  # type: ignore[misc]
@@ -210,12 +214,34 @@ def empty_boards(only: str | None, table_bits: int, limit: float, cutoffs: bool)
             flush=True,
         )
         profiles.append((name, profile["by_free"]))
+        counts.append((name, profile, core.nodes))
     for name, by_free in profiles:
         total = max(sum(by_free), 1)
         peak = sorted(range(len(by_free)), key=lambda i: -by_free[i])[:5]
         text = ", ".join(f"{i} free: {100 * by_free[i] / total:.0f}%" for i in sorted(peak))
         print(f"{name}: most nodes at {text}", flush=True)
+    for name, profile, nodes in counts:
+        print(f"{name}: {search_counts(profile, nodes)}", flush=True)
     return 1 if wrong else 0
+
+
+def search_counts(profile: dict[str, Any], nodes: int) -> str:
+    """The table's hits and cutoffs, the other cutoffs, and which move failed high."""
+    nodes = max(nodes, 1)
+    probes = max(profile["probes"], 1)
+    cut_at: list[int] = profile["cut_at"]
+    cuts = max(sum(cut_at), 1)
+    order = ", ".join(
+        f"{'8+' if i == 7 else i + 1}: {100 * n / cuts:.0f}%" for i, n in enumerate(cut_at)
+    )
+    return (
+        f"table probes {probes / nodes:.2f} a node, {100 * profile['hits'] / probes:.0f}% hits, "
+        f"{100 * profile['tt_cuts'] / probes:.0f}% end the node; nodes ended by the enhanced "
+        f"cutoff {100 * profile['etc_cuts'] / nodes:.0f}%, by the loony bound "
+        f"{100 * profile['loony_cuts'] / nodes:.0f}%; every move searched (fail low) "
+        f"{100 * profile['all_nodes'] / nodes:.1f}%, a move failed high "
+        f"{100 * cuts / nodes:.1f}%, by its index in the order: {order}"
+    )
 
 
 def _seconds(value: float, budget: float) -> str:

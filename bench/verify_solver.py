@@ -8,11 +8,13 @@ in misère), and the C search (``playtable/ai/_dotscore.c``) is checked as well.
 
     python bench/verify_solver.py --positions 3000
 
-The two cutoffs of the C search (the loony bound and the enhanced transposition cutoff) are
-also checked on their own, on bigger positions than the plain search can take: random
-positions of 4x4, 3x5 and triangle 4 (normal scoring) with up to ``--cutoff-free`` free lines,
-each searched in a random window (null windows included) with the cutoffs and without; the
-fail-soft results must bound the exact value the same way.
+The cutoffs and prunings of the C search in normal scoring (the loony bound, the enhanced
+transposition cutoff with its lone-cell sacrifices, and the dominated sacrifices: a
+half-hearted handout, the second line of a lone cell) are also checked on their own, on
+bigger positions than the plain search can take: random positions of 4x4, 3x5 and triangle 4
+(normal scoring) with up to ``--cutoff-free`` free lines, each searched in a random window
+(null windows included) with all of them and with none; the fail-soft results must bound the
+exact value the same way.
 """
 
 from __future__ import annotations
@@ -83,7 +85,15 @@ def check_cutoffs(positions: int, max_free: int, rng: random.Random) -> int:
         solver = DotsSolver(game)
         fast = Core(solver.cell_masks, solver.n_lines, solver.perms[1:], 10, 20, misere=False)
         plain = Core(
-            solver.cell_masks, solver.n_lines, [], 10, 20, misere=False, etc=False, loony=False
+            solver.cell_masks,
+            solver.n_lines,
+            [],
+            10,
+            20,
+            misere=False,
+            etc=False,
+            loony=False,
+            prune=False,
         )
         cells = len(solver.cell_masks)
         for _ in range(positions // len(CUTOFF_BOARDS)):
@@ -98,7 +108,7 @@ def check_cutoffs(positions: int, max_free: int, rng: random.Random) -> int:
                 wrong += 1
                 print(f"  cutoffs: {options} drawn={drawn:#x} ({low}, {high}): {got}, {exact}")
     verdict = "ok" if not wrong else "WRONG"
-    print(f"normal  C search cutoffs vs none       {positions - wrong:5}/{positions} {verdict}")
+    print(f"normal  C search cutoffs, prunings vs none {positions - wrong:5}/{positions} {verdict}")
     return wrong
 
 

@@ -3,13 +3,13 @@
    The same negamax as DotsSolver._search with its default reductions (see that module's
    docstring for the value u, the safe and long-chain captures of normal scoring, the dead
    components of misère, the key and the move order), on a position of at most 64 lines given
-   as bit masks, with a fixed-size transposition table of two-entry buckets. Python keeps
+   as bit masks, with a fixed-size transposition table of four-entry buckets. Python keeps
    everything around it: the labels, the projection of big boards onto their free lines, the
    root moves and the time budget. The pure Python search stays the reference: the tests and
    bench/verify_solver.py check this one against it.
 
    Core(cells, lines, perms, sym_min_free, table_bits, sym_slack=2, misere=True, etc=True,
-        loony=True)
+        loony=True, prune=True)
        cells: the line mask of every cell; lines: how many lines (<= 64); perms: symmetries
        of the position as permutations of the lines (identity excluded); the key is
        canonicalised with them when at least sym_min_free lines are free, by the symmetries
@@ -18,7 +18,9 @@
        two speed-ups of normal scoring (exact either way; off only to measure and verify):
        the enhanced transposition cutoff (a safe line whose position's stored upper bound
        refutes ends the node before any search) and the loony bound (a cell offered at the
-       end of a chain is worth 0 or more to the side to move, Berlekamp's loony theorem).
+       end of a chain is worth 0 or more to the side to move, Berlekamp's loony theorem);
+       prune switches the dominated sacrifices of normal scoring (see half_hearted and the
+       lone cells in search).
    Core.search(drawn, alpha, beta, seconds) -> int, or None when the time ran out
        The fail-soft value u of the side to move at ``drawn`` within (alpha, beta).
    Core.nodes, Core.entries; Core.profile (where the nodes went, see Core_get_profile);
@@ -38,6 +40,7 @@
 #define MAX_PERMS 11
 #define NO_MOVE 0xFF
 #define CHECK_EVERY 0x3FF
+#define WAYS 4 /* entries a bucket: 64 bytes, one cache line */
 
 typedef struct {
     uint64_t key;
@@ -66,7 +69,10 @@ typedef struct {
     /* Where the nodes go: by free lines, and by kind (see Core_get_profile). */
     uint64_t by_free[MAX_LINES + 1];
     uint64_t by_kind[4];
-    int etc_on, loony_on; /* the enhanced transposition cutoff; the loony bound */
+    /* The search's counters: table probes and hits, cutoffs by cause, and at the moves of a
+       node the move index (0 the first) that failed high; nodes that searched every move. */
+    uint64_t probes, hits, tt_cuts, etc_cuts, loony_cuts, all_nodes, cut_at[8];
+    int etc_on, loony_on, prune_on; /* the enhanced transposition cutoff; the loony bound */
     double deadline;
 } Core;
 
@@ -91,7 +97,7 @@ static uint64_t image(const Core *c, int s, uint64_t mask) {
 static inline uint64_t slot_of(const Core *c, uint64_t key, int coins) {
     uint64_t h = (key ^ (uint64_t)coins * 0x9E3779B97F4A7C15ULL) * 0xBF58476D1CE4E5B9ULL;
     h ^= h >> 29;
-    return h & c->tt_mask & ~(uint64_t)1;
+    return h & c->tt_mask & ~(uint64_t)(WAYS - 1);
 }
 
 /* Free ground lines that duplicate another free ground line of the same cell. */
@@ -127,6 +133,7 @@ static uint64_t long_chain_capture(const Core *c, uint64_t free, uint64_t candid
         if (cell < 0) continue;
         int length = 1, ok = 0;
         uint64_t came = 1ULL << line;
+        uint64_t path = came, taken = came; /* the chain's lines; all but its last cell's */
         for (;;) {
             const uint64_t out = free & c->cells[cell] & ~came;
             const int out_line = lowest(out);
@@ -142,13 +149,15 @@ static uint64_t long_chain_capture(const Core *c, uint64_t free, uint64_t candid
                 length++;
                 cell = next;
                 came = out;
+                taken = path;
+                path |= out;
                 if (length > 64) break;
                 continue;
             }
             ok = k >= 3;
             break;
         }
-        if (ok && length >= 2) return 1ULL << line;
+        if (ok && length >= 2) return taken;
     }
     return 0;
 }
@@ -167,29 +176,129 @@ static uint64_t declines(const Core *c, uint64_t free, uint64_t chain_captures) 
     return lines;
 }
 
-/* The table key of ``drawn`` (dead lines included): ground lines of a cell are
-   interchangeable, then the least image under the active symmetries (``*sym`` says which,
-   0 for none) once at least sym_min_free lines are free. */
-static inline uint64_t canonical_key(const Core *c, uint64_t key, int nfree, int *sym) {
+/* The cell across ``line`` from ``cell``, or -1 (the border). */
+static inline int across(const Core *c, int line, int cell) {
+    for (int j = 0; j < c->line_count[line]; j++)
+        if (c->line_cell[line][j] != cell) return c->line_cell[line][j];
+    return -1;
+}
+
+/* The end lines of every chain of exactly two cells (no capture on offer): a half-hearted
+   handout. Its middle line (the hard-hearted handout) is never worse for the side giving
+   the cells: after the middle line the opponent takes both cells with the end lines (safe
+   captures, the ends going to the border or to distinct cells of three or more lines) and
+   moves on; after an end line the opponent has that same choice and also the double-deal.
+   ``twice``: the lines between two cells of two free lines. The middle lines go to
+   ``*middles``, and ``taken[middle]`` gets the chain's three lines (drawn once the opponent
+   has taken both cells). */
+static uint64_t half_hearted(const Core *c, uint64_t free, uint64_t twice, const uint64_t *pairs,
+                             const uint8_t *pair_cell, int npairs, uint64_t *middles,
+                             uint64_t *taken) {
+    uint64_t ends = 0;
+    for (int i = 0; i < npairs; i++) {
+        const uint64_t inner = pairs[i] & twice;
+        if (popcount(inner) != 1) continue;
+        const int x = pair_cell[i], middle = lowest(inner);
+        const int y = across(c, middle, x);
+        const uint64_t fy = free & c->cells[y];
+        if (popcount(fy & twice) != 1) continue;
+        const uint64_t e1 = pairs[i] & ~inner, e2 = fy & ~inner;
+        const int o1 = across(c, lowest(e1), x), o2 = across(c, lowest(e2), y);
+        if (o1 >= 0 && o1 == o2) continue;
+        ends |= e1 | e2;
+        *middles |= inner;
+        taken[middle] = pairs[i] | fy;
+    }
+    return ends;
+}
+
+#define NO_CUT (1 << 15)
+
+/* The table key of a position ``drawn`` (dead lines included) is the least of: ``drawn``
+   with the ground lines of each cell in canonical form (they are interchangeable: the
+   group's lowest lines), returned here, and its image under each active symmetry, put in
+   ``images`` (the least is taken once at least sym_min_free lines are free). */
+static inline uint64_t canonical_images(const Core *c, uint64_t drawn, uint64_t *images) {
+    uint64_t base = drawn;
     for (int g = 0; g < c->ngroups; g++) {
-        uint64_t part = key & c->groups[g];
+        uint64_t part = base & c->groups[g];
         if (part && part != c->groups[g])
-            key = (key & ~c->groups[g]) | c->prefixes[g][popcount(part)];
+            base = (base & ~c->groups[g]) | c->prefixes[g][popcount(part)];
     }
-    *sym = 0;
-    if (c->nactive && nfree >= c->sym_min_free) {
-        uint64_t best_key = key;
-        for (int i = 0; i < c->nactive; i++) {
-            const int s = c->active[i];
-            uint64_t im = image(c, s, key);
-            if (im < best_key) {
-                best_key = im;
-                *sym = s + 1;
+    for (int i = 0; i < c->nactive; i++) images[i] = image(c, c->active[i], base);
+    return base;
+}
+
+/* The key of ``drawn | lines`` (no capture on offer there), from ``drawn``'s canonical form
+   ``base`` and its images: an image is the union of the images of single lines, and a
+   ground line added to a group moves that group's canonical form to its next prefix. */
+static inline uint64_t key_after(const Core *c, uint64_t drawn, uint64_t base,
+                                 const uint64_t *images, int use_sym, uint64_t lines) {
+    uint64_t add = 0;
+    for (uint64_t rest = lines; rest; rest &= rest - 1) {
+        const uint64_t bit = rest & -rest;
+        uint64_t one = bit;
+        for (int g = 0; g < c->ngroups; g++)
+            if (c->groups[g] & bit) {
+                const int k = popcount((drawn | add) & c->groups[g]);
+                one = c->prefixes[g][k + 1] ^ c->prefixes[g][k];
             }
-        }
-        key = best_key;
+        add |= one;
     }
+    uint64_t key = base | add;
+    if (use_sym)
+        for (int i = 0; i < c->nactive; i++) {
+            uint64_t im = images[i];
+            for (uint64_t rest = add; rest; rest &= rest - 1)
+                im |= 1ULL << c->forward[c->active[i]][lowest(rest)];
+            if (im < key) key = im;
+        }
     return key;
+}
+
+/* The enhanced transposition cutoff's keys: the positions after each line of ``safe``
+   (``gains`` 0: no capture follows) and after each handout by a line of ``handouts`` (a
+   lone cell, or the middle of a chain of two: ``taken[line]``, the lines drawn once the
+   opponent has taken its cells, one fewer than the lines, at once); their table slots are
+   prefetched together. Returns how many keys. */
+static int etc_keys(const Core *c, uint64_t drawn, uint64_t base, const uint64_t *images,
+                    int nfree, uint64_t safe, uint64_t handouts, const uint64_t *taken,
+                    uint64_t *keys, int *gains) {
+    int count = 0;
+    for (; safe; safe &= safe - 1) {
+        keys[count] = key_after(c, drawn, base, images,
+                                c->nactive && nfree - 1 >= c->sym_min_free, safe & -safe);
+        gains[count] = 0;
+        __builtin_prefetch(&c->tt[slot_of(c, keys[count++], 0)]);
+    }
+    for (; handouts; handouts &= handouts - 1) {
+        const uint64_t lines = taken[lowest(handouts)];
+        keys[count] = key_after(c, drawn, base, images,
+                                c->nactive && nfree - popcount(lines) >= c->sym_min_free, lines);
+        gains[count] = popcount(lines) - 1;
+        __builtin_prefetch(&c->tt[slot_of(c, keys[count++], 0)]);
+    }
+    return count;
+}
+
+/* Both lines of each lone cell (``lone``: the lower one of each; ``pair``: both, by it). */
+static inline uint64_t lone_twins(uint64_t lone, const uint64_t *pair) {
+    uint64_t all = 0;
+    for (; lone; lone &= lone - 1) all |= pair[lowest(lone)];
+    return all;
+}
+
+/* The value -gain - upper of the first of ``keys`` whose stored upper bound refutes beta
+   for the side to move here, else NO_CUT. */
+static int etc_check(const Core *c, const uint64_t *keys, const int *gains, int count, int beta) {
+    for (int i = 0; i < count; i++) {
+        const Entry *cb = &c->tt[slot_of(c, keys[i], 0)];
+        for (int j = 0; j < WAYS; j++)
+            if (cb[j].used && cb[j].key == keys[i] && cb[j].coins == 0 &&
+                -gains[i] - cb[j].upper >= beta)
+                return -gains[i] - cb[j].upper;
+    }
+    return NO_CUT;
 }
 
 static int search(Core *c, uint64_t drawn, int alpha, int beta) {
@@ -201,28 +310,39 @@ static int search(Core *c, uint64_t drawn, int alpha, int beta) {
     }
     const int w = c->weight;
     int gained = 0; /* u of the forced captures made at this node (normal scoring) */
-    uint64_t free, capture, chain, high;
-    int open;
+    uint64_t free, capture, chain, high, twice;
+    uint64_t pairs[MAX_CELLS]; /* the free lines of each cell with two */
+    uint8_t pair_cell[MAX_CELLS];
+    int open, npairs;
     for (;;) {
         free = c->full & ~drawn;
         if (!free) return gained;
-        capture = chain = high = 0;
-        open = 0;
+        capture = chain = high = twice = 0;
+        open = npairs = 0;
+        /* Branch-free: the counts of free lines are unpredictable. */
         for (int i = 0; i < c->ncells; i++) {
-            uint64_t fm = free & c->cells[i];
-            if (fm) {
-                open++;
-                int k = popcount(fm);
-                if (k == 1) capture |= fm;
-                else if (k == 2) chain |= fm;
-                else high |= fm;
-            }
+            const uint64_t fm = free & c->cells[i];
+            const int k = popcount(fm);
+            open += k != 0;
+            capture |= fm & -(uint64_t)(k == 1);
+            twice |= chain & fm & -(uint64_t)(k == 2);
+            chain |= fm & -(uint64_t)(k == 2);
+            pairs[npairs] = fm;
+            pair_cell[npairs] = (uint8_t)i;
+            npairs += k == 2;
+            high |= fm & -(uint64_t)(k >= 3);
         }
         if (w < 0 || !capture) break;
         /* Normal scoring: the safe and the long-chain captures are played at once. */
         uint64_t forced = capture & ~chain;
-        if (!forced) forced = long_chain_capture(c, free, capture & chain);
-        if (!forced) break;
+        if (!forced) {
+            /* The whole chain but its last two cells at once: each line takes one cell. */
+            forced = long_chain_capture(c, free, capture & chain);
+            if (!forced) break;
+            drawn |= forced;
+            gained += popcount(forced);
+            continue;
+        }
         const int line = lowest(forced);
         drawn |= 1ULL << line;
         gained += completed(c, drawn, line);
@@ -243,7 +363,10 @@ static int search(Core *c, uint64_t drawn, int alpha, int beta) {
            nothing. Taking both cells and moving on gives 2 + x, declining with t gives
            -2 - x, for the same position after s and t (x its value to the side to move):
            one of them is worth 0 or more. */
-        if (beta <= 0) return gained;
+        if (beta <= 0) {
+            c->loony_cuts++;
+            return gained;
+        }
         if (alpha < -1) alpha = -1;
     }
 
@@ -253,19 +376,52 @@ static int search(Core *c, uint64_t drawn, int alpha, int beta) {
     /* Only dead components left (misère): the side to move must take them all. */
     if (w < 0 && dead == free) return -open;
     int sym = 0;
-    uint64_t key = canonical_key(c, drawn | dead, popcount(free), &sym);
+    uint64_t images[MAX_PERMS];
+    const uint64_t base = canonical_images(c, drawn | dead, images);
+    uint64_t key = base;
+    if (popcount(free) >= c->sym_min_free)
+        for (int i = 0; i < c->nactive; i++)
+            if (images[i] < key) {
+                key = images[i];
+                sym = c->active[i] + 1;
+            }
     int coins = 0;
     if (dead)
         for (int i = 0; i < c->ncells; i++)
             if (free & c->cells[i] & dead) coins++;
 
     Entry *bucket = &c->tt[slot_of(c, key, coins)];
+    __builtin_prefetch(bucket);
+    /* Enhanced transposition cutoff (normal scoring, no capture on offer): a safe line
+       leads to a position with no capture, and so does a lone cell or a chain of two handed
+       out by its middle line once the opponent has taken it (at once: safe captures); their
+       keys are known without searching, and a stored upper bound may refute. The keys are
+       made (and their slots fetched) while this position's slot is on its way. Both kinds
+       of handout are found here for the move order too (see half_hearted). */
+    uint64_t etc[MAX_LINES], lone = 0, middles = 0, ends = 0, taken[MAX_LINES];
+    int netc = 0, gains[MAX_LINES];
+    if (w > 0 && !capture && c->prune_on) {
+        for (int i = 0; i < npairs; i++)
+            if (!(pairs[i] & twice)) {
+                /* A lone cell: two free lines, each to the border or to a cell with three
+                   or more (no capture is on offer here). */
+                lone |= pairs[i] & -pairs[i];
+                taken[lowest(pairs[i])] = pairs[i];
+            }
+        ends = half_hearted(c, free, twice, pairs, pair_cell, npairs, &middles, taken);
+    }
+    if (c->etc_on && w > 0 && !capture)
+        netc = etc_keys(c, drawn, base, images, popcount(free), free & ~chain & ~redundant(c, free),
+                        lone | middles, taken, etc, gains);
     Entry *found = NULL;
-    for (int j = 0; j < 2; j++)
+    for (int j = 0; j < WAYS; j++)
         if (bucket[j].used && bucket[j].key == key && bucket[j].coins == coins) found = &bucket[j];
     uint64_t first = 0;
+    c->probes++;
     if (found) {
         int lower = found->lower, upper = found->upper;
+        c->hits++;
+        if (lower >= beta || upper <= alpha || lower == upper) c->tt_cuts++;
         if (lower >= beta) return gained + lower;
         if (upper <= alpha) return gained + upper;
         if (lower == upper) return gained + lower;
@@ -274,17 +430,11 @@ static int search(Core *c, uint64_t drawn, int alpha, int beta) {
         if (found->move != NO_MOVE)
             first = 1ULL << (sym ? c->inverse[sym - 1][found->move] : found->move);
     }
-    if (c->etc_on && w > 0 && !capture) {
-        /* Enhanced transposition cutoff: a safe line leads to a position with no capture,
-           whose key is known without searching it; its stored upper bound may refute. */
-        for (uint64_t safe = free & ~chain & ~redundant(c, free); safe; safe &= safe - 1) {
-            const uint64_t after = drawn | (safe & -safe);
-            int csym;
-            const uint64_t ckey = canonical_key(c, after, popcount(free) - 1, &csym);
-            const Entry *cb = &c->tt[slot_of(c, ckey, 0)];
-            for (int j = 0; j < 2; j++)
-                if (cb[j].used && cb[j].key == ckey && cb[j].coins == 0 && -cb[j].upper >= beta)
-                    return gained - cb[j].upper;
+    if (netc) {
+        const int r = etc_check(c, etc, gains, netc, beta);
+        if (r != NO_CUT) {
+            c->etc_cuts++;
+            return gained + r;
         }
     }
 
@@ -303,7 +453,10 @@ static int search(Core *c, uint64_t drawn, int alpha, int beta) {
         if (moves & ~dead) moves &= ~dead;
         first &= moves;
         const uint64_t caps = capture & moves;
-        const uint64_t sacrifices = chain & ~capture & moves;
+        moves &= ~ends;
+        /* Of a lone cell's two lines, one. */
+        const uint64_t lone_second = lone ? chain & ~capture & ~lone & lone_twins(lone, taken) : 0;
+        const uint64_t sacrifices = chain & ~capture & moves & ~lone_second;
         const uint64_t safe = moves & ~capture & ~chain;
         /* The table's move, captures, then (misère) sacrifices before safe lines, or
            (normal) safe lines before sacrifices. */
@@ -314,7 +467,7 @@ static int search(Core *c, uint64_t drawn, int alpha, int beta) {
     }
     const uint64_t nodes_before = c->nodes;
     int best = -(1 << 14), a = alpha;
-    int best_line = -1;
+    int best_line = -1, index = 0;
     /* Group by group; within a group centre-out (bit order). A history heuristic (lines best
        elsewhere first) took four times the nodes on 3x4. */
     for (int g = 0; g < 4 && a < beta; g++) {
@@ -347,36 +500,40 @@ static int search(Core *c, uint64_t drawn, int alpha, int beta) {
                 best_line = line;
                 if (value > a) {
                     a = value;
-                    if (a >= beta) break;
+                    if (a >= beta) {
+                        c->cut_at[index < 7 ? index : 7]++;
+                        break;
+                    }
                 }
             }
+            index++;
         }
     }
+    if (best < beta) c->all_nodes++;
 
-    /* Store: merge with this position's entry, else take the bucket's weaker slot (the first
-       keeps the bigger subtree, the second is always replaced). */
+    /* Store: merge with this position's entry, else the bucket's entry of least work makes
+       way (an empty one first): the entries of big subtrees stay. */
     uint64_t spent = c->nodes - nodes_before;
     uint8_t work = (uint8_t)(spent ? 64 - __builtin_clzll(spent) : 0);
     /* Look again: the children may have replaced this bucket's entries meanwhile. */
     Entry *e = NULL;
-    for (int j = 0; j < 2; j++)
+    for (int j = 0; j < WAYS; j++)
         if (bucket[j].used && bucket[j].key == key && bucket[j].coins == coins) e = &bucket[j];
     int lower = -(1 << 14), upper = 1 << 14;
     if (e) {
         lower = e->lower;
         upper = e->upper;
         if (work < e->work) work = e->work;
-    } else if (!bucket[0].used || work >= bucket[0].work) {
-        if (bucket[0].used) {
-            if (!bucket[1].used) c->entries++;
-            bucket[1] = bucket[0];
-        } else {
-            c->entries++;
-        }
-        e = &bucket[0];
     } else {
-        if (!bucket[1].used) c->entries++;
-        e = &bucket[1];
+        e = &bucket[0];
+        for (int j = 0; j < WAYS; j++) {
+            if (!bucket[j].used) {
+                e = &bucket[j];
+                break;
+            }
+            if (bucket[j].work <= e->work) e = &bucket[j];
+        }
+        if (!e->used) c->entries++;
     }
     if (best <= alpha) {
         if (best < upper) upper = best;
@@ -435,14 +592,15 @@ static int read_mask(PyObject *item, uint64_t *out) {
 
 static int Core_init(Core *self, PyObject *args, PyObject *kwds) {
     static char *names[] = {"cells", "lines", "perms", "sym_min_free", "table_bits",
-                            "sym_slack", "misere", "etc", "loony", NULL};
+                            "sym_slack", "misere", "etc", "loony", "prune", NULL};
     PyObject *cells, *perms;
-    int n, sym_min_free, table_bits, sym_slack = 2, misere = 1, etc = 1, loony = 1;
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "OiOii|ippp", names, &cells, &n, &perms,
+    int n, sym_min_free, table_bits, sym_slack = 2, misere = 1, etc = 1, loony = 1, prune = 1;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "OiOii|ipppp", names, &cells, &n, &perms,
                                      &sym_min_free, &table_bits, &sym_slack, &misere, &etc,
-                                     &loony))
+                                     &loony, &prune))
         return -1;
     self->etc_on = etc;
+    self->prune_on = prune;
     self->loony_on = loony;
     self->weight = misere ? -1 : 1;
     if (n < 1 || n > MAX_LINES) {
@@ -562,6 +720,9 @@ static int Core_init(Core *self, PyObject *args, PyObject *kwds) {
     self->entries = self->nodes = 0;
     memset(self->by_free, 0, sizeof self->by_free);
     memset(self->by_kind, 0, sizeof self->by_kind);
+    self->probes = self->hits = self->tt_cuts = self->etc_cuts = self->loony_cuts = 0;
+    self->all_nodes = 0;
+    memset(self->cut_at, 0, sizeof self->cut_at);
     return 0;
 }
 
@@ -638,16 +799,30 @@ static PyMethodDef Core_methods[] = {
 /* {"offered": n, "safe": n, "loony": n, "simple": n, "by_free": [n0, n1, ...]}: the nodes
    searched (past their forced captures) with a capture on offer; with a line that gives
    nothing away; with none (every line a sacrifice) and a cell of three or more free lines;
-   with chains and loops only. */
+   with chains and loops only; and the counters: "probes" and "hits" of the table, "tt_cuts"
+   (a hit that ended the node), "etc_cuts" and "loony_cuts" (nodes ended by the enhanced
+   transposition cutoff, by the loony bound), "all_nodes" (every move searched, none failed
+   high) and "cut_at" (how often the first, second, ... eighth or later move failed high). */
 static PyObject *Core_get_profile(Core *self, void *Py_UNUSED(closure)) {
     PyObject *by_free = PyList_New(self->n + 1);
     if (!by_free) return NULL;
     for (int i = 0; i <= self->n; i++)
         PyList_SET_ITEM(by_free, i, PyLong_FromUnsignedLongLong(self->by_free[i]));
-    return Py_BuildValue("{sKsKsKsKsN}", "offered", (unsigned long long)self->by_kind[KIND_OFFERED],
-                         "safe", (unsigned long long)self->by_kind[KIND_SAFE], "loony",
-                         (unsigned long long)self->by_kind[KIND_LOONY], "simple",
-                         (unsigned long long)self->by_kind[KIND_SIMPLE], "by_free", by_free);
+    PyObject *cut_at = PyList_New(8);
+    if (!cut_at) {
+        Py_DECREF(by_free);
+        return NULL;
+    }
+    for (int i = 0; i < 8; i++)
+        PyList_SET_ITEM(cut_at, i, PyLong_FromUnsignedLongLong(self->cut_at[i]));
+    typedef unsigned long long ull;
+    return Py_BuildValue("{sKsKsKsKsNsKsKsKsKsKsKsN}", "offered", (ull)self->by_kind[KIND_OFFERED],
+                         "safe", (ull)self->by_kind[KIND_SAFE], "loony",
+                         (ull)self->by_kind[KIND_LOONY], "simple",
+                         (ull)self->by_kind[KIND_SIMPLE], "by_free", by_free, "probes",
+                         (ull)self->probes, "hits", (ull)self->hits, "tt_cuts", (ull)self->tt_cuts,
+                         "etc_cuts", (ull)self->etc_cuts, "loony_cuts", (ull)self->loony_cuts,
+                         "all_nodes", (ull)self->all_nodes, "cut_at", cut_at);
 }
 
 static PyGetSetDef Core_getset[] = {

@@ -2,7 +2,9 @@
 
 For each board of :func:`boards` (every square board of at most 12 cells, the 4x4 Swedish
 and Icelandic boards, triangles up to side 4, hexagons up to radius 2, in every start and
-both scorings) the solver proves, once
+both scorings; and 3x5 and 4x4 in the standard start and normal scoring, the two published
+values the search now proves: a whole build leaves them as stored, ``--only`` with a time
+limit of tens of minutes proves them again) the solver proves, once
 and offline, the value of the empty board for the first player (net cells under perfect
 play, the solver's ``v``: in misère the first player wants it low) and the value of every
 first line (the same figure when the game opens with that line). Lines that a symmetry of
@@ -37,6 +39,9 @@ ATLAS_PATH = Path(__file__).with_name("atlas.json")
 VERSION = 1
 MAX_SQUARE_CELLS = 12
 TABLE_BITS = 24  # 2 ** 24 entries of 16 bytes: 256 MB for the build's one solver at a time
+BIG_TABLE_BITS = 28  # 4 GiB, for the boards of more than 32 lines (3x5 and 4x4)
+# The bigger boards of the published values, normal scoring and the standard start only.
+BIG_BOARDS = ((3, 5), (4, 4))
 # Values published in the literature (first player, normal scoring, standard start).
 PUBLISHED = {(2, 2): 2, (3, 3): -3, (3, 5): -1, (4, 4): 0}
 
@@ -117,6 +122,8 @@ def boards() -> list[AtlasBoard]:
         # The 4x4 example boards of the Swedish and Icelandic variant pages.
         for start in ("swedish", "icelandic"):
             found.append(AtlasBoard("square", (4, 4), start, misere))
+        if not misere:
+            found.extend(AtlasBoard("square", size, "standard", False) for size in BIG_BOARDS)
         for grid, largest in (("triangle", 4), ("hexagon", 2)):
             for size in range(1, largest + 1):
                 for start in STARTS:
@@ -126,6 +133,11 @@ def boards() -> list[AtlasBoard]:
     found = [b for b in found if b.game().legal_moves(b.game().initial())]
     found.sort(key=lambda b: (len(b.game().board.lines), b.key))
     return found
+
+
+def is_big(board: AtlasBoard) -> bool:
+    """One of the big boards, which a whole build keeps as stored."""
+    return board.grid == "square" and board.dimensions in BIG_BOARDS
 
 
 def line_classes(game: DotsAndBoxes) -> list[list[int]]:
@@ -165,8 +177,11 @@ def prove(board: AtlasBoard, time_limit: float) -> AtlasEntry:
     from playtable.ai.dots_solver import DotsSolver  # loaded only to prove
 
     game = board.game()
-    # A table to the size of the board: 2 ** 18 entries for 12 lines, 2 ** 24 from 24 lines on.
-    solver = DotsSolver(game, table_bits=min(TABLE_BITS, 12 + len(game.board.lines) // 2))
+    # A table to the size of the board: 2 ** 18 entries for 12 lines, 2 ** 24 from 24 lines
+    # on, 2 ** 28 past 32 lines (3x5 and 4x4 fill a hundred million entries).
+    lines = len(game.board.lines)
+    bits = BIG_TABLE_BITS if lines > 32 else min(TABLE_BITS, 12 + lines // 2)
+    solver = DotsSolver(game, table_bits=bits)
     deadline = time.perf_counter() + time_limit
     values: list[int | None] = [None] * len(game.board.lines)
     for orbit in line_classes(game):
@@ -184,7 +199,8 @@ def build(
     """Prove every board of :func:`boards` (or those keyed in ``only``), smallest first.
 
     A board left unproved within ``time_limit`` seconds is skipped (and so are the bigger
-    boards of its grid, start and scoring, which would take longer still).
+    boards of its grid, start and scoring, which would take longer still). The big boards
+    (:data:`BIG_BOARDS`, minutes each) are proved only when ``only`` names them.
     """
     from playtable.ai.dots_solver import SolverTimeout
 
@@ -192,6 +208,9 @@ def build(
     given_up: set[tuple[str, str, bool]] = set()
     for board in boards():
         if only is not None and board.key not in only:
+            continue
+        if only is None and is_big(board):
+            print(f"{board.key}: kept as stored (prove it with --only)", file=log)
             continue
         family = (board.grid, board.start, board.misere)
         if family in given_up and board.grid != "square":
@@ -245,8 +264,9 @@ def entry_for(options: dict[str, Any]) -> AtlasEntry | None:
 
 
 def check(sample: int, time_limit: float, seed: int, log: TextIO = sys.stderr) -> int:
-    """Re-prove ``sample`` stored boards picked at random; the number that disagree."""
-    entries = list(load())
+    """Re-prove ``sample`` stored boards picked at random (not the big ones, minutes each:
+    their values are checked against the published ones); the number that disagree."""
+    entries = [e for e in load() if not is_big(e.board)]
     rng = random.Random(seed)
     picked = rng.sample(entries, min(sample, len(entries)))
     wrong = 0
@@ -280,8 +300,10 @@ def run(args: argparse.Namespace) -> int:
     if args.action == "build":
         only = set(args.only.split(",")) if args.only else None
         entries = build(args.time_limit, only=only)
-        if only is not None:  # keep the other stored boards
-            kept = {e.board.key: e for e in load(args.output)}
+        # Keep the other stored boards (a whole build: the big ones it does not prove).
+        stored = [e for e in load(args.output) if only is not None or is_big(e.board)]
+        if stored:
+            kept = {e.board.key: e for e in stored}
             kept.update({e.board.key: e for e in entries})
             order = {b.key: i for i, b in enumerate(boards())}
             entries = sorted(kept.values(), key=lambda e: order.get(e.board.key, len(order)))

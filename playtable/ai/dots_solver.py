@@ -59,9 +59,12 @@ search on random positions):
   of a chain whose next cell's other line claims nothing is worth at least 0 to the side to
   move: taking both and moving on, or declining them, gives 2 + x or -2 - x for the same
   position; Berlekamp's loony theorem, as Barker and Korf use it) and the *enhanced
-  transposition cutoff* (a safe line's position is probed in the table before any move is
-  searched). ``table_bits`` sizes its table (2 ** 27 entries, 2 GiB, solves 3x5 from the
-  empty board in about 5 CPU minutes; see ``bench/solver.py --empty``). Without the
+  transposition cutoff* (the positions after the safe lines and after each lone cell is
+  taken are probed in the table before any move is searched), and prunes two dominated
+  sacrifices (a half-hearted handout of a chain of two cells, never better than its middle
+  line; the second line of a lone cell, the same move as the first). ``table_bits`` sizes
+  its table (2 ** 28 entries, 4 GiB, solves 3x5 from the empty board in about 4 CPU minutes
+  and 4x4 in under 6; see ``bench/solver.py --empty``). Without the
   extension, or with ``native=False``, everything runs in Python, the reference the tests
   compare it with.
 - **Iterative deepening** under a time budget: searches limited to ``d`` choice moves
@@ -722,7 +725,7 @@ class DotsSolver:
     # -- the C search -------------------------------------------------------------------------
     # The C search's table: 2 ** 21 entries of 16 bytes (32 MB; a worker keeps up to four
     # solvers). 2 ** 20 and 2 ** 22 took the same time on the 4x4 misère endgames. Whole-board
-    # proofs (bench/solver.py, the atlas) pass a bigger ``table_bits``: 2 ** 27 entries is 2 GiB.
+    # proofs (bench/solver.py, the atlas) pass a bigger ``table_bits``: 2 ** 28 entries is 4 GiB.
     table_bits = 21
 
     def _native(self, drawn: int) -> tuple[Core, int] | None:
