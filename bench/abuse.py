@@ -878,6 +878,20 @@ AttackFunction = Callable[[Bench, asyncio.Event, Outcome], Coroutine[Any, Any, N
 
 
 # -- the attacks ------------------------------------------------------------------------------
+async def create_when_allowed(
+    bench: Bench, options: dict[str, Any], bot: str, answers: Counter[str]
+) -> Created:
+    """An attacker's table against the computer, waiting out the address's table budget
+    (spent by the attacks before) as an attacker would."""
+    for _ in range(120):
+        try:
+            return await create(bench.port, options, bot=bot, source=bench.attacker)
+        except RuntimeError:
+            answers["tables refused"] += 1
+            await asyncio.sleep(1)
+    raise RuntimeError("no table for two minutes: the table budget never let one through")
+
+
 async def attack_preview(bench: Bench, stop: asyncio.Event, out: Outcome) -> None:
     """(1) A chat app's link preview: GET and HEAD of a fresh invitation with bot agents."""
     made = await create(bench.port, PAIR_BOARD)
@@ -1124,8 +1138,8 @@ async def attack_joins50(bench: Bench, stop: asyncio.Event, out: Outcome) -> Non
 async def attack_analysis(bench: Bench, stop: asyncio.Event, out: Outcome) -> None:
     """(6) 20 best-move requests at once on a 12x12 analysis, while the victim asks for one."""
     out.victims = ("best move", "pair")
-    made = await create(bench.port, BIG_BOARD, bot="easy", source=bench.attacker)
     answers = Counter[str]()
+    made = await create_when_allowed(bench, BIG_BOARD, "easy", answers)
     slowest = 0.0
 
     async def one() -> None:
@@ -1270,12 +1284,7 @@ async def attack_computer(bench: Bench, stop: asyncio.Event, out: Outcome) -> No
     answers = Counter[str]()
     seats = []
     while len(seats) < COMPUTER_TABLES and not stop.is_set():
-        try:
-            made = await create(bench.port, BIG_BOARD, bot="hard", source=bench.attacker)
-        except RuntimeError:  # the address's table budget: an attacker waits and tries again
-            answers["tables refused"] += 1
-            await asyncio.sleep(1)
-            continue
+        made = await create_when_allowed(bench, BIG_BOARD, "hard", answers)
         seats.append(Seat(bench.port, made.table_id, made.token, source=bench.attacker))
 
     async def play(seat: Seat) -> None:
