@@ -34,12 +34,14 @@ DEFAULT_CAP_S = 1.8  # the promise is an answer within 2 s; the rest is the comm
 class BotSettings:
     """How much the computer may think. Defaults come from the environment:
     ``PLAYTABLE_BOT_WORKERS`` (pool size, default 2 where there are two cores or more, so
-    that one address's tables never hold every worker: ``tables/fair.py``), ``PLAYTABLE_BOT_BUDGET`` (seconds a bot
-    may think, counted from the start of its turn), ``PLAYTABLE_BOT_CAP`` (seconds from the
-    start of its turn after which the service stops waiting for the pool and plays the quick
-    move itself), ``PLAYTABLE_ANALYSIS_WORKERS`` (size of the analysis' own pool, default 1:
-    an analysis never holds up a bot's move), ``PLAYTABLE_ANALYSIS_BUDGET`` (seconds the
-    solver may spend on a draw offer; a best-move request gets twice this) and
+    that one address's tables never hold every worker: ``tables/fair.py``),
+    ``PLAYTABLE_BOT_BUDGET`` (seconds a bot may think, counted from the start of its turn),
+    ``PLAYTABLE_BOT_CAP`` (seconds from the start of its turn after which the service stops
+    waiting for the pool and plays the quick move itself), ``PLAYTABLE_ANALYSIS_WORKERS``
+    (size of the analysis' own pool for best-move requests, default 1: an analysis never
+    holds up a bot's move; the background analysis has one more),
+    ``PLAYTABLE_ANALYSIS_BUDGET`` (seconds the solver may spend on a draw offer; a best-move
+    request gets twice this) and
     ``PLAYTABLE_ANALYSIS_TOTAL`` (read for older settings: no request solves a whole game now).
 
     The background analysis of finished games (``tables/analysis_jobs.py``):
