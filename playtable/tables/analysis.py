@@ -152,6 +152,9 @@ class Analysis:
         Queues the positions not stored yet (AnalysisBusy if too many tables wait) and, with
         ``wait``, waits for them."""
         table = await self.open_table(table_id)
+        # Someone is looking at this analysis: best-move requests may follow, and their
+        # worker must not make the first one wait for a spawn (returns at once).
+        self.pool.start()
         played = table.move_texts()
         points = await self.store.analysis_points(table_id, played)
         if len(points) < len(played) + 1:

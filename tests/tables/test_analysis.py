@@ -74,8 +74,8 @@ async def test_the_analysis_survives_a_restart_and_needs_no_solver(db_url: str) 
     second = TableService(second_store, InProcessBus(), SECRET, FAST, links=LINKS)
     try:
         assert await second.analysis(table_id) == before
-        # The pool starts on first use: the analysis above never needed it.
-        assert second.analysis_pool._executor is None
+        # The background's pool starts on first use: the analysis above never needed it.
+        assert second.analyses.background._executor is None
         assert second.analyses.jobs.slices == 0 and not second.analyses.jobs.pending(table_id)
     finally:
         await second.close()
