@@ -178,13 +178,8 @@ class RedisBus(Bus):
                 self._pending_subscription(table_id)  # no wait for a failing Redis
                 self._subscribers[table_id].add(subscription)
                 return subscription
-            confirmed = asyncio.get_running_loop().create_future()
-            self._confirmed[channel] = confirmed
             try:
-                await self._pubsub.subscribe(channel)
-                # Only once Redis confirms are later publications certain to reach us: a
-                # caller reads the table after subscribing and must not miss what follows.
-                await asyncio.wait_for(asyncio.shield(confirmed), timeout=SUBSCRIBE_TIMEOUT)
+                await self._subscribe_confirmed(channel)
             except BaseException as error:
                 with contextlib.suppress(RedisError, OSError):
                     await self._pubsub.unsubscribe(channel)
@@ -194,10 +189,20 @@ class RedisBus(Bus):
                     # socket of this table subscribes again (instead of staying deaf here).
                     raise
                 self._pending_subscription(table_id)
-            finally:
-                self._confirmed.pop(channel, None)
             self._subscribers[table_id].add(subscription)
         return subscription
+
+    async def _subscribe_confirmed(self, channel: str) -> None:
+        """SUBSCRIBE, and wait until Redis confirms it: only then are later publications
+        certain to reach us (a caller reads the table after subscribing and must not miss
+        what follows). Called under ``_lock``."""
+        confirmed = asyncio.get_running_loop().create_future()
+        self._confirmed[channel] = confirmed
+        try:
+            await self._pubsub.subscribe(channel)
+            await asyncio.wait_for(asyncio.shield(confirmed), timeout=SUBSCRIBE_TIMEOUT)
+        finally:
+            self._confirmed.pop(channel, None)
 
     def _pending_subscription(self, table_id: str) -> None:
         """The relay carries the other processes' changes to ``table_id`` meanwhile; Redis
@@ -217,23 +222,17 @@ class RedisBus(Bus):
                 continue  # its probe says when Redis answers again
             failed = False
             for table_id in list(self._pending):
-                channel = self.channel(table_id)
                 async with self._lock:
                     if table_id not in self._pending:
                         continue
                     if not self._subscribers.get(table_id):
                         self._pending.discard(table_id)
                         continue
-                    confirmed = asyncio.get_running_loop().create_future()
-                    self._confirmed[channel] = confirmed
                     try:
-                        await self._pubsub.subscribe(channel)
-                        await asyncio.wait_for(asyncio.shield(confirmed), timeout=SUBSCRIBE_TIMEOUT)
+                        await self._subscribe_confirmed(self.channel(table_id))
                     except Exception:
                         failed = True
                         break
-                    finally:
-                        self._confirmed.pop(channel, None)
                     self._pending.discard(table_id)
                     for subscription in self._subscribers.get(table_id, ()):
                         subscription.deliver(dict(OVERFLOW))
