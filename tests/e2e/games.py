@@ -8,6 +8,7 @@ import http.client
 import json
 import random
 import re
+import time
 import urllib.parse
 import urllib.request
 from dataclasses import dataclass
@@ -97,9 +98,16 @@ def play_game(
                 break
             move = rng.choice(table["legal_moves"])
             socket = sockets[table["to_move"]]
-            socket.send(json.dumps({"type": "move", "ply": table["ply"], "move": move}))
+            sent = json.dumps({"type": "move", "ply": table["ply"], "move": move})
+            socket.send(sent)
             while True:  # until the change of this move (or a state at least as new)
                 message = json.loads(socket.recv(timeout=10))
+                if message["type"] == "error" and message["code"] == "rate_limited":
+                    # One seat may make many moves in a row (every box closed is another
+                    # turn), faster than a socket's sustained allowance: wait as a page does.
+                    time.sleep(0.2)
+                    socket.send(sent)
+                    continue
                 assert message["type"] != "error", message
                 if message["type"] == "change" and message["version"] > table["version"]:
                     break
