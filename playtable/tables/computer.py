@@ -41,6 +41,9 @@ from playtable.tables.table import Actor, Bot, LoadedTable
 
 logger = logging.getLogger(__name__)
 
+# Added to the computer's workers' niceness (the analysis' are 10 and 15 below the server).
+COMPUTER_NICENESS = 5
+
 
 class JobKind(enum.Enum):
     MOVE = "move"
@@ -99,7 +102,9 @@ class Computer:
     def __init__(self, settings: BotSettings, actions: TableActions) -> None:
         self.settings = settings
         self.actions = actions
-        self.pool = BotPool(settings.workers)
+        # Niced a little: a server's event loop (every player's moves) and the database
+        # come before the computer's thinking, which has its deadline and a quick move.
+        self.pool = BotPool(settings.workers, nice=COMPUTER_NICENESS)
         # Turns at the pool shared among the addresses that asked (tables/fair.py).
         self.fair = FairPool(self.pool)
         self._tasks: dict[str, tuple[Job, asyncio.Task[None]]] = {}

@@ -38,7 +38,8 @@ class BotSettings:
     ``PLAYTABLE_BOT_BUDGET`` (seconds a bot may think, counted from the start of its turn),
     ``PLAYTABLE_BOT_CAP`` (seconds from the start of its turn after which the service stops
     waiting for the pool and plays the quick move itself), ``PLAYTABLE_ANALYSIS_WORKERS``
-    (size of the analysis' own pool for best-move requests, default 1: an analysis never
+    (size of the analysis' own pool for best-move requests, default 2 on two cores or more,
+    so that one address's long request never holds up another's; niced, so an analysis never
     holds up a bot's move; the background analysis has one more),
     ``PLAYTABLE_ANALYSIS_BUDGET`` (seconds the solver may spend on a draw offer; a best-move
     request gets twice this) and
@@ -68,7 +69,9 @@ class BotSettings:
         env = os.environ
         return cls(
             workers=max(1, int(env.get("PLAYTABLE_BOT_WORKERS") or default_workers())),
-            analysis_workers=max(1, int(env.get("PLAYTABLE_ANALYSIS_WORKERS") or 1)),
+            analysis_workers=max(
+                1, int(env.get("PLAYTABLE_ANALYSIS_WORKERS") or default_workers())
+            ),
             move_budget_s=float(env.get("PLAYTABLE_BOT_BUDGET") or DEFAULT_BUDGET_S),
             move_cap_s=float(env.get("PLAYTABLE_BOT_CAP") or DEFAULT_CAP_S),
             position_budget_s=float(env.get("PLAYTABLE_ANALYSIS_BUDGET") or 1.0),

@@ -329,3 +329,24 @@ async def test_a_best_move_request_never_waits_for_the_background_analysis(store
         background.cancel()
     finally:
         await service.close()
+
+
+async def test_one_address_long_best_move_request_does_not_hold_up_another_address(
+    store: Store,
+) -> None:
+    """With two analysis workers (the default on two cores), one address's request of
+    seconds holds one of them: another address's request is answered meanwhile."""
+    settings = BotSettings(workers=1, analysis_workers=2, position_budget_s=2.0)
+    service = TableService(store, InProcessBus(), SECRET, settings, links=LINKS)
+    try:
+        big = await bot_table(store, {"grid": "square", "rows": 8, "cols": 8})
+        small = await bot_table(store, SMALL, "anatable2")
+        await asyncio.gather(*(service.analysis_pool.run(len, []) for _ in range(2)))
+        long = asyncio.create_task(service.best_moves(big, 0, "203.0.113.9"))
+        await asyncio.sleep(0.3)  # the 8x8 request is at work in one worker
+        found = await service.best_moves(small, 0, "198.51.100.7")
+        assert found["proved"] and found["best_moves"]
+        assert not long.done()  # answered while the other request still thinks
+        await long
+    finally:
+        await service.close()

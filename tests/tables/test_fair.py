@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import asyncio
+import os
 import time
 
 import pytest
 
+from playtable.tables import TableService
 from playtable.tables.fair import FairPool
 from playtable.tables.pool import BotPool
 
@@ -85,3 +87,17 @@ async def test_with_two_workers_one_address_never_holds_both() -> None:
         assert finished[0] == "player 0", finished
     finally:
         pool.shutdown()
+
+
+async def test_the_pools_workers_yield_the_cpu_to_the_server_in_order(
+    service: TableService,
+) -> None:
+    """The server's event loop comes first, then the computer's thinking, then a requested
+    analysis, then the background analysis: each pool's workers are niced accordingly."""
+    server = os.nice(0)
+    pools = [service.computer.pool, service.analysis_pool, service.analyses.background]
+    try:
+        added = [await pool.run(os.nice, 0) - server for pool in pools]
+    finally:
+        await service.close()
+    assert added == [min(server + n, 19) - server for n in (5, 10, 15)]  # 19 at most
