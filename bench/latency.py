@@ -390,14 +390,18 @@ def main(argv: Sequence[str] | None = None) -> int:
         command = [sys.executable, __file__, "--serve", str(port), "--database-url", database_url]
         if redis_url:
             command += ["--redis-url", redis_url]
-        if args.profile:
-            beside = os.path.join(os.path.dirname(sys.executable), "py-spy")
-            py_spy = shutil.which("py-spy") or beside
-            spy = [py_spy, "record", "--format", "raw", "--rate", "500", "--output", args.profile]
-            command = [*spy, "--", *command]
         server = subprocess.Popen(command, env={**os.environ, **BENCH_LIMITS})
+        spy: subprocess.Popen[bytes] | None = None
         try:
             wait_until_up(port, server, 30)
+            if args.profile:
+                # Attached once the server is up: a server started under py-spy never came up.
+                beside = os.path.join(os.path.dirname(sys.executable), "py-spy")
+                py_spy = shutil.which("py-spy") or beside
+                record = ["record", "--format", "raw", "--rate", "500", "--threads"]
+                where = ["--output", args.profile, "--pid", str(server.pid)]
+                spy = subprocess.Popen([py_spy, *record, *where])
+                time.sleep(1.0)  # py-spy is sampling
             try:
                 echoes, latencies, playing, game_cpu = asyncio.run(
                     asyncio.wait_for(measure(port, tables, moves, server.pid), args.time_limit)
@@ -406,8 +410,9 @@ def main(argv: Sequence[str] | None = None) -> int:
                 print(f"stopped at the time limit ({args.time_limit:g} s)", file=sys.stderr)
                 return 1
         finally:
-            # py-spy writes its profile when interrupted, as on Ctrl-C.
-            stop_process(server, signal.SIGINT if args.profile else signal.SIGTERM)
+            if spy is not None:
+                stop_process(spy, signal.SIGINT)  # py-spy writes its profile, as on Ctrl-C
+            stop_process(server, signal.SIGTERM)
             if redis is not None:
                 stop_process(redis)
     # CPU seconds are the figure the machine's other load distorts least.

@@ -25,6 +25,7 @@ import fcntl
 import functools
 import hashlib
 import importlib.resources
+import sqlite3
 import threading
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -42,6 +43,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 from sqlalchemy.pool import StaticPool
 
 from playtable.games import Player
+from playtable.store.raw_sqlite import RawWriter, Step
 from playtable.store.schema import analysis_values, moves, push_subscriptions, seats, tables
 
 DEFAULT_URL = "sqlite:///var/playtable.sqlite3"
@@ -271,6 +273,10 @@ class Store:
         self._one_at_a_time: threading.Lock | contextlib.nullcontext[None] = (
             threading.Lock() if memory else contextlib.nullcontext()
         )
+        # Moves, the writes that count, skip SQLAlchemy's per-statement work on SQLite.
+        self._raw: RawWriter | None = (
+            RawWriter(self.engine, self._one_at_a_time) if self.engine is not None else None
+        )
 
     async def open(self) -> None:
         """Create the SQLite file's folder if needed and upgrade the schema; call once first."""
@@ -298,6 +304,8 @@ class Store:
     async def close(self) -> None:
         if self._writer is not None:
             await asyncio.wait([self._writer])
+        if self._raw is not None:
+            self._raw.close()
         if self.engine is not None:
             self.engine.dispose()
         if self.async_engine is not None:
@@ -463,17 +471,24 @@ class Store:
     async def _commit_batch(self, batch: list[_Pending]) -> list[bool]:
         if len(batch) > 1:
             try:
+                if self._raw is not None and all(_one_statement(c) for _, _, c, _ in batch):
+                    steps = [_move_steps(t, v, c) for t, v, c, _ in batch]
+                    return await asyncio.to_thread(self._raw.write, steps)
                 return await self._run(_apply_all, [(t, v, c) for t, v, c, _ in batch])
-            except (_Conflict, sa.exc.IntegrityError):
+            except _CONTRADICTIONS:
                 pass  # one change contradicts the data: give each its own transaction
         return [await self._update_alone(t, v, c) for t, v, c, _ in batch]
 
     async def _update_alone(self, table_id: str, version: int, change: Change) -> bool:
         try:
-            if self.async_engine is not None and _one_statement(change):
-                return await self._move_in_one_statement(table_id, version, change)
+            if _one_statement(change):
+                if self._raw is not None:
+                    steps = [_move_steps(table_id, version, change)]
+                    return (await asyncio.to_thread(self._raw.write, steps))[0]
+                if self.async_engine is not None:
+                    return await self._move_in_one_statement(table_id, version, change)
             return await self._run(_apply, table_id, version, change)
-        except (_Conflict, sa.exc.IntegrityError):
+        except _CONTRADICTIONS:
             return False
 
     async def _move_in_one_statement(self, table_id: str, version: int, change: Change) -> bool:
@@ -492,6 +507,10 @@ _Pending = tuple[str, int, Change, "asyncio.Future[bool]"]
 
 class _Conflict(Exception):
     """The data contradict a change that passed its version check: roll it all back."""
+
+
+# A change the data refuse (a duplicate move's key, a take-back with nothing to drop).
+_CONTRADICTIONS = (_Conflict, sa.exc.IntegrityError, sqlite3.IntegrityError)
 
 
 # -- the operations, each run in one transaction ---------------------------------------------
@@ -753,6 +772,37 @@ def _move_statement(
     if move.lag_ms:
         params["m_lag"] = move.lag_ms
     return _cas_insert_move(frozenset(values), bool(move.lag_ms)), params
+
+
+def _move_steps(table_id: str, version: int, change: Change) -> list[Step]:
+    """A move's compare-and-set and its row as two statements, for the driver's connection
+    (``raw_sqlite.RawWriter``): the same rows as ``_apply`` writes."""
+    assert change.append is not None
+    now = change.at or _now()
+    values = _table_values(version, change, now)
+    check = {f"new_{column}": value for column, value in values.items()}
+    check["id_"] = table_id
+    move = change.append
+    row = {
+        "m_table": table_id,
+        "m_ply": move.ply,
+        "m_move": move.move,
+        "m_player": move.player,
+        "m_at": move.at or now,
+    }
+    if move.lag_ms:
+        row["m_lag"] = move.lag_ms
+    return [(_compare_and_set(frozenset(values)), check), (_insert_move(bool(move.lag_ms)), row)]
+
+
+@functools.cache
+def _insert_move(lag: bool) -> sa.Insert:
+    """The move's row with named parameters (the lag's column only when there is a lag)."""
+    names = [("m_table", "table_id"), ("m_ply", "ply"), ("m_move", "move")]
+    names += [("m_player", "player"), ("m_at", "created_at"), *([("m_lag", "lag_ms")] * lag)]
+    return sa.insert(moves).values(
+        {column: sa.bindparam(name, type_=moves.c[column].type) for name, column in names}
+    )
 
 
 @functools.cache

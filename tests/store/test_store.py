@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import asyncio
+import dataclasses
+import sqlite3
 from pathlib import Path
 from typing import Any
 
@@ -495,3 +497,41 @@ async def test_an_in_memory_database_serves_many_tables_at_once() -> None:
             assert len(await store.moves(table_id)) == 12
     finally:
         await store.close()
+
+
+async def test_a_move_on_sqlite_is_stored_as_sqlalchemy_stores_it(tmp_path: Path) -> None:
+    """SQLite's moves skip SQLAlchemy's execution (store/raw_sqlite.py) but keep its types:
+    the rows are the same, byte for byte, as a change written through ``Connection``."""
+    from datetime import UTC, datetime
+
+    from playtable.store.store import _apply
+
+    path = tmp_path / "same.sqlite3"
+    store = Store(f"sqlite:///{path}")
+    await store.open()
+    try:
+        at = datetime(2026, 12, 1, 23, 5, 7, 123456, tzinfo=UTC)
+        move = MoveRow(0, "a1-b1", "red", at=at, lag_ms=42)
+        change = Change(
+            append=move, outcome={"winner": "red"}, offers={"draw": "blue"}, deadline=at, at=at
+        )
+        for table_id in ("raw", "orm"):
+            await store.create_table(dataclasses.replace(new_table(table_id), created_at=at))
+        assert await store.update("raw", 0, change)
+        assert await store._run(_apply, "orm", 0, change)
+        plain = Change(append=MoveRow(1, "b1-c1", "blue", at=at), outcome=None, at=at)
+        assert await store.update("raw", 1, plain)
+        assert await store._run(_apply, "orm", 1, plain)
+        row = await store.table("raw")
+        assert row is not None and row.version == 2 and row.deadline == at
+        assert [m.move for m in await store.moves("raw")] == ["a1-b1", "b1-c1"]
+    finally:
+        await store.close()
+    with sqlite3.connect(path) as db:
+        for query in (
+            "SELECT * FROM tables WHERE id = ?",
+            "SELECT * FROM moves WHERE table_id = ? ORDER BY ply",
+        ):
+            raw = [r[1:] for r in db.execute(query, ("raw",)).fetchall()]
+            orm = [r[1:] for r in db.execute(query, ("orm",)).fetchall()]
+            assert raw == orm and raw
