@@ -97,13 +97,15 @@ def stop_process(process: subprocess.Popen[bytes], signal_number: int = signal.S
         process.wait(timeout=10)
 
 
-def serve(port: int, database_url: str, redis_url: str | None = None) -> None:
-    """Run the site plus the echo route (child process)."""
+def serve(port: int, database_url: str, redis_url: str | None = None, ws: str = "auto") -> None:
+    """Run the site plus the echo route (child process), as `playtable serve` runs it
+    (``ws``: uvicorn's WebSocket implementation, for comparing them)."""
     import uvicorn
     from starlette.routing import WebSocketRoute
     from starlette.websockets import WebSocket, WebSocketDisconnect
 
     from playtable.web.app import create_app
+    from playtable.web.server import GuardedHttpProtocol
 
     async def echo(websocket: WebSocket) -> None:
         await websocket.accept()
@@ -123,6 +125,8 @@ def serve(port: int, database_url: str, redis_url: str | None = None) -> None:
         ws_max_size=1024 * 1024,
         ws_per_message_deflate=False,  # as `playtable serve` ships
         proxy_headers=False,
+        http=GuardedHttpProtocol,
+        ws=ws,  # type: ignore[arg-type]
     )
 
 
@@ -374,10 +378,16 @@ def main(argv: Sequence[str] | None = None) -> int:
         metavar="FILE",
         help="run the server under py-spy (pip install py-spy) and write its folded stacks here",
     )
+    parser.add_argument(
+        "--ws",
+        choices=("auto", "websockets-sansio", "websockets", "wsproto"),
+        default="auto",
+        help="uvicorn's WebSocket implementation (auto, what ships: websockets-sansio)",
+    )
     parser.add_argument("--serve", type=int, metavar="PORT", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.serve is not None:
-        serve(args.serve, args.database_url, args.redis_url)
+        serve(args.serve, args.database_url, args.redis_url, args.ws)
         return 0
     tables = max(1, min(args.tables, MAX_TABLES))
     moves = max(1, min(args.moves, MAX_MOVES))
@@ -388,6 +398,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             redis, redis_url = start_redis(folder)
         port = args.port or free_port()
         command = [sys.executable, __file__, "--serve", str(port), "--database-url", database_url]
+        command += ["--ws", args.ws]
         if redis_url:
             command += ["--redis-url", redis_url]
         server = subprocess.Popen(command, env={**os.environ, **BENCH_LIMITS})

@@ -57,7 +57,7 @@ def _diff(old: Any, new: Any, path: str, out: list[Operation]) -> None:
             child = f"{path}/{_escape(key)}"
             if key not in old:
                 out.append({"op": "add", "path": child, "value": value})
-            elif old[key] != value:
+            elif old[key] is not value and old[key] != value:
                 _diff(old[key], value, child, out)
         for key in old:
             if key not in new:
@@ -74,7 +74,9 @@ def _diff_list(old: list[Any], new: list[Any], path: str, out: list[Operation]) 
     changes: list[Operation] = []
     if len(old) == len(new):
         for index, (before, after) in enumerate(zip(old, new, strict=True)):
-            if before != after:
+            # Identity first: a view's unchanged parts are shared objects, and != compares
+            # two dicts key by key even when they are the same one.
+            if before is not after and before != after:
                 _diff(before, after, f"{path}/{index}", changes)
                 if len(changes) > MAX_LIST_CHANGES:
                     break

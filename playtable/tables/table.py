@@ -153,8 +153,9 @@ class LoadedTable:
     def time_control(self) -> clocks.TimeControl:
         return clocks.parse(self.row.time_control)
 
-    def clocks(self) -> clocks.Clocks:
-        """Both clocks, derived from the moves' commit times (:mod:`playtable.tables.clocks`)."""
+    # Before the method ``clocks``, whose name would hide the module's in the annotation.
+    @cached_property
+    def _clocks(self) -> clocks.Clocks:
         control = self.time_control
         if isinstance(control, clocks.Unlimited):
             return clocks.Clocks(control, history=tuple(None for _ in self.moves))
@@ -166,6 +167,10 @@ class LoadedTable:
         if outcome is not None and outcome.reason is Termination.TIMEOUT and outcome.winner:
             flagged = other(outcome.winner)
         return clocks.derive(control, timed, self.to_move(), self.row.seated_at, flagged)
+
+    def clocks(self) -> clocks.Clocks:
+        """Both clocks, derived from the moves' commit times (:mod:`playtable.tables.clocks`)."""
+        return self._clocks
 
     def both_moved(self) -> bool:
         return {m.player for m in self.moves} == set(PLAYERS)

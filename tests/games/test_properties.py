@@ -140,3 +140,17 @@ def test_moves_after_the_end_are_refused(name: str, options: dict[str, Any]) -> 
     game, states = random_game(name, options, 11)
     with pytest.raises(IllegalMove):
         game.apply(states[-1], game.legal_moves(states[-2])[0])
+
+
+@pytest.mark.parametrize("name,options", SETTINGS)
+@given(seed=st.integers(0, 2**32 - 1))
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+def test_the_listed_legal_moves_are_the_legal_moves_in_sort_order(
+    name: str, options: dict[str, Any], seed: int
+) -> None:
+    """What a page offers (``legal_move_texts``, which a game may list its own faster way) is
+    every legal move, each once, in the game's ``sort_key`` order."""
+    game, states = random_game(name, options, seed)
+    for state in states:
+        listed = sorted(game.legal_moves(state), key=game.sort_key)
+        assert game.legal_move_texts(state) == [game.format_move(m) for m in listed]

@@ -434,6 +434,20 @@ class DotsAndBoxes(Game[DotsSettings, DotsState, int]):
     def format_move(self, move: int) -> str:
         return self.board.lines[move].name
 
+    def legal_move_texts(self, state: DotsState) -> list[str]:
+        """The free lines' names in the order of :meth:`sort_key` (by name), sorted as small
+        integers: each line's rank in that order is worked out once per board."""
+        ranks = self.__dict__.get("_name_ranks")
+        if ranks is None:
+            lines = self.board.lines
+            ordered = sorted(range(len(lines)), key=self.sort_key)
+            rank = [0] * len(lines)
+            for position, line in enumerate(ordered):
+                rank[line] = position
+            ranks = self.__dict__["_name_ranks"] = (rank, [lines[i].name for i in ordered])
+        rank, names = ranks
+        return [names[r] for r in sorted([rank[line] for line in self.legal_moves(state)])]
+
     # -- pictures ---------------------------------------------------------------------------------
     def view(self, state: DotsState) -> dict[str, Any]:
         """The board as the page draws it. Its parts are shared between calls (the dots, and
