@@ -97,7 +97,7 @@ def stop_process(process: subprocess.Popen[bytes], signal_number: int = signal.S
         process.wait(timeout=10)
 
 
-def serve(port: int, database_url: str, redis_url: str | None = None, ws: str = "auto") -> None:
+def serve(port: int, database_url: str, redis_url: str | None = None, ws: str = "shipped") -> None:
     """Run the site plus the echo route (child process), as `playtable serve` runs it
     (``ws``: uvicorn's WebSocket implementation, for comparing them)."""
     import uvicorn
@@ -105,7 +105,7 @@ def serve(port: int, database_url: str, redis_url: str | None = None, ws: str = 
     from starlette.websockets import WebSocket, WebSocketDisconnect
 
     from playtable.web.app import create_app
-    from playtable.web.server import GuardedHttpProtocol
+    from playtable.web.server import WS_PROTOCOL, GuardedHttpProtocol
 
     async def echo(websocket: WebSocket) -> None:
         await websocket.accept()
@@ -126,7 +126,7 @@ def serve(port: int, database_url: str, redis_url: str | None = None, ws: str = 
         ws_per_message_deflate=False,  # as `playtable serve` ships
         proxy_headers=False,
         http=GuardedHttpProtocol,
-        ws=ws,  # type: ignore[arg-type]
+        ws=WS_PROTOCOL if ws == "shipped" else ws,  # type: ignore[arg-type]
     )
 
 
@@ -380,9 +380,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     parser.add_argument(
         "--ws",
-        choices=("auto", "websockets-sansio", "websockets", "wsproto"),
-        default="auto",
-        help="uvicorn's WebSocket implementation (auto, what ships: websockets-sansio)",
+        choices=("shipped", "websockets-sansio", "websockets", "wsproto"),
+        default="shipped",
+        help="uvicorn's WebSocket implementation (default: the one `playtable serve` runs)",
     )
     parser.add_argument("--serve", type=int, metavar="PORT", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)

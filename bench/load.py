@@ -76,6 +76,7 @@ def serve(port: int) -> None:
     from starlette.websockets import WebSocket, WebSocketDisconnect
 
     from playtable.web.app import create_app
+    from playtable.web.server import WS_PROTOCOL
 
     async def echo(websocket: WebSocket) -> None:
         await websocket.accept()
@@ -104,6 +105,7 @@ def serve(port: int) -> None:
         ws_max_size=1024 * 1024,
         ws_per_message_deflate=False,
         proxy_headers=False,
+        ws=WS_PROTOCOL,  # as `playtable serve` runs
         backlog=4096,
     )
 

@@ -168,7 +168,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
     from playtable.access_log import RedactLinks
     from playtable.web.app import create_app
-    from playtable.web.server import GuardedHttpProtocol
+    from playtable.web.server import WS_PROTOCOL, GuardedHttpProtocol
 
     logging.getLogger("uvicorn.access").addFilter(RedactLinks())
     app = create_app(args.database_url, redis_url=args.redis_url)
@@ -188,6 +188,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
         # A request must arrive whole within PLAYTABLE_READ_TIMEOUT seconds, and one address
         # may send PLAYTABLE_PENDING_PER_ADDRESS at once (slow clients, web/server.py).
         http=GuardedHttpProtocol,
+        ws=WS_PROTOCOL,
         log_level=args.log_level,
     )
     return 0
