@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import gc
 import http.client
 import json
 import os
@@ -97,7 +98,49 @@ def stop_process(process: subprocess.Popen[bytes], signal_number: int = signal.S
         process.wait(timeout=10)
 
 
-def serve(port: int, database_url: str, redis_url: str | None = None, ws: str = "shipped") -> None:
+def _report_collections(app: Any) -> Any:
+    """``app``, printing the garbage collector's pauses to the bench's stderr when it shuts
+    down (uvicorn ends the process by the signal it caught, so ``atexit`` never runs)."""
+    pauses: list[float] = []
+    started = [0.0]
+
+    def timed(phase: str, info: dict[str, int]) -> None:
+        if phase == "start":
+            started[0] = time.perf_counter()
+        else:
+            pauses.append(time.perf_counter() - started[0])
+
+    def report() -> None:
+        longest = max(pauses, default=0.0)
+        print(
+            f"server GC: {len(pauses)} collections, {1000 * sum(pauses):.1f} ms in all, "
+            f"longest {1000 * longest:.1f} ms",
+            file=sys.stderr,
+        )
+
+    gc.callbacks.append(timed)
+
+    async def reporting(scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] != "lifespan":
+            return await app(scope, receive, send)
+
+        async def reported(message: Any) -> None:
+            if message["type"] == "lifespan.shutdown.complete":
+                report()
+            await send(message)
+
+        return await app(scope, receive, reported)
+
+    return reporting
+
+
+def serve(
+    port: int,
+    database_url: str,
+    redis_url: str | None = None,
+    ws: str = "shipped",
+    gc_mode: str = "frozen",
+) -> None:
     """Run the site plus the echo route (child process), as `playtable serve` runs it
     (``ws``: uvicorn's WebSocket implementation, for comparing them)."""
     import uvicorn
@@ -105,7 +148,7 @@ def serve(port: int, database_url: str, redis_url: str | None = None, ws: str = 
     from starlette.websockets import WebSocket, WebSocketDisconnect
 
     from playtable.web.app import create_app
-    from playtable.web.server import WS_PROTOCOL, GuardedHttpProtocol
+    from playtable.web.server import WS_PROTOCOL, GuardedHttpProtocol, freeze_start_up
 
     async def echo(websocket: WebSocket) -> None:
         await websocket.accept()
@@ -117,8 +160,10 @@ def serve(port: int, database_url: str, redis_url: str | None = None, ws: str = 
 
     app = create_app(database_url, redis_url=redis_url, secret=os.urandom(32))
     app.router.routes.insert(0, WebSocketRoute("/bench/echo", echo))
+    if gc_mode == "frozen":
+        freeze_start_up()  # as `playtable serve` does
     uvicorn.run(
-        app,
+        _report_collections(app),
         host=HOST,
         port=port,
         log_level="warning",
@@ -384,10 +429,16 @@ def main(argv: Sequence[str] | None = None) -> int:
         default="shipped",
         help="uvicorn's WebSocket implementation (default: the one `playtable serve` runs)",
     )
+    parser.add_argument(
+        "--gc",
+        choices=("frozen", "plain"),
+        default="frozen",
+        help="frozen (what ships): the start-up's objects taken out of full collections",
+    )
     parser.add_argument("--serve", type=int, metavar="PORT", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.serve is not None:
-        serve(args.serve, args.database_url, args.redis_url, args.ws)
+        serve(args.serve, args.database_url, args.redis_url, args.ws, args.gc)
         return 0
     tables = max(1, min(args.tables, MAX_TABLES))
     moves = max(1, min(args.moves, MAX_MOVES))
@@ -398,7 +449,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             redis, redis_url = start_redis(folder)
         port = args.port or free_port()
         command = [sys.executable, __file__, "--serve", str(port), "--database-url", database_url]
-        command += ["--ws", args.ws]
+        command += ["--ws", args.ws, "--gc", args.gc]
         if redis_url:
             command += ["--redis-url", redis_url]
         server = subprocess.Popen(command, env={**os.environ, **BENCH_LIMITS})
