@@ -19,10 +19,12 @@ from typing import ClassVar
 
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
-# uvicorn's WebSocket implementation: wsproto's, 16% less server CPU a move and a lower p99
-# than its default on websockets' sans-I/O core (`bench/latency.py --ws`). It has the same
-# flow control: a page that stops reading holds its sends back, not the server's memory.
-WS_PROTOCOL = "wsproto"
+# uvicorn's WebSocket implementation: its default, on websockets' sans-I/O core. wsproto's
+# takes 16% less server CPU a move in a quiet game (`bench/latency.py --ws`), but under a
+# flood of junk frames it parses them in pure Python: the other tables' move median went
+# from 8-18 ms to 52-68 ms (tests/test_flood.py failed with it). Both hold back the sends
+# to a page that stops reading instead of buffering them.
+WS_PROTOCOL = "websockets-sansio"
 
 READ_TIMEOUT = float(os.environ.get("PLAYTABLE_READ_TIMEOUT") or 10.0)
 PENDING_PER_ADDRESS = int(os.environ.get("PLAYTABLE_PENDING_PER_ADDRESS") or 32)
