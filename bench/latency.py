@@ -139,7 +139,7 @@ def serve(
     database_url: str,
     redis_url: str | None = None,
     ws: str = "shipped",
-    gc_mode: str = "frozen",
+    gc_mode: str = "plain",
 ) -> None:
     """Run the site plus the echo route (child process), as `playtable serve` runs it
     (``ws``: uvicorn's WebSocket implementation, for comparing them)."""
@@ -161,7 +161,7 @@ def serve(
     app = create_app(database_url, redis_url=redis_url, secret=os.urandom(32))
     app.router.routes.insert(0, WebSocketRoute("/bench/echo", echo))
     if gc_mode == "frozen":
-        freeze_start_up()  # as `playtable serve` does
+        freeze_start_up()  # not (yet) what `playtable serve` does
     uvicorn.run(
         _report_collections(app),
         host=HOST,
@@ -432,8 +432,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument(
         "--gc",
         choices=("frozen", "plain"),
-        default="frozen",
-        help="frozen (what ships): the start-up's objects taken out of full collections",
+        default="plain",
+        help="plain (what ships) or frozen: the start-up's objects out of full collections",
     )
     parser.add_argument("--serve", type=int, metavar="PORT", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)

@@ -76,7 +76,7 @@ def serve(port: int) -> None:
     from starlette.websockets import WebSocket, WebSocketDisconnect
 
     from playtable.web.app import create_app
-    from playtable.web.server import WS_PROTOCOL, freeze_start_up
+    from playtable.web.server import WS_PROTOCOL
 
     async def echo(websocket: WebSocket) -> None:
         await websocket.accept()
@@ -97,7 +97,6 @@ def serve(port: int) -> None:
     threading.Thread(target=watch_parent, daemon=True).start()
     app = create_app()
     app.router.routes.insert(0, WebSocketRoute("/bench/echo", echo))
-    freeze_start_up()  # as `playtable serve` does
     uvicorn.run(
         app,
         host=HOST,

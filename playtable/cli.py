@@ -168,11 +168,10 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
     from playtable.access_log import RedactLinks
     from playtable.web.app import create_app
-    from playtable.web.server import WS_PROTOCOL, GuardedHttpProtocol, freeze_start_up
+    from playtable.web.server import WS_PROTOCOL, GuardedHttpProtocol
 
     logging.getLogger("uvicorn.access").addFilter(RedactLinks())
     app = create_app(args.database_url, redis_url=args.redis_url)
-    freeze_start_up()
     uvicorn.run(
         app,
         host=args.host,

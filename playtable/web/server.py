@@ -37,7 +37,10 @@ def freeze_start_up() -> None:
     A full collection walks every tracked object and holds the event loop meanwhile: with
     the start-up's 150,000 objects that was one pause of about 130 ms during a 600-move
     bench, felt by every table at once. Frozen, a full collection walks only what came since.
-    Call it once, in the serving process, just before serving.
+    Call it once, in the serving process, just before serving. Not called by `playtable
+    serve` yet: the two CI runs with it each failed the Korean browser game once (a page
+    that did not follow an accepted rematch), which the runs without it never did; until
+    that is understood, only `bench/latency.py --gc frozen` uses it.
     """
     gc.collect()
     gc.freeze()
