@@ -210,6 +210,9 @@ async def test_the_analysis_agrees_with_the_solver(bots: TableService) -> None:
 async def test_the_bot_accepts_a_draw_the_solver_shows_is_fair(bots: TableService) -> None:
     # On a 1x2 board the first player gets one box of two with best play on both sides.
     created = await bots.create_table("dots", {"rows": 1, "cols": 2}, "red", bot="hard")
+    # Once the computer's worker is up (on a loaded machine its spawn, niced, can outlast the
+    # answer's cap, and an offer the pool did not answer in time is declined).
+    await bots.computer.pool.run(len, [])
     await bots.offer_draw(created.id, created.seat_token)
     table = await until(bots, created.id, lambda t: t["outcome"] is not None)
     assert table["outcome"]["reason"] == "draw_agreed" and table["ply"] == 0
