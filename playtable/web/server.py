@@ -12,7 +12,6 @@ proxy the proxy's own timeouts do this job (``docs/deploy.md``), and the guard i
 from __future__ import annotations
 
 import asyncio
-import gc
 import os
 from collections import Counter
 from typing import ClassVar
@@ -28,22 +27,6 @@ WS_PROTOCOL = "websockets-sansio"
 
 READ_TIMEOUT = float(os.environ.get("PLAYTABLE_READ_TIMEOUT") or 10.0)
 PENDING_PER_ADDRESS = int(os.environ.get("PLAYTABLE_PENDING_PER_ADDRESS") or 32)
-
-
-def freeze_start_up() -> None:
-    """Take what the start-up made (modules, catalogs, routes: most of the process's objects,
-    and all of them live as long as it) out of the garbage collector's full collections.
-
-    A full collection walks every tracked object and holds the event loop meanwhile: with
-    the start-up's 150,000 objects that was one pause of about 130 ms during a 600-move
-    bench, felt by every table at once. Frozen, a full collection walks only what came since.
-    Call it once, in the serving process, just before serving. Not called by `playtable
-    serve` yet: the two CI runs with it each failed the Korean browser game once (a page
-    that did not follow an accepted rematch), which the runs without it never did; until
-    that is understood, only `bench/latency.py --gc frozen` uses it.
-    """
-    gc.collect()
-    gc.freeze()
 
 
 def _response(status: bytes) -> bytes:
@@ -114,4 +97,4 @@ class GuardedHttpProtocol(HttpToolsProtocol):
         super().connection_lost(exc)
 
 
-__all__ = ["WS_PROTOCOL", "GuardedHttpProtocol", "freeze_start_up"]
+__all__ = ["WS_PROTOCOL", "GuardedHttpProtocol"]
