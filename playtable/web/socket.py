@@ -74,6 +74,7 @@ class TableSocket:
         self.resync_later = False  # whether ``resync`` is still pausing before its re-read
         self.sent_version = -1
         self.sent_personal: dict[str, Any] | None = None  # the viewer's fields last sent
+        self.rematch_sent = False  # this seated player was given the rematch table's link
         self.subscription: Subscription | None = None
         self.pump: asyncio.Task[None] | None = None
         self.send_lock = asyncio.Lock()
@@ -259,10 +260,10 @@ class TableSocket:
                 self.resubscribing = asyncio.create_task(self.resubscribe())
         # Whatever ``since`` says, the full state brings the client up to date: it is small,
         # and it covers presence, which has no version of its own.
+        self.rematch_sent = False  # every join repeats the link (docs/protocol.md)
         await self.send_state()
         self.joined = True
         self.start_relay()
-        await self.send_rematch_link()
 
     def start_relay(self) -> None:
         # Relaying starts after the first state, so the client sees that first; what was
@@ -365,6 +366,11 @@ class TableSocket:
         if version >= self.sent_version:
             self.sent_version, self.sent_personal = version, personal
         await self.send_text(text)
+        if shared.get("rematch_id") is not None and not self.rematch_sent:
+            # However this socket came to the version that agreed a rematch (a join, a
+            # re-read after a missed message or a lost bus, a refused stale request), the
+            # relay then skips that version's change: the link must come with the state.
+            await self.send_rematch_link()
 
     async def read_again(self) -> None:
         await asyncio.sleep(random.uniform(0, RESYNC_SPREAD))
@@ -376,6 +382,7 @@ class TableSocket:
             return
         url = await self.service.rematch_url(self.table_id, self.token)
         if url is not None:
+            self.rematch_sent = True
             await self.send({"type": "rematch", "url": url})
 
     async def relay(self, subscription: Subscription) -> None:
@@ -416,7 +423,9 @@ class TableSocket:
             text = self.encode_whole(message)
         self.sent_version = version
         await self.send_text(text)
-        if any(e.get("kind") == "rematch_accepted" for e in message["events"]):
+        if not self.rematch_sent and any(
+            e.get("kind") == "rematch_accepted" for e in message["events"]
+        ):
             await self.send_rematch_link()
 
     def resync_soon(self, at_once: bool = False) -> None:

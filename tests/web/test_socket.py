@@ -6,6 +6,7 @@ import json
 import time
 from collections.abc import Iterator
 from contextlib import ExitStack, contextmanager
+from typing import Any
 
 import pytest
 from starlette.testclient import TestClient
@@ -305,6 +306,52 @@ def test_rematch_keeps_both_seated_with_colours_swapped(client: TestClient) -> N
             seats[name] = fresh["you"]
             assert fresh["options"] == {**DOTS, "misere": False} and fresh["moves"] == []
         assert seats == {"red": "blue", "blue": "red"}
+
+
+def test_a_player_who_catches_up_by_a_re_read_still_gets_the_rematch_link(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The link used to come only with the relayed change that agreed the rematch (or a
+    join): a socket that reached that version by a re-read of the store (its bus subscription
+    failed and came back, or it missed a message) showed the new table's id and never moved
+    there. Here red's subscription fails once when red joins, so red sees the agreement only
+    by the re-read that follows the resubscription."""
+    service = client.app.state.service  # type: ignore[attr-defined]
+    subscribe = service.subscribe
+    failures = [ConnectionError("the bus is away")]
+
+    async def failing_once(table_id: str) -> Any:
+        if failures:
+            raise failures.pop()
+        return await subscribe(table_id)
+
+    table = create_table(client, seat="red")
+    blue_token = claim(client, table)
+    with connect(client, table.id, blue_token) as blue_session:
+        blue = Socket(blue_session)
+        blue.join()
+        blue.send("resign")
+        blue.at_version(2)
+        monkeypatch.setattr(service, "subscribe", failing_once)
+        with connect(client, table.id, table.token) as red_session:
+            red = Socket(red_session)
+            assert red.join()["table"]["outcome"] is not None
+            assert not failures, "red's first subscription failed"
+            red.send("rematch")  # red proposes (no relay yet: red's own socket is deaf)
+            blue.until_state(lambda t: t["offers"]["rematch"] == ["red"])
+            blue.send("rematch")  # blue accepts
+            assert blue.next("rematch")["url"]
+            # red's socket subscribes again and re-reads: the state, then the link
+            _, state = red.until_state(lambda t: t["rematch_id"] is not None)
+            links = []
+            for _ in range(50):  # a ping's pong at a time, so a missing link fails, not hangs
+                red.send("ping")
+                while (message := red.receive())["type"] != "pong":
+                    links += [message["url"]] if message["type"] == "rematch" else []
+                if links:
+                    break
+                time.sleep(0.02)
+            assert links and links[0].startswith(f"/t/{state['rematch_id']}/seat/")
 
 
 def test_presence_is_shown_to_both(client: TestClient) -> None:
