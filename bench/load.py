@@ -76,6 +76,7 @@ def serve(port: int) -> None:
     from starlette.websockets import WebSocket, WebSocketDisconnect
 
     from playtable.web.app import create_app
+    from playtable.web.collector import frozen_after_start_up
     from playtable.web.server import WS_PROTOCOL
 
     async def echo(websocket: WebSocket) -> None:
@@ -98,7 +99,7 @@ def serve(port: int) -> None:
     app = create_app()
     app.router.routes.insert(0, WebSocketRoute("/bench/echo", echo))
     uvicorn.run(
-        app,
+        frozen_after_start_up(app),  # as `playtable serve` runs
         host=HOST,
         port=port,
         log_level="warning",

@@ -168,12 +168,14 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
     from playtable.access_log import RedactLinks
     from playtable.web.app import create_app
+    from playtable.web.collector import frozen_after_start_up
     from playtable.web.server import WS_PROTOCOL, GuardedHttpProtocol
 
     logging.getLogger("uvicorn.access").addFilter(RedactLinks())
     app = create_app(args.database_url, redis_url=args.redis_url)
     uvicorn.run(
-        app,
+        # The start-up's objects out of the collector's full walks (web/collector.py).
+        frozen_after_start_up(app),
         host=args.host,
         port=args.port,
         # Above the protocol's 16 KiB so an oversized message gets a readable error instead
