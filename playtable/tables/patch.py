@@ -48,38 +48,56 @@ def diff(old: Any, new: Any) -> list[Operation]:
 
 
 def _diff(old: Any, new: Any, path: str, out: list[Operation]) -> None:
+    """Append to ``out`` the operations that turn ``old`` into ``new`` at ``path``. Each
+    value is walked once: parts shared by identity (a view's unchanged lines and cells) are
+    skipped, and a path is spelt out only where something changed."""
     if old is new:
         return
-    if type(old) is not type(new):
+    kind = type(new)
+    if type(old) is not kind:
         out.append({"op": "replace", "path": path, "value": new})
-    elif isinstance(new, dict):
+    elif kind is dict:
+        added = 0
         for key, value in new.items():
-            child = f"{path}/{_escape(key)}"
             if key not in old:
-                out.append({"op": "add", "path": child, "value": value})
-            elif old[key] is not value and old[key] != value:
-                _diff(old[key], value, child, out)
-        for key in old:
-            if key not in new:
-                out.append({"op": "remove", "path": f"{path}/{_escape(key)}"})
-    elif isinstance(new, list):
+                out.append({"op": "add", "path": f"{path}/{_escape(key)}", "value": value})
+                added += 1
+                continue
+            before = old[key]
+            if before is value:
+                continue
+            value_kind = type(value)
+            if value_kind is dict or value_kind is list:
+                _diff(before, value, f"{path}/{_escape(key)}", out)
+            elif type(before) is not value_kind or before != value:
+                out.append({"op": "replace", "path": f"{path}/{_escape(key)}", "value": value})
+        if len(old) + added != len(new):  # some keys of ``old`` are gone
+            for key in old:
+                if key not in new:
+                    out.append({"op": "remove", "path": f"{path}/{_escape(key)}"})
+    elif kind is list:
         _diff_list(old, new, path, out)
     elif old != new:
         out.append({"op": "replace", "path": path, "value": new})
 
 
 def _diff_list(old: list[Any], new: list[Any], path: str, out: list[Operation]) -> None:
-    if old == new:
-        return
     changes: list[Operation] = []
     if len(old) == len(new):
-        for index, (before, after) in enumerate(zip(old, new, strict=True)):
-            # Identity first: a view's unchanged parts are shared objects, and != compares
-            # two dicts key by key even when they are the same one.
-            if before is not after and before != after:
+        for index, after in enumerate(new):
+            before = old[index]
+            # Identity first: a view's unchanged parts are shared objects.
+            if before is after:
+                continue
+            after_kind = type(after)
+            if after_kind is dict or after_kind is list:
                 _diff(before, after, f"{path}/{index}", changes)
-                if len(changes) > MAX_LIST_CHANGES:
-                    break
+            elif type(before) is not after_kind or before != after:
+                changes.append({"op": "replace", "path": f"{path}/{index}", "value": after})
+            if len(changes) > MAX_LIST_CHANGES:
+                break
+        if not changes:
+            return  # equal, item by item
     elif len(new) > len(old) and new[: len(old)] == old:
         changes = [{"op": "add", "path": f"{path}/-", "value": v} for v in new[len(old) :]]
     elif len(new) < len(old) and len(old) - len(new) <= MAX_LIST_CHANGES:
