@@ -92,26 +92,36 @@ def decided(
     true (a move starts the other clock, the end of the game clears it).
     """
     stored_outcome = KEEP if outcome is KEEP else (None if outcome is None else outcome.to_json())
-    row = dataclasses.replace(table.row, version=table.version + 1, offers=offers.to_json())
+    # The row's changes gathered and made at once: each dataclasses.replace copies the whole
+    # row, and a move is the change made most often.
+    before = table.row
+    changes: dict[str, Any] = {"version": table.version + 1, "offers": offers.to_json()}
     if seat is not None:
-        row = dataclasses.replace(row, seats={**row.seats, seat[0]: seat[1]}, seated_at=seat[2])
+        changes["seats"] = {**before.seats, seat[0]: seat[1]}
+        changes["seated_at"] = seat[2]
     if not isinstance(stored_outcome, Keep):
-        row = dataclasses.replace(row, outcome=stored_outcome)
+        changes["outcome"] = stored_outcome
     if rematch is not None:
-        row = dataclasses.replace(row, rematch_id=rematch[0])
+        changes["rematch_id"] = rematch[0]
     if nickname is not None:
-        names = {p: n for p, n in row.nicknames.items() if p != nickname[0]}
+        names = {p: n for p, n in before.nicknames.items() if p != nickname[0]}
         if nickname[1]:
             names[nickname[0]] = nickname[1]
-        row = dataclasses.replace(row, nicknames=names)
+        changes["nicknames"] = names
     moves = table.moves
     if append is not None:
         moves = (*moves, append)
     if drop_from is not None:
         moves = moves[:drop_from]
+    row = dataclasses.replace(before, **changes)
     after = LoadedTable(row, moves, table.game, table.state if state is None else state)
+    # The clocks (hence the deadline) depend on the moves, the time control and the outcome,
+    # not on the stored deadline: worked out on ``after``, kept with it if it stays the same.
     deadline = after.clocks().deadline
-    after = dataclasses.replace(after, row=dataclasses.replace(after.row, deadline=deadline))
+    if deadline != row.deadline:
+        after = LoadedTable(
+            dataclasses.replace(row, deadline=deadline), moves, table.game, after.state
+        )
     change = Change(
         append=append,
         drop_ply=drop_from,

@@ -158,7 +158,7 @@ class LoadedTable:
     def _clocks(self) -> clocks.Clocks:
         control = self.time_control
         if isinstance(control, clocks.Unlimited):
-            return clocks.Clocks(control, history=tuple(None for _ in self.moves))
+            return clocks.Clocks(control, history=(None,) * len(self.moves))
         timed = [
             clocks.Timed(m.player, m.at or self.row.created_at, m.lag_ms / 1000) for m in self.moves
         ]
