@@ -64,13 +64,8 @@ def _diff(old: Any, new: Any, path: str, out: list[Operation]) -> None:
                 added += 1
                 continue
             before = old[key]
-            if before is value:
-                continue
-            value_kind = type(value)
-            if value_kind is dict or value_kind is list:
+            if before is not value:
                 _diff(before, value, f"{path}/{_escape(key)}", out)
-            elif type(before) is not value_kind or before != value:
-                out.append({"op": "replace", "path": f"{path}/{_escape(key)}", "value": value})
         if len(old) + added != len(new):  # some keys of ``old`` are gone
             for key in old:
                 if key not in new:
@@ -87,13 +82,8 @@ def _diff_list(old: list[Any], new: list[Any], path: str, out: list[Operation]) 
         for index, after in enumerate(new):
             before = old[index]
             # Identity first: a view's unchanged parts are shared objects.
-            if before is after:
-                continue
-            after_kind = type(after)
-            if after_kind is dict or after_kind is list:
+            if before is not after:
                 _diff(before, after, f"{path}/{index}", changes)
-            elif type(before) is not after_kind or before != after:
-                changes.append({"op": "replace", "path": f"{path}/{index}", "value": after})
             if len(changes) > MAX_LIST_CHANGES:
                 break
         if not changes:
