@@ -242,6 +242,16 @@ class Game(ABC, Generic[SettingsT, StateT, MoveT]):
                 view[key] = [] if key == "legal_moves" else None
         return view
 
+    def view_after(
+        self, view: Mapping[str, Any], move: MoveT, after: StateT
+    ) -> tuple[dict[str, Any], list[dict[str, Any]]] | None:
+        """``view`` (the :meth:`view` of the position before ``move``) brought to ``after``,
+        and what changed as JSON Patch operations relative to the view (``replace``, ``add``,
+        ``remove``), made from the move alone instead of drawing the whole board again and
+        comparing; ``None`` where a game has no such shortcut (the caller then compares).
+        The result equals ``view(after)``, and the operations turn ``view`` into it."""
+        return None
+
     def move_facts(self, before: StateT, after: StateT) -> dict[str, Any]:
         """What a move event tells beside the move itself (``docs/protocol.md``): by default
         the cells it claimed, in a game that keeps a score."""

@@ -130,7 +130,17 @@ class Announcer:
         """The bus message of ``table``'s version: a patch from the kept version before it
         (or the same version, for news that changes none), else the whole public table."""
         kept = self._versions.get(table.id)
-        body = self.versioned(table)  # the kept body itself when it is this version
+        operations: list[patch.Operation] | None = None
+        shortcut = None
+        if kept is not None and kept[0] == table.version - 1:
+            shortcut = views.versioned_after_move(kept[1], table)  # a move: from the move
+        if shortcut is not None:
+            body, operations = shortcut
+            self._keep(table.id, table.version, body)
+        else:
+            body = self.versioned(table)  # the kept body itself when it is this version
+            if kept is not None and kept[0] in (table.version - 1, table.version):
+                operations = patch.diff(kept[1], body)
         live = views.live(table, census, self.clock())
         message: dict[str, Any] = {
             "type": "table",
@@ -139,15 +149,15 @@ class Announcer:
             "base": None,
             "events": [event.to_json() for event in events],
         }
-        if kept is not None and kept[0] in (table.version - 1, table.version):
-            operations = patch.diff(kept[1], body)
+        if operations is None:
+            message["table"] = {**body, **live}
+        else:
+            assert kept is not None
             operations += [
                 {"op": "replace", "path": f"/{field}", "value": live[field]}
                 for field in views.LIVE_FIELDS
             ]
             message["base"], message["patch"] = kept[0], operations
-        else:
-            message["table"] = {**body, **live}
         return message
 
     async def announce(self, table: LoadedTable, events: list[Event]) -> None:

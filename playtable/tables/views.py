@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Protocol
 
-from playtable.games import PLAYERS, Player, Termination, other
+from playtable.games import PLAYERS, GameError, Player, Termination, other
 from playtable.games.records import GameRecord
 from playtable.store import TableRow
 from playtable.tables.clocks import Unlimited
@@ -91,6 +91,58 @@ def versioned(table: LoadedTable, links: Links) -> dict[str, Any]:
         "watch_url": links.watch(row.id),
         "view": view,
     }
+
+
+def versioned_after_move(
+    before: Mapping[str, Any], table: LoadedTable
+) -> tuple[dict[str, Any], list[dict[str, Any]]] | None:
+    """:func:`versioned` of ``table`` made from ``before`` (that of the version before it)
+    when the change between them was one move, with the JSON Patch from ``before``: the
+    game's :meth:`~playtable.games.base.Game.view_after` brings the board up to date from the
+    move alone, where building the view again and comparing the two walks the whole board.
+    ``None`` for any other change, or a game without the shortcut: build and compare then."""
+    moves: list[str] = before["moves"]
+    if (
+        before["id"] != table.id
+        or before["version"] != table.version - 1
+        or len(moves) != table.ply - 1
+    ):
+        return None
+    last = table.moves[-1]
+    game = table.game
+    outcome = table.outcome()
+    if outcome is not None and game.outcome(table.state) is None:
+        return None  # ended off the board (a clock that ran out): the closed view
+    try:
+        shortcut = game.view_after(before["view"], game.parse_move(last.move), table.state)
+    except GameError:
+        return None
+    if shortcut is None:
+        return None
+    view, view_operations = shortcut
+    body = {
+        **before,
+        "version": table.version,
+        "ply": table.ply,
+        "moves": [*moves, last.move],
+        "movers": [*before["movers"], last.player],
+        "to_move": table.to_move(),
+        "outcome": None if outcome is None else outcome.to_json(),
+        "offers": table.offers.public(),
+        "rematch_id": table.row.rematch_id,
+        "view": view,
+    }
+    operations: list[dict[str, Any]] = [
+        {"op": "replace", "path": "/version", "value": table.version},
+        {"op": "replace", "path": "/ply", "value": table.ply},
+        {"op": "add", "path": "/moves/-", "value": last.move},
+        {"op": "add", "path": "/movers/-", "value": last.player},
+    ]
+    for field in ("to_move", "outcome", "offers", "rematch_id"):
+        if body[field] != before[field]:
+            operations.append({"op": "replace", "path": f"/{field}", "value": body[field]})
+    operations += [{**op, "path": "/view" + op["path"]} for op in view_operations]
+    return body, operations
 
 
 def live(table: LoadedTable, census: Census, now: datetime | None) -> dict[str, Any]:

@@ -5,15 +5,18 @@ from __future__ import annotations
 import copy
 import json
 import random
+from datetime import UTC, datetime
 from typing import Any
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from playtable import games
 from playtable.bus import InProcessBus
-from playtable.store import Store
-from playtable.tables import TableService, patch
+from playtable.store import Store, TableRow
+from playtable.tables import TableService, decisions, patch, tokens, views
+from playtable.tables.table import LoadedTable, Offers
 from tests.tables.conftest import SECRET
 from tests.tables.links import LINKS
 
@@ -132,3 +135,77 @@ async def test_news_of_a_version_this_process_never_saw_is_ignored_safely(db_url
     finally:
         await store_a.close()
         await store_b.close()
+
+
+# -- a move's table made from the move (views.versioned_after_move) ----------------------------
+SHORTCUT_BOARDS: list[dict[str, Any]] = [
+    {"grid": "square", "rows": 1, "cols": 1, "start": "standard"},
+    {"grid": "square", "rows": 3, "cols": 4, "start": "standard"},
+    {"grid": "square", "rows": 2, "cols": 4, "start": "swedish"},
+    {"grid": "square", "rows": 3, "cols": 3, "start": "icelandic", "misere": True},
+    {"grid": "triangle", "size": 3, "start": "standard"},
+    {"grid": "hexagon", "size": 2, "start": "standard", "misere": True},
+]
+TOKENS = {"red": "red-seat-token", "blue": "blue-seat-token"}
+
+
+def fresh_table(game: str, options: dict[str, Any]) -> LoadedTable:
+    loaded = games.load(game, options)
+    row = TableRow(
+        id="t1",
+        game=loaded.name,
+        options=loaded.options(),
+        version=3,
+        outcome=None,
+        invite_hash=tokens.hash_token("invite"),
+        offers=Offers().to_json(),
+        rematch_id=None,
+        created_at=datetime(2026, 12, 2, tzinfo=UTC),
+        seats={p: tokens.hash_token(t) for p, t in TOKENS.items()},
+        bots={},
+    )
+    return LoadedTable(row, (), loaded, loaded.initial())
+
+
+@given(st.sampled_from(SHORTCUT_BOARDS), st.integers(0, 2**32), st.booleans())
+def test_a_moves_table_made_from_the_move_is_the_one_built_again(
+    options: dict[str, Any], seed: int, heard: bool
+) -> None:
+    """Every move of a random game: the public table made from the move and the one before
+    is the one built from scratch, and its patch turns the one before into it. ``heard``:
+    the one before came over the bus (a copy, sharing nothing with the board's parts)."""
+    rng = random.Random(seed)
+    table = fresh_table("dots", options)
+    before = views.versioned(table, LINKS)
+    while table.running():
+        if heard and rng.random() < 0.5:
+            before = json.loads(json.dumps(before))
+        player = table.to_move()
+        assert player is not None
+        move = rng.choice(table.game.legal_move_texts(table.state))
+        table = decisions.play(table, TOKENS[player], table.ply, move).after
+        shortcut = views.versioned_after_move(before, table)
+        assert shortcut is not None, "a move is always made from the move"
+        body, operations = shortcut
+        fresh = views.versioned(table, LINKS)
+        assert body == fresh
+        assert patch.apply(before, operations) == fresh
+        before = body
+    assert before["outcome"] is not None and before["view"]["legal_moves"] == []
+
+
+def test_any_other_change_is_built_and_compared() -> None:
+    table = fresh_table("dots", SHORTCUT_BOARDS[1])
+    before = views.versioned(table, LINKS)
+    resigned = decisions.resign(table, TOKENS["red"]).after
+    assert views.versioned_after_move(before, resigned) is None  # no move: compared
+    moved = decisions.play(table, TOKENS["red"], 0, "a1-b1").after
+    body = views.versioned(moved, LINKS)
+    assert views.versioned_after_move(body, moved) is None  # not the version before
+    two_later = decisions.play(moved, TOKENS["blue"], 1, "a2-b2").after
+    assert views.versioned_after_move(before, two_later) is None  # two versions apart
+    swaptimum = fresh_table("swaptimum", {"size": 5})
+    sw_before = views.versioned(swaptimum, LINKS)
+    sw_move = swaptimum.game.legal_move_texts(swaptimum.state)[0]
+    sw_after = decisions.play(swaptimum, TOKENS["red"], 0, sw_move).after
+    assert views.versioned_after_move(sw_before, sw_after) is None  # no shortcut: compared

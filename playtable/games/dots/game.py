@@ -473,6 +473,53 @@ class DotsAndBoxes(Game[DotsSettings, DotsState, int]):
             "legal_moves": self.legal_move_texts(state),
         }
 
+    def view_after(
+        self, view: Mapping[str, Any], move: int, after: DotsState
+    ) -> tuple[dict[str, Any], list[dict[str, Any]]] | None:
+        """The view after ``move`` from the view before it: the line drawn, the cells it
+        completed, the score, the turn and the line taken out of the legal moves, instead of
+        every line and cell again (see :meth:`Game.view_after`)."""
+        if view.get("kind") != "dots" or not isinstance(move, int):
+            return None
+        if not 0 <= move < self._line_count or view["lines"][move]["drawn"]:
+            return None  # not the view of a position where this line was free
+        _, line_parts, cell_parts = self._view_parts()
+        line = self.board.lines[move]
+        try:
+            index = view["legal_moves"].index(line.name)
+        except ValueError:
+            return None
+        lines = list(view["lines"])
+        lines[move] = line_parts[move][1]
+        operations: list[dict[str, Any]] = [
+            {"op": "replace", "path": f"/lines/{move}", "value": lines[move]}
+        ]
+        cells = view["cells"]
+        for cell in dict.fromkeys(line.cells):
+            part = cell_parts[cell][owner_of(after.red, after.blue, cell) or ""]
+            if cells[cell] is not part and cells[cell] != part:
+                if cells is view["cells"]:
+                    cells = list(cells)
+                cells[cell] = part
+                operations.append({"op": "replace", "path": f"/cells/{cell}", "value": part})
+        red, blue = self.score(after)
+        score = view["score"]
+        if score["red"] != red or score["blue"] != blue:
+            score = {"red": red, "blue": blue}
+            operations.append({"op": "replace", "path": "/score", "value": score})
+        if view["to_move"] != after.to_move:
+            operations.append({"op": "replace", "path": "/to_move", "value": after.to_move})
+        legal = view["legal_moves"]
+        operations.append({"op": "remove", "path": f"/legal_moves/{index}"})
+        changed = {
+            "lines": lines,
+            "cells": cells,
+            "score": score,
+            "to_move": after.to_move,
+            "legal_moves": legal[:index] + legal[index + 1 :],
+        }
+        return {**view, **changed}, operations
+
     def _view_parts(
         self,
     ) -> tuple[
