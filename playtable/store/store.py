@@ -43,6 +43,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 from sqlalchemy.pool import StaticPool
 
 from playtable.games import Player
+from playtable.store.raw_read import RawReader
 from playtable.store.raw_sqlite import RawWriter, Step
 from playtable.store.schema import analysis_values, moves, push_subscriptions, seats, tables
 
@@ -277,6 +278,10 @@ class Store:
         self._raw: RawWriter | None = (
             RawWriter(self.engine, self._one_at_a_time) if self.engine is not None else None
         )
+        # And so do the reads made most often: a table's row and seats, its moves.
+        self._reader: RawReader | None = (
+            RawReader(self.engine, self._one_at_a_time) if self.engine is not None else None
+        )
 
     async def open(self) -> None:
         """Create the SQLite file's folder if needed and upgrade the schema; call once first."""
@@ -306,6 +311,8 @@ class Store:
             await asyncio.wait([self._writer])
         if self._raw is not None:
             self._raw.close()
+        if self._reader is not None:
+            self._reader.close()
         if self.engine is not None:
             self.engine.dispose()
         if self.async_engine is not None:
@@ -338,9 +345,13 @@ class Store:
 
     # -- reading ----------------------------------------------------------------------------
     async def table(self, table_id: str) -> TableRow | None:
+        if self._reader is not None:
+            return await asyncio.to_thread(_table_from, self._reader.rows, table_id)
         return await self._read(_read_table, table_id)
 
     async def moves(self, table_id: str) -> list[MoveRow]:
+        if self._reader is not None:
+            return await asyncio.to_thread(_moves_from, self._reader.rows, table_id)
         return await self._read(_read_moves, table_id)
 
     async def tables_with_bots(self) -> list[str]:
@@ -514,19 +525,35 @@ _CONTRADICTIONS = (_Conflict, sa.exc.IntegrityError, sqlite3.IntegrityError)
 
 
 # -- the operations, each run in one transaction ---------------------------------------------
+# The reads made most often, built once: the statement objects are the keys of SQLAlchemy's
+# compiled cache and of the raw reader's (raw_read.py).
+_TABLE = sa.select(tables).where(tables.c.id == sa.bindparam("table_id"))
+_SEATS = sa.select(
+    seats.c.player, seats.c.token_hash, seats.c.bot_level, seats.c.created_at, seats.c.nickname
+).where(seats.c.table_id == sa.bindparam("table_id"))
+_MOVES = (
+    sa.select(moves.c.ply, moves.c.move, moves.c.player, moves.c.created_at, moves.c.lag_ms)
+    .where(moves.c.table_id == sa.bindparam("table_id"))
+    .order_by(moves.c.ply)
+)
+# Rows of a statement with its bind values: ``Connection.execute`` or the raw reader.
+Fetch = Callable[[sa.Select[Any], Mapping[str, Any]], Sequence[Any]]
+
+
+def _fetch(conn: Connection) -> Fetch:
+    return lambda statement, values: conn.execute(statement, values).all()
+
+
 def _read_table(conn: Connection, table_id: str) -> TableRow | None:
-    row = conn.execute(sa.select(tables).where(tables.c.id == table_id)).first()
-    if row is None:
+    return _table_from(_fetch(conn), table_id)
+
+
+def _table_from(fetch: Fetch, table_id: str) -> TableRow | None:
+    found = fetch(_TABLE, {"table_id": table_id})
+    if not found:
         return None
-    seat_rows = conn.execute(
-        sa.select(
-            seats.c.player,
-            seats.c.token_hash,
-            seats.c.bot_level,
-            seats.c.created_at,
-            seats.c.nickname,
-        ).where(seats.c.table_id == table_id)
-    ).all()
+    row = found[0]
+    seat_rows = fetch(_SEATS, {"table_id": table_id})
     return TableRow(
         id=row.id,
         game=row.game,
@@ -554,11 +581,11 @@ def _aware(moment: datetime | None) -> datetime | None:
 
 
 def _read_moves(conn: Connection, table_id: str) -> list[MoveRow]:
-    rows = conn.execute(
-        sa.select(moves.c.ply, moves.c.move, moves.c.player, moves.c.created_at, moves.c.lag_ms)
-        .where(moves.c.table_id == table_id)
-        .order_by(moves.c.ply)
-    )
+    return _moves_from(_fetch(conn), table_id)
+
+
+def _moves_from(fetch: Fetch, table_id: str) -> list[MoveRow]:
+    rows = fetch(_MOVES, {"table_id": table_id})
     return [MoveRow(r.ply, r.move, r.player, _aware(r.created_at), r.lag_ms or 0) for r in rows]
 
 

@@ -535,3 +535,68 @@ async def test_a_move_on_sqlite_is_stored_as_sqlalchemy_stores_it(tmp_path: Path
             raw = [r[1:] for r in db.execute(query, ("raw",)).fetchall()]
             orm = [r[1:] for r in db.execute(query, ("orm",)).fetchall()]
             assert raw == orm and raw
+
+
+@pytest.mark.parametrize("memory", [False, True], ids=["file", "memory"])
+async def test_sqlite_reads_what_sqlalchemy_reads(tmp_path: Path, memory: bool) -> None:
+    """A table's row, seats and moves on SQLite are read on the driver's connections
+    (store/raw_read.py) with SQLAlchemy's own conversions: the same values, types and time
+    zones as through ``Connection.execute``, for a table with every kind of field set."""
+    from datetime import UTC, datetime
+
+    from playtable.store.store import _read_moves, _read_table
+
+    store = Store("sqlite:///:memory:" if memory else f"sqlite:///{tmp_path / 'read.sqlite3'}")
+    await store.open()
+    try:
+        at = datetime(2026, 12, 2, 3, 4, 5, 678901, tzinfo=UTC)
+        table = dataclasses.replace(
+            new_table("full", red=HASH_RED, blue=HASH_BLUE),
+            created_at=at,
+            options={"grid": "square", "rows": 2, "cols": 3, "misere": True},
+        )
+        assert await store.create_table(table)
+        changes = [
+            Change(append=MoveRow(0, "a1-b1", "red", at=at, lag_ms=17), deadline=at, at=at),
+            Change(nickname=("blue", "Sinikka ✓"), offers={"draw": "red", "undo": None}),
+            Change(
+                append=MoveRow(1, "b1-c1", "blue", at=at),
+                outcome={"winner": "blue", "reason": "resign", "score": [0, 1]},
+                at=at,
+            ),
+        ]
+        for version, change in enumerate(changes):
+            assert await store.update("full", version, change)
+        assert await store.create_table(new_table("bare"))
+        for table_id in ("full", "bare", "missing"):
+            raw_row, raw_moves = await store.table(table_id), await store.moves(table_id)
+            orm_row = await store._run(_read_table, table_id)
+            orm_moves = await store._run(_read_moves, table_id)
+            assert raw_row == orm_row
+            assert [(m, m.at, m.lag_ms) for m in raw_moves] == [
+                (m, m.at, m.lag_ms) for m in orm_moves
+            ]
+        row = await store.table("full")
+        assert row is not None and row.version == 3 and row.nicknames == {"blue": "Sinikka ✓"}
+        assert row.deadline == at and row.deadline.tzinfo is not None
+        assert row.outcome == {"winner": "blue", "reason": "resign", "score": [0, 1]}
+        moves = await store.moves("full")
+        assert [(m.move, m.at, m.lag_ms) for m in moves] == [("a1-b1", at, 17), ("b1-c1", at, 0)]
+    finally:
+        await store.close()
+
+
+async def test_reads_in_flight_when_the_store_closes_still_answer(tmp_path: Path) -> None:
+    """Reads run in worker threads on connections of their own: closing the store while some
+    are running waits for each, and those that come after still read (a closed connection
+    under a running read crashed the whole process, found by the service's tests)."""
+    store = Store(f"sqlite:///{tmp_path / 'closing.sqlite3'}")
+    await store.open()
+    assert await store.create_table(new_table(red=HASH_RED, blue=HASH_BLUE))
+    reads = [asyncio.create_task(store.table("t1")) for _ in range(300)]
+    await asyncio.sleep(0.001)  # some of them under way
+    await store.close()
+    rows = await asyncio.gather(*reads)
+    assert all(
+        row is not None and row.seats == {"red": HASH_RED, "blue": HASH_BLUE} for row in rows
+    )
