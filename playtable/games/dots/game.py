@@ -491,8 +491,10 @@ class DotsAndBoxes(Game[DotsSettings, DotsState, int]):
             return None
         lines = list(view["lines"])
         lines[move] = line_parts[move][1]
+        # The operations name only the fields that changed, as a comparison would: a line's
+        # and a cell's other fields are the board's and never change.
         operations: list[dict[str, Any]] = [
-            {"op": "replace", "path": f"/lines/{move}", "value": lines[move]}
+            {"op": "replace", "path": f"/lines/{move}/drawn", "value": True}
         ]
         cells = view["cells"]
         for cell in dict.fromkeys(line.cells):
@@ -501,12 +503,15 @@ class DotsAndBoxes(Game[DotsSettings, DotsState, int]):
                 if cells is view["cells"]:
                     cells = list(cells)
                 cells[cell] = part
-                operations.append({"op": "replace", "path": f"/cells/{cell}", "value": part})
+                path = f"/cells/{cell}/owner"
+                operations.append({"op": "replace", "path": path, "value": part["owner"]})
         red, blue = self.score(after)
         score = view["score"]
         if score["red"] != red or score["blue"] != blue:
+            for player, count in (("red", red), ("blue", blue)):
+                if score[player] != count:
+                    operations.append({"op": "replace", "path": f"/score/{player}", "value": count})
             score = {"red": red, "blue": blue}
-            operations.append({"op": "replace", "path": "/score", "value": score})
         if view["to_move"] != after.to_move:
             operations.append({"op": "replace", "path": "/to_move", "value": after.to_move})
         legal = view["legal_moves"]
