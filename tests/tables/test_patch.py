@@ -5,20 +5,20 @@ from __future__ import annotations
 import copy
 import json
 import random
-from datetime import UTC, datetime
 from typing import Any
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from playtable import games
 from playtable.bus import InProcessBus
-from playtable.store import Store, TableRow
-from playtable.tables import TableService, decisions, patch, tokens, views
-from playtable.tables.table import LoadedTable, Offers
+from playtable.store import Store
+from playtable.tables import TableService, decisions, patch, views
+from playtable.tables.table import LoadedTable
 from tests.tables.conftest import SECRET
 from tests.tables.links import LINKS
+from tests.tables.test_decisions import BLUE, RED
+from tests.tables.test_decisions import table as table_of
 
 pytestmark = pytest.mark.anyio
 
@@ -146,25 +146,11 @@ SHORTCUT_BOARDS: list[dict[str, Any]] = [
     {"grid": "triangle", "size": 3, "start": "standard"},
     {"grid": "hexagon", "size": 2, "start": "standard", "misere": True},
 ]
-TOKENS = {"red": "red-seat-token", "blue": "blue-seat-token"}
+TOKENS = {"red": RED, "blue": BLUE}
 
 
 def fresh_table(game: str, options: dict[str, Any]) -> LoadedTable:
-    loaded = games.load(game, options)
-    row = TableRow(
-        id="t1",
-        game=loaded.name,
-        options=loaded.options(),
-        version=3,
-        outcome=None,
-        invite_hash=tokens.hash_token("invite"),
-        offers=Offers().to_json(),
-        rematch_id=None,
-        created_at=datetime(2026, 12, 2, tzinfo=UTC),
-        seats={p: tokens.hash_token(t) for p, t in TOKENS.items()},
-        bots={},
-    )
-    return LoadedTable(row, (), loaded, loaded.initial())
+    return table_of(game=game, options=options)
 
 
 @given(st.sampled_from(SHORTCUT_BOARDS), st.integers(0, 2**32), st.booleans())
