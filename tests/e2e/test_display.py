@@ -11,6 +11,7 @@ import re
 
 import pytest
 from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 from playtable.games import load
 from tests.e2e.helpers import (
@@ -98,6 +99,25 @@ def side_bars(page: Page, colour: str) -> list[dict[str, float]]:
     return boxes
 
 
+def expect_bars(page: Page, colour: str, *, standing: bool) -> None:
+    """``colour``'s side bars are drawn, all standing (taller than wide: left and right) or
+    all lying (top and bottom). Waited for: the first state from the socket draws the board
+    again, and a bar measured in between has no size yet."""
+    try:
+        page.wait_for_function(
+            """([colour, standing]) => {
+                const bars = [...document.querySelectorAll(`#board .board-side--${colour}`)]
+                    .map(e => e.getBoundingClientRect());
+                return bars.length > 0 && bars.every(b => standing ? b.height > b.width
+                                                                  : b.width > b.height);
+            }""",
+            arg=[colour, standing],
+            timeout=10_000,
+        )
+    except PlaywrightTimeoutError:
+        raise AssertionError(f"{colour}'s bars: {side_bars(page, colour)}") from None
+
+
 def test_blue_turns_the_board_and_hears_the_moves(browser: Browser, server_url: str) -> None:
     red = browser.new_context().new_page()
     create_table(red, server_url, "swaptimum", seat="red", swaptimum_size="5")
@@ -105,19 +125,19 @@ def test_blue_turns_the_board_and_hears_the_moves(browser: Browser, server_url: 
     accept_invitation(blue, red.locator("#invite-url").input_value())
     wait_ready(blue)
     # as drawn at first, Blue's sides are left and right
-    assert all(bar["h"] > bar["w"] for bar in side_bars(blue, "blue"))
+    expect_bars(blue, "blue", standing=True)
     turn = blue.locator("#board-turn")
     turn.click()
     expect(turn).to_have_attribute("aria-pressed", "true")
     # turned: Blue's sides face Blue, at top and bottom; the files run down the left
-    assert all(bar["w"] > bar["h"] for bar in side_bars(blue, "blue"))
-    assert all(bar["h"] > bar["w"] for bar in side_bars(blue, "red"))
+    expect_bars(blue, "blue", standing=False)
+    expect_bars(blue, "red", standing=True)
     blue.reload()
     wait_ready(blue)
     expect(blue.locator("#board-turn")).to_have_attribute("aria-pressed", "true")
-    assert all(bar["w"] > bar["h"] for bar in side_bars(blue, "blue"))
+    expect_bars(blue, "blue", standing=False)
     # red's page is as it was
-    assert all(bar["h"] > bar["w"] for bar in side_bars(red, "blue"))
+    expect_bars(red, "blue", standing=True)
 
     # sounds: off until chosen, then one for each move
     blue.evaluate(

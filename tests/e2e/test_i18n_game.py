@@ -72,10 +72,10 @@ def test_a_full_game_in_korean(browser: Browser, server_url: str) -> None:
     expect(red.locator(".cell-mark").first).to_have_text(re.compile("빨|파"))
 
     # a rematch keeps both players in Korean, at the new table, colours swapped
+    old = red.url  # before the clicks: a quick server moves both pages before a later read
     red.locator("#action-rematch").click()
     expect(blue.locator("#action-rematch")).to_have_text("재대결 수락")
     blue.locator("#action-rematch").click()
-    old = red.url
     for page in (red, blue):
         page.wait_for_url(lambda url: "/ko/t/" in url and url != old)
         wait_ready(page)
