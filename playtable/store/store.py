@@ -279,15 +279,15 @@ class Store:
         self._raw: RawWriter | None = (
             RawWriter(self.engine, self._one_at_a_time) if self.engine is not None else None
         )
-        # Its writes run in a thread of the store's own (worker.py: cheaper than to_thread),
-        # and its raw reads in another (a read is a tenth of a millisecond: one thread serves
-        # thousands a second, on one connection, without waiting for a write's fsync).
-        self._writes = Worker("playtable-sqlite-writes")
-        self._reads = Worker("playtable-sqlite-reads")
         # And so do the reads made most often: a table's row and seats, its moves.
         self._reader: RawReader | None = (
             RawReader(self.engine, self._one_at_a_time) if self.engine is not None else None
         )
+        # Both run in threads of the store's own (worker.py: cheaper than to_thread), the raw
+        # reads apart from the writes (a read is a tenth of a millisecond: one thread serves
+        # thousands a second, on one connection, without waiting for a write's fsync).
+        self._writes = Worker("playtable-sqlite-writes")
+        self._reads = Worker("playtable-sqlite-reads")
 
     async def open(self) -> None:
         """Create the SQLite file's folder if needed and upgrade the schema; call once first."""

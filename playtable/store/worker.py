@@ -1,10 +1,12 @@
-"""A thread of the store's own for its SQLite writes, in the order they are handed over.
+"""A thread of the store's own, running calls in the order they are handed over (the store
+has one for its SQLite writes and one for its raw reads).
 
 ``asyncio.to_thread`` costs about 90 us of CPU a call (the context copied, the executor's
 bookkeeping, two futures chained): more than the raw write of a move itself. The store writes
-from one task at a time anyway (its batches take turns), so one thread that takes the calls
-from a queue and hands each result back to the caller's event loop does the same for under
-30 us (`/tmp` probe with uvloop: 91 -> 27 us a call).
+from one task at a time anyway (its batches take turns), and a raw read takes about a tenth of
+a millisecond, so one thread that takes the calls from a queue and hands each result back to
+the caller's event loop does the same for under 30 us (`/tmp` probe with uvloop: 91 -> 27 us
+a call).
 
 A caller that stops waiting (its task cancelled) does not stop the call: it runs to its end
 and its result is dropped, as with ``to_thread``; the store shields its commits anyway.

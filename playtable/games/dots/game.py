@@ -506,12 +506,10 @@ class DotsAndBoxes(Game[DotsSettings, DotsState, int]):
                 path = f"/cells/{cell}/owner"
                 operations.append({"op": "replace", "path": path, "value": part["owner"]})
         red, blue = self.score(after)
-        score = view["score"]
-        if score["red"] != red or score["blue"] != blue:
-            for player, count in (("red", red), ("blue", blue)):
-                if score[player] != count:
-                    operations.append({"op": "replace", "path": f"/score/{player}", "value": count})
-            score = {"red": red, "blue": blue}
+        score = {"red": red, "blue": blue}
+        for player, count in score.items():
+            if view["score"][player] != count:
+                operations.append({"op": "replace", "path": f"/score/{player}", "value": count})
         if view["to_move"] != after.to_move:
             operations.append({"op": "replace", "path": "/to_move", "value": after.to_move})
         legal = view["legal_moves"]
