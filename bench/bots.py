@@ -122,9 +122,7 @@ def openspiel_match(
 ) -> str:
     """The hard bot against OpenSpiel's MCTS bot (random rollouts, solver on): ``games``
     games, or fewer if ``minutes`` (when given) have passed before the next one starts."""
-    import numpy as np
     import pyspiel
-    from open_spiel.python.algorithms import mcts
 
     options = {"rows": rows, "cols": cols}
     game = load("dots", options)
@@ -146,14 +144,10 @@ def openspiel_match(
     for i in range(games):
         if minutes and time.perf_counter() - began > 60 * minutes:
             break
-        rng = np.random.RandomState(i)
-        bot = mcts.MCTSBot(
-            spiel,
-            uct_c=2,
-            max_simulations=simulations,
-            evaluator=mcts.RandomRolloutEvaluator(1, rng),
-            random_state=rng,
-            solve=True,
+        # OpenSpiel's own C++ MCTS (the Python one is the same search, 20 to 40 times
+        # slower): uct_c 2, one random rollout a leaf, at most 1,000 MB of tree, solver on.
+        bot = pyspiel.MCTSBot(
+            spiel, pyspiel.RandomRolloutEvaluator(1, i), 2.0, simulations, 1000, True, i, False
         )
         ours = "red" if i % 2 == 0 else "blue"
         state = game.initial()

@@ -39,6 +39,7 @@ class RedisPresence(Presence):
         # saves the move one or two Redis round trips. Any change reported here, or announced
         # by another process (a presence event on the bus), drops the table's answer at once.
         self._cache: dict[str, tuple[float, set[str], int]] = {}
+        self._census_script = client.register_script(CENSUS)
         self._unreported: dict[tuple[str, str], int] = {}
 
     def forget(self, table_id: str) -> None:
@@ -118,19 +119,42 @@ class RedisPresence(Presence):
         return set(found), watching
 
     async def _census(self, table_id: str) -> tuple[set[str], int]:
-        counts = await self._client.hgetall(self._key(table_id))
-        holders: list[tuple[str, str, int]] = []
-        for field, count in counts.items():
-            name = field.decode() if isinstance(field, bytes) else field
-            player, _, node = name.partition("|")
-            if int(count) > 0:
-                holders.append((player, node, int(count)))
-        if not holders:
-            return set(), 0
-        nodes = sorted({node for _, node, _ in holders})
-        alive = await self._client.mget([self.node_key(n) for n in nodes])
-        live = {n for n, flag in zip(nodes, alive, strict=True) if flag is not None}
-        live.add(self.node)  # this process is alive, heartbeat or not
-        here = [(player, count) for player, node, count in holders if node in live]
-        players = {player for player, _ in here if player != WATCHING}
-        return players, sum(count for player, count in here if player == WATCHING)
+        # One round trip: the script reads the table's counts and whether each count's
+        # process still has its heartbeat key.
+        counts, alive = await self._census_script(
+            keys=[self._key(table_id)], args=[self.node_key("")]
+        )
+        players: set[str] = set()
+        watching = 0
+        for i in range(0, len(counts), 2):
+            player, _, node = _text(counts[i]).partition("|")
+            count = int(counts[i + 1])
+            if count <= 0 or not (alive[i // 2] or node == self.node):
+                continue  # this process is alive, heartbeat or not
+            if player == WATCHING:
+                watching += count
+            else:
+                players.add(player)
+        return players, watching
+
+
+def _text(value: bytes | str) -> str:
+    return value.decode() if isinstance(value, bytes) else value
+
+
+# KEYS[1] the table's presence hash, ARGV[1] the prefix of the processes' heartbeat keys.
+# Returns the hash's fields and values, and for each field 1 if its process is alive.
+CENSUS = """
+local counts = redis.call('HGETALL', KEYS[1])
+local alive, known = {}, {}
+for i = 1, #counts, 2 do
+  local field = counts[i]
+  local bar = string.find(field, '|', 1, true)
+  local node = bar and string.sub(field, bar + 1) or ''
+  if known[node] == nil then
+    known[node] = redis.call('EXISTS', ARGV[1] .. node)
+  end
+  alive[#alive + 1] = known[node]
+end
+return {counts, alive}
+"""
