@@ -4,11 +4,18 @@ Seated players always get in: the cap on a table's sockets counts spectators onl
 seat has a (generous) cap of its own. Every address has a cap on its sockets in all and on
 one table, so a single machine cannot exhaust the process's file descriptors or a table's
 spectator places. The counts live in each process; a balancer spreads addresses anyway.
+
+A refusal is explained once: the first socket an address has refused is accepted to be told
+why (``too_many_connections``, ``rate_limited``), and the spectator sockets it opens again
+while the reason still holds are refused at the handshake (HTTP 403) before any work, so a
+client that reconnects in a loop costs an HTTP request each, not a table read and a message.
 """
 
 from __future__ import annotations
 
+import time
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TypeVar
 
@@ -16,6 +23,9 @@ from playtable.games import Player
 from playtable.web.limits import Limits
 
 K = TypeVar("K")
+
+TOLD_FOR = 10.0  # seconds a refusal explained to an address is not explained again
+REMEMBERED = 10_000  # addresses remembered at most (told, or over their join budget)
 
 
 @dataclass(frozen=True)
@@ -28,8 +38,11 @@ class Place:
 
 
 class Connections:
-    def __init__(self, limits: Limits) -> None:
+    def __init__(self, limits: Limits, clock: Callable[[], float] = time.monotonic) -> None:
         self.limits = limits
+        self.clock = clock
+        self._told: dict[str, float] = {}  # address -> when a cap refusal was explained to it
+        self._cooling: dict[str, float] = {}  # address -> until when its joins are refused
         self.spectators: Counter[str] = Counter()  # table -> spectator sockets
         self.seats: Counter[tuple[str, Player]] = Counter()  # (table, seat) -> sockets
         self.by_address: Counter[str] = Counter()
@@ -57,6 +70,26 @@ class Connections:
         self.by_address_table[(address, table_id)] += 1
         return place
 
+    def refused_quietly(self, address: str) -> bool:
+        """Whether an address's socket that a cap refuses needs no explanation: the address
+        was told within ``TOLD_FOR`` seconds. If not, it is told now (the caller explains)."""
+        now = self.clock()
+        told = self._told.get(address)
+        if told is not None and now - told < TOLD_FOR:
+            return True
+        _remember(self._told, address, now, lambda at: now - at < TOLD_FOR)
+        return False
+
+    def cool_down(self, address: str, seconds: float) -> None:
+        """The address's joins are over its budget for ``seconds`` (it was told so)."""
+        now = self.clock()
+        _remember(self._cooling, address, now + seconds, lambda until: until > now)
+
+    def cooling(self, address: str) -> bool:
+        """Whether the address's joins are still over their budget, as it was told."""
+        until = self._cooling.get(address)
+        return until is not None and self.clock() < until
+
     def release(self, place: Place) -> None:
         _drop(self.by_address, place.address)
         _drop(self.by_address_table, (place.address, place.table_id))
@@ -64,6 +97,18 @@ class Connections:
             _drop(self.seats, (place.table_id, place.player))
         else:
             _drop(self.spectators, place.table_id)
+
+
+def _remember(
+    memory: dict[str, float], address: str, value: float, current: Callable[[float], bool]
+) -> None:
+    """``memory[address] = value``, forgetting what is no longer ``current`` when full."""
+    if len(memory) >= REMEMBERED and address not in memory:
+        for key in [key for key, kept in memory.items() if not current(kept)]:
+            del memory[key]
+        if len(memory) >= REMEMBERED:
+            memory.clear()
+    memory[address] = value
 
 
 def _drop(counter: Counter[K], key: K) -> None:

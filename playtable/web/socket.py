@@ -67,6 +67,8 @@ class TableSocket:
             None if watch or not _same_origin(websocket) else seat_token_from(websocket, table_id)
         )
         self.player: Player | None = None
+        self.address = "unknown"  # the client's, set by run()
+        self.connections: Connections | None = None
         self.counted = False  # this socket's presence is counted (once, whatever it sends)
         self.joined = False
         self.resubscribing: asyncio.Task[None] | None = None
@@ -102,13 +104,22 @@ class TableSocket:
     async def run(self, connections: Connections) -> None:
         """Serve the connection, counted in ``connections`` (this process's sockets)."""
         client = self.websocket.client
-        address = client.host if client else "unknown"
+        self.address = address = client.host if client else "unknown"
+        self.connections = connections
+        if self.token is None and connections.cooling(address):
+            # Over its join budget and told so: refused at the handshake (HTTP 403), before
+            # the table is read (web/connections.py).
+            await self.websocket.close(1013)
+            return
         exists, self.player = await self.service.seat_at(self.table_id, self.token)
-        if not exists:
+        if not exists or (self.player is None and connections.cooling(address)):
             # Refused at the handshake (HTTP 403): an unknown table holds no socket here.
             await self.websocket.close(1008)
             return
         place = connections.admit(self.table_id, address, self.player)
+        if place is None and connections.refused_quietly(address):
+            await self.websocket.close(1013)  # told lately: refused at the handshake
+            return
         await self.websocket.accept()
         if place is None:
             # Accepted first, so the page gets a reason it can show rather than a failed
@@ -240,6 +251,9 @@ class TableSocket:
         if wait is not None:
             # Each join costs a full state: past the address's budget the page is told, and
             # the socket closed so that the page tries again later (its reconnect backs off).
+            # Until then its address's spectator sockets are refused at the handshake.
+            if self.connections is not None:
+                self.connections.cool_down(self.address, wait)
             await self.send_error(
                 "rate_limited", f"Too many page loads from your address; try again in {wait} s."
             )
