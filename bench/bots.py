@@ -56,9 +56,9 @@ def greedy_move(game: DotsAndBoxes, state: DotsState, rng: random.Random) -> int
 
 def play(
     name: str, options: dict[str, Any], red: str, blue: str, seed: int, budget: float
-) -> tuple[str | None, float, int]:
+) -> tuple[str | None, float, int, list[str]]:
     """One game between two levels ("greedy" is the greedy player above); (winning colour
-    or None, the slowest bot move in seconds, red's boxes minus blue's)."""
+    or None, the slowest bot move in seconds, red's boxes minus blue's, the moves)."""
     game: Game[Any, Any, Any] = load(name, options)
     state = game.initial()
     moves: list[str] = []
@@ -82,7 +82,7 @@ def play(
     assert outcome is not None
     score = game.score(state)
     margin = 0 if score is None else score[0] - score[1]
-    return outcome.winner, slowest, margin
+    return outcome.winner, slowest, margin, moves
 
 
 def match(
@@ -94,7 +94,7 @@ def match(
     start = time.perf_counter()
     for i in range(games):
         red, blue = (first, second) if i % 2 == 0 else (second, first)
-        winner, slow, margin = play(name, options, red, blue, seed=1000 * i, budget=budget)
+        winner, slow, margin, moves = play(name, options, red, blue, seed=1000 * i, budget=budget)
         slowest = max(slowest, slow)
         margins.append(margin if i % 2 == 0 else -margin)
         print(
@@ -108,6 +108,9 @@ def match(
             wins += 1
         else:
             losses += 1
+        if winner is None or (winner == "red") != (i % 2 == 0):
+            # The first named level did not win: its game, to look into.
+            print(f"    moves: {' '.join(moves)}", file=sys.stderr, flush=True)
     board = ",".join(f"{k}={v}" for k, v in options.items())
     average = sum(margins) / len(margins) if margins and name == "dots" else 0.0
     closest = min(margins) if margins and name == "dots" else 0
@@ -179,6 +182,8 @@ def openspiel_match(
             wins += 1
         else:
             losses += 1
+        if outcome.winner != ours:
+            print(f"    moves: {' '.join(moves)}", file=sys.stderr, flush=True)
     label = f"hard vs OpenSpiel MCTS {simulations}"
     average = sum(margins) / max(len(margins), 1)
     return (

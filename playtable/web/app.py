@@ -129,5 +129,7 @@ def create_app(
     app.state.limits = limits = limits if limits is not None else Limits.from_env()
     # Shared through Redis when the site has one (even with a bus given, as in tests).
     app.state.budgets = Budgets(limits, redis_url, prefix or DEFAULT_PREFIX)
-    app.state.connections = Connections(limits)
+    # Without a proxy in front, the HTTP protocol itself refuses the upgrades of an address
+    # over its join budget (web/connections.py, web/server.py).
+    app.state.connections = Connections(limits, direct=not proxies)
     return app

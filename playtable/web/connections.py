@@ -9,6 +9,10 @@ A refusal is explained once: the first socket an address has refused is accepted
 why (``too_many_connections``, ``rate_limited``), and the spectator sockets it opens again
 while the reason still holds are refused at the handshake (HTTP 403) before any work, so a
 client that reconnects in a loop costs an HTTP request each, not a table read and a message.
+When the process sees its clients' own addresses (no proxy in front), an address over its join
+budget has its WebSocket upgrades refused even before that, by the HTTP protocol
+(:data:`UPGRADES_REFUSED`, read by :mod:`playtable.web.server`): answered 429 with the seconds
+to wait, before any WebSocket or application work.
 """
 
 from __future__ import annotations
@@ -24,6 +28,10 @@ from playtable.web.limits import Limits
 
 K = TypeVar("K")
 
+#: Client addresses whose WebSocket upgrades this process refuses, until a ``time.monotonic()``
+#: time. Process-wide: the HTTP protocol has no application to ask (web/server.py).
+UPGRADES_REFUSED: dict[str, float] = {}
+
 TOLD_FOR = 10.0  # seconds a refusal explained to an address is not explained again
 REMEMBERED = 10_000  # addresses remembered at most (told, or over their join budget)
 
@@ -38,9 +46,12 @@ class Place:
 
 
 class Connections:
-    def __init__(self, limits: Limits, clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(
+        self, limits: Limits, clock: Callable[[], float] = time.monotonic, direct: bool = False
+    ) -> None:
         self.limits = limits
         self.clock = clock
+        self.direct = direct  # the client addresses are the connections' own (no proxy)
         self._told: dict[str, float] = {}  # address -> when a cap refusal was explained to it
         self._cooling: dict[str, float] = {}  # address -> until when its joins are refused
         self.spectators: Counter[str] = Counter()  # table -> spectator sockets
@@ -50,17 +61,8 @@ class Connections:
 
     def admit(self, table_id: str, address: str, player: Player | None) -> Place | None:
         """Count a new socket in, or ``None`` if one of the caps says no."""
-        limits = self.limits
-        if player is not None:
-            if self.seats[(table_id, player)] >= limits.sockets_per_seat:
-                return None
-        else:
-            if self.spectators[table_id] >= limits.sockets_per_table:
-                return None
-            if self.by_address[address] >= limits.sockets_per_address:
-                return None
-            if self.by_address_table[(address, table_id)] >= limits.sockets_per_address_per_table:
-                return None
+        if self.full(table_id, address, player):
+            return None
         place = Place(table_id, address, player)
         if player is not None:
             self.seats[(table_id, player)] += 1
@@ -70,20 +72,35 @@ class Connections:
         self.by_address_table[(address, table_id)] += 1
         return place
 
-    def refused_quietly(self, address: str) -> bool:
-        """Whether an address's socket that a cap refuses needs no explanation: the address
-        was told within ``TOLD_FOR`` seconds. If not, it is told now (the caller explains)."""
-        now = self.clock()
+    def full(self, table_id: str, address: str, player: Player | None) -> bool:
+        """Whether one of the caps refuses a new socket (nothing counted)."""
+        limits = self.limits
+        if player is not None:
+            return self.seats[(table_id, player)] >= limits.sockets_per_seat
+        return (
+            self.spectators[table_id] >= limits.sockets_per_table
+            or self.by_address[address] >= limits.sockets_per_address
+            or self.by_address_table[(address, table_id)] >= limits.sockets_per_address_per_table
+        )
+
+    def told_lately(self, address: str) -> bool:
+        """Whether the address was told within ``TOLD_FOR`` seconds why a cap refused it: its
+        next refused sockets need no explanation."""
         told = self._told.get(address)
-        if told is not None and now - told < TOLD_FOR:
-            return True
+        return told is not None and self.clock() - told < TOLD_FOR
+
+    def tell(self, address: str) -> None:
+        """The address is being told why a cap refused it."""
+        now = self.clock()
         _remember(self._told, address, now, lambda at: now - at < TOLD_FOR)
-        return False
 
     def cool_down(self, address: str, seconds: float) -> None:
         """The address's joins are over its budget for ``seconds`` (it was told so)."""
         now = self.clock()
         _remember(self._cooling, address, now + seconds, lambda until: until > now)
+        if self.direct:
+            real = time.monotonic()
+            _remember(UPGRADES_REFUSED, address, real + seconds, lambda until: until > real)
 
     def cooling(self, address: str) -> bool:
         """Whether the address's joins are still over their budget, as it was told."""
@@ -117,4 +134,4 @@ def _drop(counter: Counter[K], key: K) -> None:
         del counter[key]
 
 
-__all__ = ["Connections", "Place"]
+__all__ = ["UPGRADES_REFUSED", "Connections", "Place"]

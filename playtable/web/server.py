@@ -5,18 +5,24 @@ hundred connections that send half a request (slowloris) hold the server's file 
 for ever. Here every request must arrive whole within :attr:`read_timeout` seconds of its
 first byte (or of the connection, for the first one), else it is answered 408 and closed;
 and one address may have at most :attr:`pending_per_address` requests arriving at once (the
-others are answered 503 at once), so one machine cannot take every slot. Behind a reverse
+others are answered 503 at once), so one machine cannot take every slot. An address over its
+join budget (web/connections.py) has its WebSocket upgrades answered 429 here, before any
+WebSocket or application work. Behind a reverse
 proxy the proxy's own timeouts do this job (``docs/deploy.md``), and the guard is a spare.
 """
 
 from __future__ import annotations
 
 import asyncio
+import math
 import os
+import time
 from collections import Counter
 from typing import ClassVar
 
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
+
+from playtable.web.connections import UPGRADES_REFUSED
 
 # uvicorn's WebSocket implementation: its default, on websockets' sans-I/O core. wsproto's
 # takes 16% less server CPU a move in a quiet game (`bench/latency.py --ws`), but under a
@@ -90,6 +96,17 @@ class GuardedHttpProtocol(HttpToolsProtocol):
 
     def handle_websocket_upgrade(self) -> None:
         self._done_reading()  # the socket has its own limits (web/socket.py)
+        until = UPGRADES_REFUSED.get(self._address())
+        if until is not None:
+            wait = until - time.monotonic()
+            if wait > 0:
+                self.transport.write(
+                    b"HTTP/1.1 429 Too Many Requests\r\nretry-after: %d\r\n"
+                    b"content-length: 0\r\nconnection: close\r\n\r\n" % math.ceil(wait)
+                )
+                self.transport.close()
+                return
+            del UPGRADES_REFUSED[self._address()]
         super().handle_websocket_upgrade()
 
     def connection_lost(self, exc: Exception | None) -> None:

@@ -8,6 +8,7 @@ says about the table. Bad input gets an ``error`` message and the connection sta
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 import random
 from collections import OrderedDict
@@ -83,7 +84,15 @@ class TableSocket:
         # A token bucket per socket: bursts of clicks are fine, a flood is not.
         self.bucket = TokenBucket(limits.message_burst, limits.messages_per_second)
         self.refused_in_a_row = 0
-        self.handlers: dict[str, Callable[[dict[str, Any]], Awaitable[None]]] = {
+        # Quick messages: a few at once, then one every few seconds.
+        self.talk = TokenBucket(3, 0.25)
+
+    @functools.cached_property
+    def handlers(self) -> dict[str, Callable[[dict[str, Any]], Awaitable[None]]]:
+        """The handler of each message type (made at the first message: a socket refused
+        at the handshake never needs them)."""
+        service = self.service
+        return {
             "join": self.on_join,
             "ping": self.on_ping,
             "move": self.on_move,
@@ -97,8 +106,6 @@ class TableSocket:
             "say": self.on_say,
             "nickname": self.on_nickname,
         }
-        # Quick messages: a few at once, then one every few seconds.
-        self.talk = TokenBucket(3, 0.25)
 
     # -- the connection's life --------------------------------------------------------------
     async def run(self, connections: Connections) -> None:
@@ -106,9 +113,12 @@ class TableSocket:
         client = self.websocket.client
         self.address = address = client.host if client else "unknown"
         self.connections = connections
-        if self.token is None and connections.cooling(address):
-            # Over its join budget and told so: refused at the handshake (HTTP 403), before
-            # the table is read (web/connections.py).
+        if self.token is None and (
+            connections.cooling(address)
+            or (connections.full(self.table_id, address, None) and connections.told_lately(address))
+        ):
+            # A spectator for sure, over its join budget or a cap and told so lately:
+            # refused at the handshake (HTTP 403) before the table is read (connections.py).
             await self.websocket.close(1013)
             return
         exists, self.player = await self.service.seat_at(self.table_id, self.token)
@@ -117,11 +127,13 @@ class TableSocket:
             await self.websocket.close(1008)
             return
         place = connections.admit(self.table_id, address, self.player)
-        if place is None and connections.refused_quietly(address):
+        if place is None and self.player is None and connections.told_lately(address):
             await self.websocket.close(1013)  # told lately: refused at the handshake
             return
         await self.websocket.accept()
         if place is None:
+            if self.player is None:
+                connections.tell(address)
             # Accepted first, so the page gets a reason it can show rather than a failed
             # upgrade. Seated players are never refused for the spectators' numbers.
             await self.send_error(

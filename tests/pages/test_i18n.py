@@ -88,6 +88,7 @@ def test_a_language_catalog_translates_pages_and_script_strings(
         encoding="utf-8",
     )
     monkeypatch.setattr(templating, "LOCALES_DIR", tmp_path)
+    templating.available_languages.cache_clear()
     templating.translations.cache_clear()
     templating.environment.cache_clear()
     try:
@@ -102,6 +103,7 @@ def test_a_language_catalog_translates_pages_and_script_strings(
         # untranslated strings fall back to English
         assert "No registration. Share a link and start playing." in html
     finally:
+        templating.available_languages.cache_clear()
         templating.translations.cache_clear()
         templating.environment.cache_clear()
 
