@@ -12,7 +12,9 @@ client that reconnects in a loop costs an HTTP request each, not a table read an
 When the process sees its clients' own addresses (no proxy in front), an address over its join
 budget has its WebSocket upgrades refused even before that, by the HTTP protocol
 (:data:`UPGRADES_REFUSED`, read by :mod:`playtable.web.server`): answered 429 with the seconds
-to wait, before any WebSocket or application work.
+to wait, before any WebSocket or application work; and an address told that it holds as many
+sockets as it may has its upgrades without a seat cookie answered 403 there
+(:data:`SPECTATORS_FULL`) until one of its sockets closes.
 """
 
 from __future__ import annotations
@@ -31,6 +33,10 @@ K = TypeVar("K")
 #: Client addresses whose WebSocket upgrades this process refuses, until a ``time.monotonic()``
 #: time. Process-wide: the HTTP protocol has no application to ask (web/server.py).
 UPGRADES_REFUSED: dict[str, float] = {}
+#: Client addresses that hold as many spectator sockets as one address may, with the
+#: ``time.monotonic()`` time they were told so: the HTTP protocol refuses their upgrades that
+#: carry no seat cookie (a spectator's) for ``TOLD_FOR`` seconds from then.
+SPECTATORS_FULL: dict[str, float] = {}
 
 TOLD_FOR = 10.0  # seconds a refusal explained to an address is not explained again
 REMEMBERED = 10_000  # addresses remembered at most (told, or over their join budget)
@@ -93,6 +99,9 @@ class Connections:
         """The address is being told why a cap refused it."""
         now = self.clock()
         _remember(self._told, address, now, lambda at: now - at < TOLD_FOR)
+        if self.direct and self.by_address[address] >= self.limits.sockets_per_address:
+            real = time.monotonic()
+            _remember(SPECTATORS_FULL, address, real, lambda at: real - at < TOLD_FOR)
 
     def cool_down(self, address: str, seconds: float) -> None:
         """The address's joins are over its budget for ``seconds`` (it was told so)."""
@@ -108,6 +117,8 @@ class Connections:
         return until is not None and self.clock() < until
 
     def release(self, place: Place) -> None:
+        if self.direct:
+            SPECTATORS_FULL.pop(place.address, None)  # a place is free again
         _drop(self.by_address, place.address)
         _drop(self.by_address_table, (place.address, place.table_id))
         if place.player is not None:
@@ -134,4 +145,4 @@ def _drop(counter: Counter[K], key: K) -> None:
         del counter[key]
 
 
-__all__ = ["UPGRADES_REFUSED", "Connections", "Place"]
+__all__ = ["SPECTATORS_FULL", "UPGRADES_REFUSED", "Connections", "Place"]

@@ -19,8 +19,11 @@ from playtable.web.templating import DEFAULT_LANGUAGE, gettext_for, language_of
 COOKIE_LIFETIME = 30 * 24 * 3600  # seconds
 
 
+SEAT_COOKIE_PREFIX = "pt_"  # a seat cookie's name: this and the table's id
+
+
 def cookie_name(table_id: str) -> str:
-    return f"pt_{table_id}"
+    return f"{SEAT_COOKIE_PREFIX}{table_id}"
 
 
 def set_seat_cookie(response: Response, request: HTTPConnection, table_id: str, token: str) -> None:
@@ -98,6 +101,7 @@ routes: list[BaseRoute] = [
 ]
 
 __all__ = [
+    "SEAT_COOKIE_PREFIX",
     "cookie_name",
     "refused",
     "routes",

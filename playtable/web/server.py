@@ -22,7 +22,8 @@ from typing import ClassVar
 
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
-from playtable.web.connections import UPGRADES_REFUSED
+from playtable.web.connections import SPECTATORS_FULL, TOLD_FOR, UPGRADES_REFUSED
+from playtable.web.links import SEAT_COOKIE_PREFIX
 
 # uvicorn's WebSocket implementation: its default, on websockets' sans-I/O core. wsproto's
 # takes 16% less server CPU a move in a quiet game (`bench/latency.py --ws`), but under a
@@ -32,6 +33,7 @@ from playtable.web.connections import UPGRADES_REFUSED
 WS_PROTOCOL = "websockets-sansio"
 
 READ_TIMEOUT = float(os.environ.get("PLAYTABLE_READ_TIMEOUT") or 10.0)
+SEAT_COOKIE = SEAT_COOKIE_PREFIX.encode()
 PENDING_PER_ADDRESS = int(os.environ.get("PLAYTABLE_PENDING_PER_ADDRESS") or 32)
 
 
@@ -107,7 +109,22 @@ class GuardedHttpProtocol(HttpToolsProtocol):
                 self.transport.close()
                 return
             del UPGRADES_REFUSED[self._address()]
+        told = SPECTATORS_FULL.get(self._address())
+        if told is not None and time.monotonic() - told < TOLD_FOR and not self._seat_cookie():
+            # A spectator's socket from an address that holds all it may and was told so.
+            self.transport.write(_response(b"403 Forbidden"))
+            self.transport.close()
+            return
         super().handle_websocket_upgrade()
+
+    def _seat_cookie(self) -> bool:
+        """Whether the request may carry a seat cookie for the table of its path (``/t/{id}/ws``;
+        the app checks it), or is not a table's socket at all."""
+        parts = self.url.partition(b"?")[0].split(b"/")  # (an upgrade's path is not parsed)
+        if len(parts) != 4 or parts[1] != b"t":
+            return True
+        cookie = SEAT_COOKIE + parts[2] + b"="
+        return any(name == b"cookie" and cookie in value for name, value in self.headers)
 
     def connection_lost(self, exc: Exception | None) -> None:
         self._done_reading()

@@ -7,7 +7,9 @@ import base64
 import json
 import os
 import socket
+import time
 from collections.abc import Iterator
+from contextlib import ExitStack
 from pathlib import Path
 
 import pytest
@@ -70,3 +72,48 @@ def test_an_address_over_its_join_budget_is_refused_at_the_upgrade(node: Node) -
     with socket.create_connection(("127.0.0.1", node.port), 5) as conn:
         conn.sendall(b"GET /api/tables/" + table_id.encode() + b" HTTP/1.1\r\nHost: x\r\n\r\n")
         assert conn.recv(64).split(b" ")[1] == b"200"
+
+
+@pytest.fixture
+def capped(tmp_path: Path) -> Iterator[Node]:
+    env = {
+        "PLAYTABLE_DATABASE_URL": f"sqlite:///{tmp_path / 'capped.sqlite3'}",
+        "PLAYTABLE_SOCKETS_PER_ADDRESS": "2",
+    }
+    server = Node(tmp_path, env, "capped").start()
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+def test_an_address_told_it_holds_all_its_sockets_is_refused_at_the_upgrade(
+    capped: Node,
+) -> None:
+    node = capped
+    table_id, red_token, _ = create_table(node)
+    url = f"{node.ws_base}/t/{table_id}/ws?watch=1"
+    join = json.dumps({"type": "join", "protocol": 2, "since": None})
+    with ExitStack() as stack:
+        held = [stack.enter_context(connect(url, open_timeout=5)) for _ in range(2)]
+        for ws in held:
+            ws.send(join)
+            assert json.loads(ws.recv(timeout=5))["type"] == "state"
+        with connect(url, open_timeout=5) as third:  # told in words, once
+            assert json.loads(third.recv(timeout=5))["code"] == "too_many_connections"
+        # Then refused by the HTTP protocol itself: a bare 403, no WebSocket work.
+        status, headers = upgrade(node, table_id, "127.0.0.1")
+        assert status == 403 and "content-type" not in headers
+        # The seat's owner still gets in from the same address, and so does another address.
+        seated = f"{node.ws_base}/t/{table_id}/ws"
+        cookie = {"Cookie": f"pt_{table_id}={red_token}"}
+        with connect(seated, open_timeout=5, additional_headers=cookie) as red:
+            red.send(join)
+            assert json.loads(red.recv(timeout=5))["table"]["you"] == "red"
+        assert upgrade(node, table_id, "127.0.0.2")[0] == 101
+        held[0].close()
+        time.sleep(0.2)  # the server sees the close
+        # One of its sockets closed: the address gets in again at once.
+        with connect(url, open_timeout=5) as again:
+            again.send(join)
+            assert json.loads(again.recv(timeout=5))["type"] == "state"
