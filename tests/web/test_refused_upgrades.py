@@ -18,17 +18,19 @@ from websockets.sync.client import connect
 from tests.nodes import Node, create_table
 
 
-@pytest.fixture
-def node(tmp_path: Path) -> Iterator[Node]:
-    env = {
-        "PLAYTABLE_DATABASE_URL": f"sqlite:///{tmp_path / 'upgrades.sqlite3'}",
-        "PLAYTABLE_READS_PER_MINUTE": "3",
-    }
-    server = Node(tmp_path, env, "upgrades").start()
+def serve(tmp_path: Path, name: str, limit: str, value: str) -> Iterator[Node]:
+    """A ``playtable serve`` on SQLite with one limit set."""
+    env = {"PLAYTABLE_DATABASE_URL": f"sqlite:///{tmp_path / name}.sqlite3", limit: value}
+    server = Node(tmp_path, env, name).start()
     try:
         yield server
     finally:
         server.stop()
+
+
+@pytest.fixture
+def node(tmp_path: Path) -> Iterator[Node]:
+    yield from serve(tmp_path, "upgrades", "PLAYTABLE_READS_PER_MINUTE", "3")
 
 
 def upgrade(node: Node, table_id: str, source: str) -> tuple[int, dict[str, str]]:
@@ -76,15 +78,7 @@ def test_an_address_over_its_join_budget_is_refused_at_the_upgrade(node: Node) -
 
 @pytest.fixture
 def capped(tmp_path: Path) -> Iterator[Node]:
-    env = {
-        "PLAYTABLE_DATABASE_URL": f"sqlite:///{tmp_path / 'capped.sqlite3'}",
-        "PLAYTABLE_SOCKETS_PER_ADDRESS": "2",
-    }
-    server = Node(tmp_path, env, "capped").start()
-    try:
-        yield server
-    finally:
-        server.stop()
+    yield from serve(tmp_path, "capped", "PLAYTABLE_SOCKETS_PER_ADDRESS", "2")
 
 
 def test_an_address_told_it_holds_all_its_sockets_is_refused_at_the_upgrade(
