@@ -129,8 +129,9 @@ class RedisPresence(Presence):
         for i in range(0, len(counts), 2):
             player, _, node = _text(counts[i]).partition("|")
             count = int(counts[i + 1])
+            # (This process is alive, heartbeat or not.)
             if count <= 0 or not (alive[i // 2] or node == self.node):
-                continue  # this process is alive, heartbeat or not
+                continue
             if player == WATCHING:
                 watching += count
             else:

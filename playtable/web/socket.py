@@ -56,9 +56,17 @@ def _same_origin(websocket: WebSocket) -> bool:
 
 class TableSocket:
     def __init__(
-        self, websocket: WebSocket, service: TableService, table_id: str, limits: Limits
+        self,
+        websocket: WebSocket,
+        service: TableService,
+        table_id: str,
+        limits: Limits,
+        connections: Connections,
     ) -> None:
         self.websocket = websocket
+        self.connections = connections  # this process's sockets
+        client = websocket.client
+        self.address = client.host if client else "unknown"
         self.limits = limits
         self.service = service
         self.table_id = table_id
@@ -68,8 +76,6 @@ class TableSocket:
             None if watch or not _same_origin(websocket) else seat_token_from(websocket, table_id)
         )
         self.player: Player | None = None
-        self.address = "unknown"  # the client's, set by run()
-        self.connections: Connections | None = None
         self.counted = False  # this socket's presence is counted (once, whatever it sends)
         self.joined = False
         self.resubscribing: asyncio.Task[None] | None = None
@@ -108,11 +114,9 @@ class TableSocket:
         }
 
     # -- the connection's life --------------------------------------------------------------
-    async def run(self, connections: Connections) -> None:
-        """Serve the connection, counted in ``connections`` (this process's sockets)."""
-        client = self.websocket.client
-        self.address = address = client.host if client else "unknown"
-        self.connections = connections
+    async def run(self) -> None:
+        """Serve the connection, counted in the process's ``connections``."""
+        connections, address = self.connections, self.address
         if self.token is None and (
             connections.cooling(address)
             or (connections.full(self.table_id, address, None) and connections.told_lately(address))
@@ -264,8 +268,7 @@ class TableSocket:
             # Each join costs a full state: past the address's budget the page is told, and
             # the socket closed so that the page tries again later (its reconnect backs off).
             # Until then its address's spectator sockets are refused at the handshake.
-            if self.connections is not None:
-                self.connections.cool_down(self.address, wait)
+            self.connections.cool_down(self.address, wait)
             await self.send_error(
                 "rate_limited", f"Too many page loads from your address; try again in {wait} s."
             )
@@ -533,5 +536,6 @@ def _encoded(
 
 async def table_socket(websocket: WebSocket) -> None:
     state = websocket.app.state
-    socket = TableSocket(websocket, state.service, websocket.path_params["table_id"], state.limits)
-    await socket.run(state.connections)
+    table_id = websocket.path_params["table_id"]
+    socket = TableSocket(websocket, state.service, table_id, state.limits, state.connections)
+    await socket.run()
