@@ -43,6 +43,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 from sqlalchemy.pool import StaticPool
 
 from playtable.games import Player
+from playtable.store.raw_postgres import RawPostgresWriter
 from playtable.store.raw_read import RawReader
 from playtable.store.raw_sqlite import RawWriter, Step
 from playtable.store.schema import analysis_values, moves, push_subscriptions, seats, tables
@@ -286,6 +287,12 @@ class Store:
         # Both run in threads of the store's own (worker.py: cheaper than to_thread), the raw
         # reads apart from the writes (a read is a tenth of a millisecond: one thread serves
         # thousands a second, on one connection, without waiting for a write's fsync).
+        # On a server database, moves skip it too, on asyncpg connections of their own.
+        self._raw_server: RawPostgresWriter | None = (
+            RawPostgresWriter(self.async_engine)
+            if self.async_engine is not None and self.async_engine.dialect.driver == "asyncpg"
+            else None
+        )
         self._writes = Worker("playtable-sqlite-writes")
         self._reads = Worker("playtable-sqlite-reads")
 
@@ -323,6 +330,8 @@ class Store:
             self._reader.close()
         if self.engine is not None:
             self.engine.dispose()
+        if self._raw_server is not None:
+            await self._raw_server.close()
         if self.async_engine is not None:
             await self.async_engine.dispose()
 
@@ -504,7 +513,7 @@ class Store:
                 if self._raw is not None:
                     steps = [_move_steps(table_id, version, change)]
                     return (await self._writes.run(self._raw.write, steps))[0]
-                if self.async_engine is not None:
+                if self._raw_server is not None:
                     return await self._move_in_one_statement(table_id, version, change)
             return await self._run(_apply, table_id, version, change)
         except _CONTRADICTIONS:
@@ -512,13 +521,11 @@ class Store:
 
     async def _move_in_one_statement(self, table_id: str, version: int, change: Change) -> bool:
         """A move on a server database in one round trip: the compare-and-set and the move's
-        row in one statement (atomic by itself), without BEGIN and COMMIT around it."""
-        assert self.async_engine is not None
+        row in one statement (atomic by itself), without BEGIN and COMMIT around it, on a
+        driver connection of the raw writer's (raw_postgres.py)."""
+        assert self._raw_server is not None
         statement, params = _move_statement(table_id, version, change)
-        async with self.async_engine.connect() as conn:
-            conn = await conn.execution_options(isolation_level="AUTOCOMMIT")
-            result = await conn.execute(statement, params)
-            return bool(result.rowcount == 1)
+        return await self._raw_server.write(statement, params)
 
 
 _Pending = tuple[str, int, Change, "asyncio.Future[bool]"]

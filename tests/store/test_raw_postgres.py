@@ -1,0 +1,123 @@
+"""Moves on PostgreSQL's driver connections (raw_postgres.py), against a real PostgreSQL:
+a connection the server cuts costs at most the one write it carried, the engine's pool does
+not leak the connections the writer drops, and a duplicate move is refused, not an error."""
+
+from __future__ import annotations
+
+import warnings
+
+import asyncpg
+import pytest
+import sqlalchemy as sa
+
+from playtable.store import Change, MoveRow, NewTable, Store
+
+pytestmark = pytest.mark.anyio
+
+
+def _table() -> NewTable:
+    return NewTable(
+        id="t1", game="dots", options={"rows": 2}, invite_hash="c" * 64, seats={"red": "a" * 64}
+    )
+
+
+def _move(ply: int) -> Change:
+    return Change(append=MoveRow(ply, f"m{ply}", "red" if ply % 2 == 0 else "blue"))
+
+
+async def _cut_every_session(postgres_url: str) -> int:
+    """What a database restart does to a process's sessions: every one of them is gone."""
+    url = sa.make_url(postgres_url).set(drivername="postgresql")
+    admin = await asyncpg.connect(url.render_as_string(hide_password=False))
+    try:
+        cut: int = await admin.fetchval(
+            "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity"
+            " WHERE datname = current_database() AND pid <> pg_backend_pid()"
+        )
+    finally:
+        await admin.close()
+    return cut
+
+
+async def test_a_cut_connection_fails_one_write_and_the_next_ones_are_stored(
+    postgres_url: str,
+) -> None:
+    store = Store(postgres_url)
+    await store.open()
+    try:
+        assert await store.create_table(_table())
+        version = 0
+        for ply in range(3):
+            assert await store.update("t1", version, _move(ply))
+            version += 1
+        assert await _cut_every_session(postgres_url) >= 1
+        # The first write after the cut may fail (its connection was dead): it is not stored,
+        # and the player would be told to try again. The next one gets a fresh connection.
+        outcomes = []
+        for _ in range(5):
+            try:
+                stored = await store.update("t1", version, _move(version))
+            except Exception:
+                outcomes.append("failed")
+                continue
+            assert stored
+            outcomes.append("stored")
+            version += 1
+        assert outcomes.count("failed") <= 1, outcomes
+        assert outcomes[-1] == "stored"
+        stored_moves = [m.move for m in await store.moves("t1")]
+        assert stored_moves == [f"m{ply}" for ply in range(version)]
+        row = await store.table("t1")
+        assert row is not None and row.version == version
+    finally:
+        await store.close()
+
+
+async def test_dropped_connections_go_back_to_the_pool(postgres_url: str) -> None:
+    """Cut again and again: each dropped connection must leave the engine's pool, or after
+    a few dozen cuts every request of the process would wait for a connection forever
+    (unless the collector happens to find it: SQLAlchemy then warns)."""
+    store = Store(postgres_url)
+    await store.open()
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        await _play_through_cuts(store, postgres_url)
+    leaked = [w for w in caught if "non-checked-in connection" in str(w.message)]
+    assert not leaked, leaked[0].message
+
+
+async def _play_through_cuts(store: Store, postgres_url: str) -> None:
+    try:
+        assert await store.create_table(_table())
+        assert store.async_engine is not None
+        pool = store.async_engine.sync_engine.pool
+        version = 0
+        for ply in range(50):  # more cuts than the pool's size and overflow together
+            if ply % 2 == 1:
+                await _cut_every_session(postgres_url)
+            try:
+                if await store.update("t1", version, _move(version)):
+                    version += 1
+            except Exception:
+                pass
+        assert version >= 25
+        assert pool.checkedout() <= 4, pool.status()  # the writer's own, at most
+        # And the rest of the store still gets connections from the pool.
+        row = await store.table("t1")
+        assert row is not None and row.version == version
+    finally:
+        await store.close()
+
+
+async def test_a_move_the_data_refuse_is_not_stored_and_is_no_error(postgres_url: str) -> None:
+    store = Store(postgres_url)
+    await store.open()
+    try:
+        assert await store.create_table(_table())
+        assert await store.update("t1", 0, _move(0))
+        # The same ply again at the right version: the moves' key refuses it.
+        assert not await store.update("t1", 1, _move(0))
+        assert [m.move for m in await store.moves("t1")] == ["m0"]
+        assert await store.update("t1", 1, _move(1))  # and the connection still works
+    finally:
+        await store.close()
