@@ -466,13 +466,18 @@ class Store:
 
         Returns only once the change is committed, so an acknowledged move is never lost.
         """
+        return await self.submit(table_id, version, change)
+
+    def submit(self, table_id: str, version: int, change: Change) -> asyncio.Future[bool]:
+        """:meth:`update`, started: the write is under way from the caller's next ``await``
+        (the caller can do other work meanwhile); the future is its result."""
         if not self.sqlite:
-            return await self._update_alone(table_id, version, change)
+            return asyncio.ensure_future(self._update_alone(table_id, version, change))
         future: asyncio.Future[bool] = asyncio.get_running_loop().create_future()
         self._pending.append((table_id, version, change, future))
         if self._writer is None or self._writer.done():
             self._writer = asyncio.create_task(self._write_batches())
-        return await future
+        return future
 
     async def _write_batches(self) -> None:
         """Commit everything that queued up meanwhile in one transaction, until none is left.

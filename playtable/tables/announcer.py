@@ -22,6 +22,7 @@ import random
 import time
 from collections import OrderedDict
 from collections.abc import Callable, Coroutine, Mapping
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
@@ -39,6 +40,16 @@ KEPT_VERSIONS = 4096
 CENSUS_LOG_EVERY = 30.0  # seconds between two warnings that presence is unavailable
 
 logger = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True, slots=True)
+class Draft:
+    """A version's bus message, made before its commit is known (:meth:`Announcer.draft`)."""
+
+    table_id: str
+    version: int
+    body: dict[str, Any]  # the versioned part of its public table: kept once published
+    message: dict[str, Any]
 
 
 class Announcer:
@@ -124,11 +135,22 @@ class Announcer:
         """Publish now; raises if the bus fails."""
         if census is None:
             census = await self.census(table.id)
-        await self.bus.publish(table.id, self.message(table, events, census))
+        await self.publish_draft(self.draft(table, events, census))
 
-    def message(self, table: LoadedTable, events: list[Event], census: Census) -> dict[str, Any]:
+    async def publish_draft(self, draft: Draft) -> None:
+        """Publish a draft of a committed version (raises if the bus fails); its public
+        table becomes the base of the next patch."""
+        kept = self._versions.get(draft.table_id)
+        if kept is None or kept[0] < draft.version:
+            self._keep(draft.table_id, draft.version, draft.body)
+        await self.bus.publish(draft.table_id, draft.message)
+
+    def draft(self, table: LoadedTable, events: list[Event], census: Census) -> Draft:
         """The bus message of ``table``'s version: a patch from the kept version before it
-        (or the same version, for news that changes none), else the whole public table."""
+        (or the same version, for news that changes none), else the whole public table.
+
+        Changes nothing here, so it can be made while the version is being committed and
+        dropped if the commit is refused."""
         kept = self._versions.get(table.id)
         operations: list[patch.Operation] | None = None
         shortcut = None
@@ -136,9 +158,12 @@ class Announcer:
             shortcut = views.versioned_after_move(kept[1], table)  # a move: from the move
         if shortcut is not None:
             body, operations = shortcut
-            self._keep(table.id, table.version, body)
         else:
-            body = self.versioned(table)  # the kept body itself when it is this version
+            body = (
+                kept[1]
+                if kept is not None and kept[0] == table.version
+                else views.versioned(table, self.links)
+            )
             if kept is not None and kept[0] in (table.version - 1, table.version):
                 operations = patch.diff(kept[1], body)
         live = views.live(table, census, self.clock())
@@ -158,12 +183,18 @@ class Announcer:
                 for field in views.LIVE_FIELDS
             ]
             message["base"], message["patch"] = kept[0], operations
-        return message
+        return Draft(table.id, table.version, body, message)
 
-    async def announce(self, table: LoadedTable, events: list[Event]) -> None:
-        """Publish a committed change, retrying in the background if the bus fails."""
+    async def announce(
+        self, table: LoadedTable, events: list[Event], draft: Draft | None = None
+    ) -> None:
+        """Publish a committed change (from its ``draft`` if one was made meanwhile),
+        retrying in the background if the bus fails."""
         try:
-            await self.publish(table, events)
+            if draft is None:
+                await self.publish(table, events)
+            else:
+                await self.publish_draft(draft)
         except Exception:
             logger.warning(
                 "table %s: publishing version %d failed; retrying",
