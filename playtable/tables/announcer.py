@@ -39,6 +39,8 @@ REPUBLISH_ATTEMPTS = 18
 KEPT_VERSIONS = 4096
 CENSUS_LOG_EVERY = 30.0  # seconds between two warnings that presence is unavailable
 
+_LIVE_PATHS = frozenset(f"/{field}" for field in views.LIVE_FIELDS)
+
 logger = logging.getLogger(__name__)
 
 
@@ -104,13 +106,15 @@ class Announcer:
             body = {k: v for k, v in message["table"].items() if k not in views.LIVE_FIELDS}
             self._keep(table_id, version, body)
         elif kept is not None and kept[0] == message.get("base"):
+            # The kept body has no live fields, which the patch replaces whole: those
+            # operations are left out (applied, they failed, and every process dropped
+            # the versions of the others' moves and published whole tables).
+            operations = [o for o in message["patch"] if o.get("path") not in _LIVE_PATHS]
             try:
-                body = patch.apply(kept[1], message["patch"])
+                body = patch.apply(kept[1], operations)
             except patch.PatchError:
                 self._versions.pop(table_id, None)
                 return
-            for field in views.LIVE_FIELDS:
-                body.pop(field, None)
             self._keep(table_id, version, body)
         else:
             self._versions.pop(table_id, None)  # a version was missed: publish the next whole
