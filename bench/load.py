@@ -193,6 +193,35 @@ class Figures:
     moves: list[float]
     echoes: list[float]
     seconds: float
+    cpu: dict[str, float]  # CPU seconds while the games ran: servers, PostgreSQL, Redis, client
+
+
+def cpu_by_kind(servers: Sequence[Server]) -> dict[str, float]:
+    """CPU seconds used so far by the servers, every PostgreSQL process of the machine (its
+    backends, WAL writer, checkpointer), every Redis and this client (Linux /proc; the
+    difference over a run of thousands of moves makes the 10 ms ticks negligible)."""
+    ours = {server.process.pid for server in servers}
+    totals = {"servers": 0.0, "postgresql": 0.0, "redis": 0.0}
+    tick = os.sysconf("SC_CLK_TCK")
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat") as stat:
+                head, _, rest = stat.read().rpartition(")")
+        except OSError:
+            continue  # gone meanwhile
+        name = head.split("(", 1)[1]
+        fields = rest.split()
+        seconds = (int(fields[11]) + int(fields[12])) / tick
+        if int(entry) in ours:
+            totals["servers"] += seconds
+        elif name == "postgres":
+            totals["postgresql"] += seconds
+        elif name.startswith("redis-server"):
+            totals["redis"] += seconds
+    totals["client"] = time.process_time()
+    return totals
 
 
 async def measure(servers: Sequence[Server], tables: int, moves: int) -> Figures:
@@ -201,6 +230,7 @@ async def measure(servers: Sequence[Server], tables: int, moves: int) -> Figures
     await asyncio.gather(*(echo_client(first, (moves + 1) // 2, echoes) for _ in range(tables)))
     seated = await asyncio.gather(*(asyncio.to_thread(create_table, first) for _ in range(tables)))
     latencies: list[float] = []
+    cpu_before = cpu_by_kind(servers)
     started = time.perf_counter()
     ports = [server.port for server in servers]
     # Table k: red on process k, blue on the next one (with one process, both on it; with
@@ -220,8 +250,10 @@ async def measure(servers: Sequence[Server], tables: int, moves: int) -> Figures
         )
     )
     seconds = time.perf_counter() - started
+    cpu_after = cpu_by_kind(servers)
+    cpu = {kind: cpu_after[kind] - cpu_before[kind] for kind in cpu_after}
     await asyncio.gather(*(echo_client(first, moves // 2 or 1, echoes) for _ in range(tables)))
-    return Figures(latencies, echoes, seconds)
+    return Figures(latencies, echoes, seconds, cpu)
 
 
 async def hold_idle(server: Server, target: int, deadline: float) -> tuple[int, int, int]:
@@ -322,6 +354,13 @@ def report(setup: str, figures: Figures) -> None:
     print(f"[{setup}]   move -> both players: median {m50:.1f} ms, p99 {m99:.1f} ms")
     print(f"[{setup}]   bare WebSocket echo:  median {e50:.1f} ms, p99 {e99:.1f} ms")
     print(f"[{setup}]   ratio move/echo: median {m50 / e50:.1f}x, p99 {m99 / e99:.1f}x")
+    per_move = {kind: seconds / len(moves) * 1000 for kind, seconds in figures.cpu.items()}
+    parts = ", ".join(f"{kind} {ms:.2f}" for kind, ms in per_move.items())
+    busy = sum(figures.cpu.values()) / figures.seconds
+    print(
+        f"[{setup}]   CPU a move: {sum(per_move.values()):.2f} ms ({parts}); "
+        f"{busy:.2f} of the {os.cpu_count()} cores busy"
+    )
     sys.stdout.flush()
 
 
