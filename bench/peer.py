@@ -325,7 +325,10 @@ def start_bgio(folder: Path) -> Server:
     return Server("boardgame.io", process, port, play)
 
 
-def start_playtable(folder: Path) -> Server:
+def start_playtable(folder: Path, durable: bool = True) -> Server:
+    """``playtable serve`` on a SQLite file (an fsync each commit), or, not durable, on an
+    in-memory SQLite database: what boardgame.io's in-memory store gives up, for telling the
+    cost of the fsync from the rest of a move."""
     port = latency.free_port()
     env = {
         **os.environ,
@@ -336,7 +339,7 @@ def start_playtable(folder: Path) -> Server:
     env.pop("PLAYTABLE_REDIS_URL", None)
     env.pop("PLAYTABLE_WS_COMPRESSION", None)
     playtable = Path(sys.executable).with_name("playtable")
-    url = f"sqlite:///{folder}/peer.sqlite3"
+    url = f"sqlite:///{folder}/peer.sqlite3" if durable else "sqlite:///:memory:"
     log = (folder / "playtable.log").open("wb")
     command = [str(playtable), "serve", "--host", HOST, "--port", str(port)]
     command += ["--database-url", url, "--log-level", "warning"]
@@ -359,7 +362,7 @@ def start_playtable(folder: Path) -> Server:
             *(playtable_game(port, t, moves, seed + i, out, start) for i, t in enumerate(seated))
         )
 
-    return Server("Playtable", process, port, play)
+    return Server("Playtable" if durable else "Playtable-mem", process, port, play)
 
 
 def stop(server: Server) -> None:
@@ -393,6 +396,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--moves", type=int, default=60, help=f"moves per game (<= {MAX_MOVES})")
     parser.add_argument("--time-limit", type=float, default=600.0, help="seconds for the run")
     parser.add_argument("--no-install", action="store_true", help="never run npm ci")
+    parser.add_argument(
+        "--memory",
+        action="store_true",
+        help="also Playtable on an in-memory SQLite database (no fsync: not what ships)",
+    )
     args = parser.parse_args(argv)
     batches = [max(1, min(int(g), MAX_GAMES)) for g in args.games.split(",") if g.strip()]
     moves = max(1, min(args.moves, MAX_MOVES))
@@ -412,6 +420,8 @@ def main(argv: list[str] | None = None) -> int:
         try:
             servers.append(start_bgio(folder))
             servers.append(start_playtable(folder))
+            if args.memory:
+                servers.append(start_playtable(folder, durable=False))
             try:
                 asyncio.run(asyncio.wait_for(run(servers, batches, moves, rounds), args.time_limit))
             except TimeoutError:
@@ -432,19 +442,20 @@ def main(argv: list[str] | None = None) -> int:
             figures[(server.label, games)] = (median, p99, rate, per_move)
             cpu_text = "n/a" if per_move is None else f"{per_move * 1000:.2f} ms"
             print(
-                f"{server.label:<12} {games:>2} game(s): {len(values)} moves; move median "
+                f"{server.label:<14} {games:>2} game(s): {len(values)} moves; move median "
                 f"{median * 1000:.2f} ms, p99 {p99 * 1000:.2f} ms; {rate:.0f} moves/s; "
                 f"server CPU {cpu_text} a move"
             )
     print()
-    for games in batches:
-        ours, peer = figures[("Playtable", games)], figures[("boardgame.io", games)]
-        cpu_ratio = "n/a" if ours[3] is None or peer[3] is None else f"{ours[3] / peer[3]:.2f}x"
-        print(
-            f"ratio Playtable/boardgame.io, {games} game(s): median {ours[0] / peer[0]:.2f}x, "
-            f"p99 {ours[1] / peer[1]:.2f}x, moves/s {ours[2] / peer[2]:.2f}x, "
-            f"server CPU a move {cpu_ratio}"
-        )
+    for label in [server.label for server in servers[1:]]:
+        for games in batches:
+            ours, peer = figures[(label, games)], figures[("boardgame.io", games)]
+            cpu_ratio = "n/a" if ours[3] is None or peer[3] is None else f"{ours[3] / peer[3]:.2f}x"
+            print(
+                f"ratio {label}/boardgame.io, {games} game(s): median {ours[0] / peer[0]:.2f}x, "
+                f"p99 {ours[1] / peer[1]:.2f}x, moves/s {ours[2] / peer[2]:.2f}x, "
+                f"server CPU a move {cpu_ratio}"
+            )
     return 0
 
 
