@@ -10,7 +10,7 @@ time of a write 472 -> 304 us).
 So this writer keeps a few connections of the engine's pool checked out (they have the
 engine's set-up: its type codecs, no TLS on loopback) and runs each move on an idle one. The
 SQL and the bind processors are SQLAlchemy's, compiled once per statement
-(:class:`~playtable.store.raw_sqlite.Prepared`), so a row is stored exactly as ``execute``
+(``store/prepared.py``), so a row is stored exactly as ``execute``
 would store it.
 
 A connection that fails (the database restarted, a proxy cut it) fails that one write, as
@@ -31,7 +31,7 @@ import asyncpg
 import sqlalchemy as sa
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
-from playtable.store.raw_sqlite import Prepared
+from playtable.store.prepared import Compiled
 
 # Writes at once per process: each holds its connection for one round trip (about 0.3 ms
 # on loopback), so a few connections carry thousands of moves a second.
@@ -53,15 +53,8 @@ class RawPostgresWriter:
         self.engine = engine
         self._slots = asyncio.Semaphore(size)
         self._idle: list[_Held] = []
-        self._prepared: dict[sa.Executable, Prepared] = {}
+        self._prepare = Compiled(engine.dialect)
         self._dropping: set[asyncio.Task[None]] = set()
-
-    def _prepare(self, statement: sa.Executable) -> Prepared:
-        prepared = self._prepared.get(statement)
-        if prepared is None:
-            prepared = Prepared.compile(statement, self.engine.dialect)
-            self._prepared[statement] = prepared
-        return prepared
 
     async def write(self, statement: sa.Executable, values: Mapping[str, Any]) -> bool:
         """Run ``statement`` (autocommit: one statement is its own transaction); ``True`` if

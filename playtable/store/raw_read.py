@@ -25,7 +25,7 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.engine import Engine
 
-from playtable.store.raw_sqlite import Prepared
+from playtable.store.prepared import Prepared
 
 
 @dataclass(frozen=True, slots=True)

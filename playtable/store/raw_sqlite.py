@@ -2,55 +2,23 @@
 work (issue 12: a move's write cost 0.77 ms of CPU through ``Connection.execute``, 0.32 ms
 on the plain ``sqlite3`` module, the fsync included).
 
-SQLAlchemy still writes the SQL and converts the values: each statement is compiled once for
-the engine's dialect, and its bind processors (datetimes, JSON) are applied to the values, so
-a row is stored exactly as ``Connection.execute`` would store it. What is skipped is only the
-work done again on every execution: the cache lookup, building the execution context, the
-parameter dictionaries and the result object.
+SQLAlchemy still writes the SQL and converts the values (``store/prepared.py``): a row is
+stored exactly as ``Connection.execute`` would store it.
 """
 
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import sqlalchemy as sa
 from sqlalchemy.engine import Engine
 
+from playtable.store.prepared import Compiled
+
 # One change: its compare-and-set (an UPDATE that must match one row) and what it then writes.
 Step = tuple[sa.Executable, Mapping[str, Any]]
-
-
-@dataclass(frozen=True, slots=True)
-class Prepared:
-    """A statement compiled for the driver: its SQL with ``?`` markers, the name bound at
-    each marker and that value's bind processor (``None``: passed as is)."""
-
-    sql: str
-    names: tuple[str, ...]
-    processors: tuple[Callable[[Any], Any] | None, ...]
-    constants: Mapping[str, Any]  # the statement's own literals (the 1 of ``version - 1``)
-
-    @classmethod
-    def compile(cls, statement: sa.Executable, dialect: sa.Dialect) -> Prepared:
-        compiled = statement.compile(dialect=dialect)  # type: ignore[attr-defined]
-        names = tuple(compiled.positiontup or ())
-        processors = compiled._bind_processors  # SQLAlchemy's own, as execute applies them
-        constants = {name: bind.value for name, bind in compiled.binds.items() if not bind.required}
-        return cls(str(compiled), names, tuple(processors.get(n) for n in names), constants)
-
-    def parameters(self, values: Mapping[str, Any]) -> tuple[Any, ...]:
-        """The driver's parameters; a KeyError names a value the statement needs."""
-        constants = self.constants
-        given = (
-            values[n] if n in values or n not in constants else constants[n] for n in self.names
-        )
-        return tuple(
-            value if process is None else process(value)
-            for process, value in zip(self.processors, given, strict=True)
-        )
 
 
 class RawWriter:
@@ -64,16 +32,9 @@ class RawWriter:
     def __init__(self, engine: Engine, guard: Any) -> None:
         self.engine = engine
         self.guard = guard
-        self._prepared: dict[sa.Executable, Prepared] = {}
+        self._prepare = Compiled(engine.dialect)
         self._connection: Any = None
         self._lock = threading.Lock()
-
-    def _prepare(self, statement: sa.Executable) -> Prepared:
-        prepared = self._prepared.get(statement)
-        if prepared is None:
-            prepared = Prepared.compile(statement, self.engine.dialect)
-            self._prepared[statement] = prepared
-        return prepared
 
     def write(self, changes: Sequence[Sequence[Step]]) -> list[bool]:
         """Each change's compare-and-set, then, if it matched its row, the change's other

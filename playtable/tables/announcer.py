@@ -189,6 +189,17 @@ class Announcer:
             message["base"], message["patch"] = kept[0], operations
         return Draft(table.id, table.version, body, message)
 
+    async def draft_meanwhile(self, table: LoadedTable, events: list[Event]) -> Draft | None:
+        """:meth:`draft` of a version whose write was just handed to the store (``submit``):
+        made while the store writes (an fsync, or PostgreSQL's round trip), with the census
+        (Redis's round trip). ``None`` if it failed: :meth:`announce` then makes it again."""
+        await asyncio.sleep(0)  # the store's writer takes the write over first
+        try:
+            return self.draft(table, events, await self.census(table.id))
+        except Exception:
+            logger.exception("table %s: drafting version %d failed", table.id, table.version)
+            return None
+
     async def announce(
         self, table: LoadedTable, events: list[Event], draft: Draft | None = None
     ) -> None:

@@ -38,7 +38,7 @@ from playtable.store import Store
 from playtable.tables import clocks, decisions, seating, tokens, views
 from playtable.tables import rematch as rematches
 from playtable.tables.analysis import Analysis
-from playtable.tables.announcer import Announcer, Draft
+from playtable.tables.announcer import Announcer
 from playtable.tables.computer import Computer
 from playtable.tables.decisions import Decision
 from playtable.tables.errors import Busy, Illegal, TableError, TableNotFound
@@ -426,15 +426,9 @@ class TableService:
         after = decision.after
         events = list(decision.events)
         stored = self.store.submit(after.id, after.version - 1, decision.change)
-        # While the store writes (an fsync, or PostgreSQL's round trip), the announcement
-        # is made: the census (Redis's round trip), the patch and the message. It goes out
-        # only once the commit is known, and is dropped if the commit is refused.
-        await asyncio.sleep(0)  # the write is handed over first
-        draft: Draft | None = None
-        try:
-            draft = self.announcer.draft(after, events, await self.announcer.census(after.id))
-        except Exception:
-            logger.exception("table %s: drafting version %d failed", after.id, after.version)
+        # The announcement is made while the store writes; it goes out once the commit is
+        # known, and is dropped if the commit is refused.
+        draft = await self.announcer.draft_meanwhile(after, events)
         if not await stored:
             return False
         self._remember(after)
