@@ -108,6 +108,17 @@ class LanguageMiddleware:
         remember: str | None = None
 
         if scope["type"] == "http":
+            english = f"/{DEFAULT_LANGUAGE}"
+            if (path == english or path.startswith(english + "/")) and scope["method"] in (
+                "GET",
+                "HEAD",
+            ):
+                # /en/rules -> /rules: English has no prefix, but an address written with
+                # one (by hand, or by analogy with /fi/) is the choice of English.
+                target = (path[len(english) :] or "/") + (f"?{query}" if query else "")
+                cookie = _cookie_header(DEFAULT_LANGUAGE, scope.get("scheme") == "https")
+                await _redirect(scope, send, target, cookie=cookie)
+                return
             if lang != DEFAULT_LANGUAGE and rest == "/" and path != f"/{lang}/":
                 # /fi -> /fi/ : one address per page
                 await _redirect(scope, send, f"/{lang}/" + (f"?{query}" if query else ""))

@@ -99,6 +99,22 @@ def test_the_bare_home_page_follows_the_browser_then_the_choice(client: TestClie
     assert client.get("/fi", follow_redirects=False).headers["location"] == "/fi/"
 
 
+def test_an_english_prefix_leads_to_the_english_page_and_chooses_english(
+    client: TestClient,
+) -> None:
+    """English has no prefix; /en/... written by hand (as /fi/... is) is not a 404."""
+    korean = {"accept-language": "ko-KR,ko;q=0.9"}
+    answer = client.get("/en/rules/swaptimum?x=1", headers=korean, follow_redirects=False)
+    assert answer.status_code == 302
+    assert answer.headers["location"] == "/rules/swaptimum?x=1"
+    assert client.cookies.get(LANG_COOKIE) == "en"
+    page = client.get("/en/", headers=korean)  # and the home page stays English after it
+    assert page.status_code == 200 and '<html lang="en">' in page.text
+    assert client.get("/en", follow_redirects=False).headers["location"] == "/"
+    # only a whole first segment: /entrance is another (unknown) page
+    assert client.get("/entrance", follow_redirects=False).status_code == 404
+
+
 def test_unknown_pages_are_404_in_the_language(client: TestClient) -> None:
     page = client.get("/cs/variants/no-such-variant")
     assert page.status_code == 404
