@@ -46,7 +46,7 @@ import sys
 import tempfile
 import time
 import urllib.parse
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -296,9 +296,11 @@ async def play_table(
     *,
     blue_port: int | None = None,
     compression: str | None = None,
+    joined: Callable[[], Awaitable[None]] | None = None,
 ) -> None:
     """Play ``moves`` random moves at one table; red's socket on ``port``, blue's on
-    ``blue_port`` (the same process unless given), and record each move's latency."""
+    ``blue_port`` (the same process unless given), and record each move's latency
+    (``joined``: awaited once both players have joined, before the first move)."""
     from websockets.asyncio.client import connect
 
     rng = random.Random(seed)
@@ -323,6 +325,8 @@ async def play_table(
                     json.dumps({"type": "join", "protocol": 2, "since": None})
                 )
                 await ready
+            if joined is not None:
+                await joined()
             for _ in range(moves):
                 table = players["red"].table
                 if table["outcome"] is not None:
@@ -346,6 +350,8 @@ async def play_table(
             CHANGE_BYTES.extend(b for p in players.values() for b in p.change_bytes)
 
 
+# The server's CPU seconds for the players' handshakes and joins, before the first move.
+JOIN_CPU: list[float] = []
 # The size of every change message the players received (for the bytes a move costs).
 CHANGE_BYTES: list[int] = []
 
@@ -412,14 +418,27 @@ async def measure(
     await asyncio.gather(*(echo_client(port, (moves + 1) // 2, echoes) for _ in range(tables)))
     seated = await asyncio.gather(*(asyncio.to_thread(create_table, port) for _ in range(tables)))
     latencies: list[float] = []
-    cpu_before = await asyncio.to_thread(server_cpu_seconds, port)
-    started = time.perf_counter()
-    await asyncio.gather(
+    # The server's CPU is read once every player has joined (the handshakes and joins are
+    # reported apart) and when the last move has arrived.
+    all_joined, go = asyncio.Barrier(tables + 1), asyncio.Event()
+
+    async def joined() -> None:
+        await all_joined.wait()
+        await go.wait()
+
+    cpu_start = await asyncio.to_thread(server_cpu_seconds, port)
+    games = asyncio.gather(
         *(
-            play_table(port, table_id, tokens, moves, seed, latencies)
+            play_table(port, table_id, tokens, moves, seed, latencies, joined=joined)
             for seed, (table_id, tokens) in enumerate(seated)
         )
     )
+    await all_joined.wait()
+    cpu_before = await asyncio.to_thread(server_cpu_seconds, port)
+    JOIN_CPU.append(cpu_before - cpu_start)
+    started = time.perf_counter()
+    go.set()
+    await games
     playing = time.perf_counter() - started
     cpu = await asyncio.to_thread(server_cpu_seconds, port) - cpu_before
     await asyncio.gather(*(echo_client(port, moves // 2 or 1, echoes) for _ in range(tables)))
@@ -527,6 +546,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             f"max {max(CHANGE_BYTES)} bytes ({OPTIONS['rows']}x{OPTIONS['cols']} board)"
         )
     per_move = f"; {game_cpu / len(latencies) * 1000:.2f} ms a move"
+    if JOIN_CPU:
+        per_socket = JOIN_CPU[0] / (2 * tables) * 1000
+        per_move += f" (before them, {per_socket:.2f} ms a player's handshake and join)"
     print(
         f"CPU: server {server_cpu:.1f} s in all{per_move} while the games ran; "
         f"clients {client_cpu:.1f} s"
