@@ -108,12 +108,12 @@ def assert_in_viewport(page: Page, *selectors: str) -> None:
 
 def squares_in_viewport(page: Page, names: list[str]) -> None:
     """Every choosable square is on screen and not under the chooser at the foot."""
-    chooser = page.locator("#swap-chooser").bounding_box()
+    chooser = box_of(page, "#swap-chooser")
     assert chooser
     for name in names:
         selector = f'#board [data-pick="{name}"]'
         assert_in_viewport(page, selector)
-        box = page.locator(selector).bounding_box()
+        box = box_of(page, selector)  # a redraw may come between the two reads
         assert box and box["y"] + box["height"] <= chooser["y"], (name, box, chooser)
 
 
