@@ -4,6 +4,8 @@ not leak the connections the writer drops, and a duplicate move is refused, not 
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import warnings
 
 import asyncpg
@@ -119,5 +121,64 @@ async def test_a_move_the_data_refuse_is_not_stored_and_is_no_error(postgres_url
         assert not await store.update("t1", 1, _move(0))
         assert [m.move for m in await store.moves("t1")] == ["m0"]
         assert await store.update("t1", 1, _move(1))  # and the connection still works
+    finally:
+        await store.close()
+
+
+async def test_moves_of_many_tables_at_once_are_all_stored(postgres_url: str) -> None:
+    """More writes at once than the writer keeps connections: they take turns, none is lost,
+    and the engine's pool lends no more than the writer's own."""
+    store = Store(postgres_url)
+    await store.open()
+    try:
+        ids = [f"t{k}" for k in range(24)]
+        for table_id in ids:
+            table = _table()
+            assert await store.create_table(
+                NewTable(table_id, table.game, table.options, table.invite_hash, table.seats)
+            )
+        for ply in range(5):
+            stored = await asyncio.gather(
+                *(store.update(table_id, ply, _move(ply)) for table_id in ids)
+            )
+            assert all(stored)
+        assert store.async_engine is not None
+        assert store.async_engine.sync_engine.pool.checkedout() <= 4
+        for table_id in ids:
+            assert [m.move for m in await store.moves(table_id)] == [f"m{p}" for p in range(5)]
+    finally:
+        await store.close()
+
+
+async def test_a_write_cancelled_midway_leaves_the_writer_working(postgres_url: str) -> None:
+    """A cancelled write may or may not have reached the database; its connection, in an
+    unknown state, is never used again, and the next writes are stored. Cancelled after 0 to
+    7 turns of the loop: before it is sent, while it is on the way, after it is answered."""
+    store = Store(postgres_url)
+    await store.open()
+    try:
+        got_through = set()
+        for turns in range(8):
+            table = _table()
+            table_id = f"c{turns}"
+            new = NewTable(table_id, table.game, table.options, table.invite_hash, table.seats)
+            assert await store.create_table(new)
+            assert await store.update(table_id, 0, _move(0))
+            write = asyncio.ensure_future(store.update(table_id, 1, _move(1)))
+            for _ in range(turns):
+                await asyncio.sleep(0)
+            write.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await write
+            row = await store.table(table_id)
+            assert row is not None
+            version = row.version  # 1 or 2: whether the cancelled write got through
+            got_through.add(version == 2)
+            assert await store.update(table_id, version, _move(version))
+            moves = [m.move for m in await store.moves(table_id)]
+            assert moves == [f"m{p}" for p in range(version + 1)]
+        assert store.async_engine is not None
+        assert store.async_engine.sync_engine.pool.checkedout() <= 4
+        assert False in got_through  # the early cancellations wrote nothing
     finally:
         await store.close()
