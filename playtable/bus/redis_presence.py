@@ -129,7 +129,7 @@ class RedisPresence(Presence):
         for i in range(0, len(counts), 2):
             player, _, node = _text(counts[i]).partition("|")
             count = int(counts[i + 1])
-            # (This process is alive, heartbeat or not.)
+            # Counted if its process has a heartbeat key, or is this one (alive regardless).
             if count <= 0 or not (alive[i // 2] or node == self.node):
                 continue
             if player == WATCHING:

@@ -466,6 +466,8 @@ class Store:
 
         Returns only once the change is committed, so an acknowledged move is never lost.
         """
+        if not self.sqlite:
+            return await self._update_alone(table_id, version, change)  # no task of its own
         return await self.submit(table_id, version, change)
 
     def submit(self, table_id: str, version: int, change: Change) -> asyncio.Future[bool]:

@@ -76,17 +76,24 @@ class Announcer:
         """:func:`views.versioned` of ``table``, from the kept version when it is that one.
 
         The result is shared: never change it."""
-        kept = self._versions.get(table.id)
+        body = self._body(table, self._versions.get(table.id))
+        self._keep_if_newer(table.id, table.version, body)
+        return body
+
+    def _body(self, table: LoadedTable, kept: tuple[int, dict[str, Any]] | None) -> dict[str, Any]:
+        """The versioned part of ``table``: the kept one when it is that version, else built."""
         if kept is not None and kept[0] == table.version:
             return kept[1]
-        body = views.versioned(table, self.links)
-        if kept is None or kept[0] < table.version:
-            self._keep(table.id, table.version, body)
-        return body
+        return views.versioned(table, self.links)
 
     def kept_version(self, table_id: str) -> int | None:
         kept = self._versions.get(table_id)
         return None if kept is None else kept[0]
+
+    def _keep_if_newer(self, table_id: str, version: int, body: dict[str, Any]) -> None:
+        kept = self._versions.get(table_id)
+        if kept is None or kept[0] < version:
+            self._keep(table_id, version, body)
 
     def _keep(self, table_id: str, version: int, body: dict[str, Any]) -> None:
         self._versions[table_id] = (version, body)
@@ -144,9 +151,7 @@ class Announcer:
     async def publish_draft(self, draft: Draft) -> None:
         """Publish a draft of a committed version (raises if the bus fails); its public
         table becomes the base of the next patch."""
-        kept = self._versions.get(draft.table_id)
-        if kept is None or kept[0] < draft.version:
-            self._keep(draft.table_id, draft.version, draft.body)
+        self._keep_if_newer(draft.table_id, draft.version, draft.body)
         await self.bus.publish(draft.table_id, draft.message)
 
     def draft(self, table: LoadedTable, events: list[Event], census: Census) -> Draft:
@@ -163,11 +168,7 @@ class Announcer:
         if shortcut is not None:
             body, operations = shortcut
         else:
-            body = (
-                kept[1]
-                if kept is not None and kept[0] == table.version
-                else views.versioned(table, self.links)
-            )
+            body = self._body(table, kept)
             if kept is not None and kept[0] in (table.version - 1, table.version):
                 operations = patch.diff(kept[1], body)
         live = views.live(table, census, self.clock())
