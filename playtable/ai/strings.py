@@ -27,7 +27,6 @@ included) are covered. Symmetric cuts are tried once and results are memoised pe
 
 from __future__ import annotations
 
-import functools
 import math
 import time
 
@@ -44,6 +43,8 @@ _MEMO: dict[tuple[State, int, int], int] = {}
 MAX_MEMO = 2_000_000  # entries kept before the memo is emptied
 _CHECK_EVERY = 0x3FF  # calls between two looks at the clock
 _calls = 0
+MAX_LOONY = 1 << 16  # loony endgames kept (loony_value) before that memo is emptied
+_LOONY: dict[tuple[tuple[int, ...], tuple[int, ...]], int] = {}
 
 
 class SolverTimeout(Exception):
@@ -105,6 +106,7 @@ def value(state: State, w: int, deadline: float = math.inf) -> int:
             return dead + loony_value(
                 tuple(n for n, kind in rest if kind == GG),
                 tuple(n for n, kind in rest if kind == LOOP),
+                deadline,
             )
         return dead + _value(rest, 0, w, deadline)
     return _value(rest, dead, w, deadline)
@@ -164,30 +166,44 @@ def _value(state: State, dead: int, w: int, deadline: float) -> int:
     return best
 
 
-@functools.lru_cache(maxsize=1 << 16)
-def loony_value(chains: tuple[int, ...], loops: tuple[int, ...]) -> int:
+def loony_value(chains: tuple[int, ...], loops: tuple[int, ...], deadline: float = math.inf) -> int:
     """Net coins for the side to move, normal scoring, with only chains between two ground
     strings (``chains``, sorted lengths) and loops of four or more (``loops``): whoever moves
     must open one, and the other side either takes it all and moves next, or keeps control by
     declining the last two coins of a chain of three or more (four of a loop); a chain of two
     is opened in its middle, which leaves no such choice (Berlekamp). Checked against the
-    search in the tests."""
+    search in the tests.
+
+    The work grows with the sub-multisets of the strings (two to the power of their number
+    when their lengths differ), so a big board's endgame of thirty strings can take minutes:
+    raises :class:`SolverTimeout` past ``deadline`` like :func:`value`."""
     if not chains and not loops:
         return 0
+    key = (chains, loops)
+    known = _LOONY.get(key)
+    if known is not None:
+        return known
+    global _calls
+    _calls += 1
+    if not _calls & _CHECK_EVERY and time.perf_counter() > deadline:
+        raise SolverTimeout
     best = -(1 << 20)
     for i, n in enumerate(chains):
         if i and chains[i - 1] == n:
             continue
-        rest = loony_value(chains[:i] + chains[i + 1 :], loops)
+        rest = loony_value(chains[:i] + chains[i + 1 :], loops, deadline)
         taken = n + rest
         controller = taken if n <= 2 else max(taken, n - 4 - rest)
         best = max(best, -controller)
     for i, n in enumerate(loops):
         if i and loops[i - 1] == n:
             continue
-        rest = loony_value(chains, loops[:i] + loops[i + 1 :])
+        rest = loony_value(chains, loops[:i] + loops[i + 1 :], deadline)
         controller = max(n + rest, n - 8 - rest)
         best = max(best, -controller)
+    if len(_LOONY) >= MAX_LOONY:
+        _LOONY.clear()
+    _LOONY[key] = best
     return best
 
 

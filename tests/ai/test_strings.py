@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 
 from playtable.ai import strings
+from playtable.ai.analysis import best_moves
 from playtable.ai.dots_solver import DotsSolver, plain_value
 from playtable.games.dots.game import DotsAndBoxes
 
@@ -115,6 +116,24 @@ def test_the_loony_formula_agrees_with_the_search() -> None:
         )
         if state:
             assert strings.loony_value(chains, loops) == strings._value(state, 0, 1, math.inf)
+
+
+def test_a_big_loony_endgame_gives_up_at_the_deadline() -> None:
+    """Thirty chains of different lengths have a billion sub-multisets: the formula's search
+    stops at its deadline, as the solver's does. Before it did, an 11x12 board's best-move
+    request held a worker for three minutes on a two-second budget."""
+    chains = tuple(range(3, 33))
+    started = time.perf_counter()
+    with pytest.raises(strings.SolverTimeout):
+        strings.loony_value(chains, (), started + 0.1)
+    assert time.perf_counter() - started < 5
+
+
+def test_an_11x12_best_move_request_keeps_to_its_budget() -> None:
+    options = {"grid": "square", "rows": 11, "cols": 12, "start": "standard"}
+    started = time.perf_counter()
+    assert best_moves(options, [], 0.3) is None  # not proved from the start, of course
+    assert time.perf_counter() - started < 20
 
 
 def test_dead_components_count_by_their_cells() -> None:
