@@ -7,7 +7,8 @@ page first asks (:mod:`playtable.tables.analysis_jobs`), and every process, and 
 process after a restart, reads what any other stored. A request never waits for the solver:
 it answers with the values stored so far and whether more are coming (``pending``), and the
 page asks again until the analysis is ``complete``. The best moves of one position are
-still solved on request, in the same pool, one job per requester.
+still solved on request, in the same pool, one job per requester, and kept by position
+(:mod:`playtable.tables.best_moves`).
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from playtable.ai import analysis as solver_work
 from playtable.games.swaptimum import Swaptimum
 from playtable.store import AnalysisPoint, Store
 from playtable.tables.analysis_jobs import Jobs
+from playtable.tables.best_moves import BestMoves, KeptAnswers, position
 from playtable.tables.errors import AnalysisBusy, AnalysisRefused
 from playtable.tables.fair import FairPool
 from playtable.tables.pool import BotPool, BotSettings
@@ -118,6 +120,7 @@ class Analysis:
             lambda table: solver_work.analysable(table.game),
         )
         self._queued: Counter[str] = Counter()  # requester -> best-move jobs
+        self.answers = KeptAnswers()
 
     @contextlib.contextmanager
     def _slot(self, requester: str, seconds: float) -> Iterator[None]:
@@ -168,25 +171,42 @@ class Analysis:
                 points = await self.store.analysis_points(table_id, played)
         return summary(table, points, self.jobs.pending(table_id))
 
-    async def best_moves(self, table_id: str, ply: int, requester: str = "") -> dict[str, Any]:
-        """Every optimal move after ``ply`` moves, if the solver proves it within budget."""
+    async def best_moves(
+        self, table_id: str, ply: int, requester: str = "", wait_s: int | None = None
+    ) -> BestMoves:
+        """Every optimal move after ``ply`` moves, if the solver proves it within budget.
+        ``wait_s``: the requester has none of its solver time left for that long, so only a
+        kept answer is given (else AnalysisBusy)."""
         table = await self.open_table(table_id)
         if not solver_work.solvable(table.game):
             raise AnalysisRefused("Best moves are for Dots and Boxes only.")
         if not 0 <= ply <= table.ply:
             raise AnalysisRefused(f"There is no position after {ply} moves at this table.")
+        moves = table.move_texts()[:ply]
+        key = position(table.row.options, moves)
+        kept = self.answers.get(key)
+        if kept is not None:
+            return BestMoves(kept)
+        if wait_s is not None:
+            raise AnalysisBusy(
+                f"The analysis is busy; try again in {wait_s} s.", retry_after=wait_s
+            )
         budget = self.settings.position_budget_s * 2
         with self._slot(requester, budget):
-            found = await self.fair.run(
+            found, spent = await self.fair.run(
                 requester or "anonymous",
-                solver_work.best_moves,
+                solver_work.best_moves_timed,
                 table.row.options,
-                table.move_texts()[:ply],
+                moves,
                 budget,
             )
+        answer: dict[str, Any]
         if found is None:
-            return {"ply": ply, "proved": False, "value": None, "best_moves": []}
-        return {"ply": ply, "proved": True, **found}
+            answer = {"ply": ply, "proved": False, "value": None, "best_moves": []}
+        else:
+            answer = {"ply": ply, "proved": True, **found}
+        self.answers.put(key, answer)
+        return BestMoves(answer, spent)
 
     def close(self) -> None:
         self.jobs.close()

@@ -39,6 +39,7 @@ from playtable.tables import clocks, decisions, seating, tokens, views
 from playtable.tables import rematch as rematches
 from playtable.tables.analysis import Analysis
 from playtable.tables.announcer import Announcer
+from playtable.tables.best_moves import BestMoves
 from playtable.tables.computer import Computer
 from playtable.tables.decisions import Decision
 from playtable.tables.errors import Busy, Illegal, TableError, TableNotFound
@@ -307,9 +308,11 @@ class TableService:
         rest is queued for the background analysis (AnalysisBusy when its queue is full)."""
         return await self.analyses.analyse(table_id, requester)
 
-    async def best_moves(self, table_id: str, ply: int, requester: str = "") -> dict[str, Any]:
+    async def best_moves(
+        self, table_id: str, ply: int, requester: str = "", wait_s: int | None = None
+    ) -> BestMoves:
         """Every optimal move after ``ply`` moves, if the solver proves it within budget."""
-        return await self.analyses.best_moves(table_id, ply, requester)
+        return await self.analyses.best_moves(table_id, ply, requester, wait_s)
 
     # -- presence and the table's talk -------------------------------------------------------
     def connected(self, table_id: str, player: Player | None) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import Mapping
 from typing import Any
 
@@ -13,7 +14,7 @@ from starlette.routing import BaseRoute, Route
 from playtable.ai import LEVELS
 from playtable.games import GameError
 from playtable.tables import AnalysisBusy, AnalysisRefused, TableNotFound, TableService, clocks
-from playtable.web.budgets import Budget, over_budget
+from playtable.web.budgets import SOLVER_UNITS_A_SECOND, Budget, Budgets, over_budget
 
 MAX_BODY = 16 * 1024
 
@@ -162,15 +163,23 @@ async def best_moves(request: Request) -> Response:
     if not ply.isdigit() or len(ply) > 4:
         return _error(400, '"ply" must be the number of moves before the position, such as 0')
     table_id = request.path_params["table_id"]
+    address = _address(request)
+    budgets: Budgets = request.app.state.budgets
+    # An address that used up its solver time gets only the answers already kept.
+    solver_wait = await budgets.left(Budget.SOLVER_TIME, address)
     try:
-        found = await _service(request).best_moves(table_id, int(ply), _address(request))
+        found = await _service(request).best_moves(table_id, int(ply), address, solver_wait)
     except TableNotFound as error:
         return _error(404, error.message)
     except AnalysisRefused as error:
         return _error(409, error.message)
     except AnalysisBusy as error:
-        return _queue_full(error)
-    return JSONResponse(found)
+        # Out of its own solver time, the address waits; else the pool is full for everyone.
+        return _busy(error.retry_after) if solver_wait is not None else _queue_full(error)
+    if found.solver_s > 0:
+        units = math.ceil(found.solver_s * SOLVER_UNITS_A_SECOND)
+        await budgets.spend(Budget.SOLVER_TIME, address, units)
+    return JSONResponse(found.answer)
 
 
 async def record_text(request: Request) -> Response:

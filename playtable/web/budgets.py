@@ -16,6 +16,7 @@ import functools
 import logging
 import math
 import time
+from collections.abc import Awaitable, Callable
 
 from limits import RateLimitItem, RateLimitItemPerMinute
 from limits.aio.storage import MemoryStorage, RedisStorage, Storage
@@ -35,6 +36,13 @@ class Budget(enum.Enum):
     TABLES = "tables"  # new tables, rematches included
     OFFERS = "offers"  # draw offers and take-back requests (the computer thinks about each)
     ANALYSES = "analyses"  # best-move requests (the solver at work on request)
+    # The solver's time those requests took, in tenths of a second: a count alone lets one
+    # address keep a worker solving without a break (30 requests a minute of 2 s each).
+    SOLVER_TIME = "solver_time"
+
+
+#: Units of :attr:`Budget.SOLVER_TIME` in a second of the solver's time.
+SOLVER_UNITS_A_SECOND = 10
 
 
 class Budgets:
@@ -44,6 +52,9 @@ class Budgets:
             Budget.TABLES: RateLimitItemPerMinute(limits.tables_per_minute),
             Budget.OFFERS: RateLimitItemPerMinute(limits.offers_per_minute),
             Budget.ANALYSES: RateLimitItemPerMinute(limits.analyses_per_minute),
+            Budget.SOLVER_TIME: RateLimitItemPerMinute(
+                max(1, round(limits.solver_seconds_per_minute * SOLVER_UNITS_A_SECOND))
+            ),
         }
         storage: Storage = (
             RedisStorage(
@@ -67,16 +78,45 @@ class Budgets:
         """Spend one unit of ``budget`` for ``address``: ``None`` if allowed, else the whole
         seconds to wait."""
         item = self.items[budget]
-        limiter = self._local if self._breaker.open else self._limiter
+        allowed = await self._counted(lambda limiter: limiter.hit(item, budget.value, address))
+        return None if allowed else await self._wait(budget, address)
+
+    async def left(self, budget: Budget, address: str) -> int | None:
+        """``None`` if ``address`` has some of ``budget`` left, else the whole seconds to
+        wait; spends nothing."""
+        item = self.items[budget]
+        allowed = await self._counted(lambda limiter: limiter.test(item, budget.value, address))
+        return None if allowed else await self._wait(budget, address)
+
+    async def spend(self, budget: Budget, address: str, units: int) -> None:
+        """Spend ``units`` of ``budget`` for ``address``, or what is left of it if less (a
+        job that outran the budget used it all)."""
+        item = self.items[budget]
+
+        async def count(limiter: SlidingWindowCounterRateLimiter) -> bool:
+            stats = await limiter.get_window_stats(item, budget.value, address)
+            cost = min(units, stats.remaining)
+            return cost <= 0 or await limiter.hit(item, budget.value, address, cost=cost)
+
+        await self._counted(count)
+
+    async def _counted(
+        self, count: Callable[[SlidingWindowCounterRateLimiter], Awaitable[bool]]
+    ) -> bool:
+        """``count`` on the shared counters, or on this process's while Redis fails."""
+        if self._breaker.open:
+            return await count(self._local)
         try:
-            allowed = await limiter.hit(item, budget.value, address)
+            return await count(self._limiter)
         except Exception:
             logger.warning("budgets: Redis unavailable, counting here", exc_info=True)
             self._breaker.trip()
-            limiter = self._local
-            allowed = await limiter.hit(item, budget.value, address)
-        if allowed:
-            return None
+            return await count(self._local)
+
+    async def _wait(self, budget: Budget, address: str) -> int:
+        """The whole seconds until ``address`` has some of ``budget`` again."""
+        item = self.items[budget]
+        limiter = self._local if self._breaker.open else self._limiter
         try:
             stats = await limiter.get_window_stats(item, budget.value, address)
             reset = stats.reset_time - time.time()
@@ -101,4 +141,4 @@ async def over_budget(connection: HTTPConnection, budget: Budget) -> int | None:
     return await budgets.take(budget, address)
 
 
-__all__ = ["Budget", "Budgets", "over_budget"]
+__all__ = ["SOLVER_UNITS_A_SECOND", "Budget", "Budgets", "over_budget"]

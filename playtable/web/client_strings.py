@@ -160,6 +160,11 @@ def client_strings(catalog: gettext.NullTranslations) -> dict[str, str | dict[st
         # the analysis page
         "analysis_loading": _("The solver is working through the positions…"),
         "analysis_failed": _("The analysis could not be loaded. Reload the page to try again."),
+        # %(seconds)s: a whole number of seconds
+        "analysis_busy": _("The analysis is busy. Trying again in %(seconds)s s…"),
+        "analysis_too_many": _(
+            "You have asked the solver for a lot in the last minute. Trying again in %(seconds)s s…"
+        ),
         "analysis_partial": _(
             "Some positions were not proved within the time limit; their values are left blank."
         ),

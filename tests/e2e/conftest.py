@@ -97,6 +97,7 @@ def server_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
                 "TABLES_PER_MINUTE",
                 "OFFERS_PER_MINUTE",
                 "ANALYSES_PER_MINUTE",
+                "SOLVER_SECONDS_PER_MINUTE",
                 "SOCKETS_PER_ADDRESS",
                 "SOCKETS_PER_ADDRESS_PER_TABLE",
                 "PENDING_PER_ADDRESS",

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import math
 import re
+import threading
 import time
 import urllib.request
 
@@ -214,3 +215,44 @@ def test_a_swaptimum_game_has_the_board_the_graph_and_win_rates(
     page.keyboard.press("End")
     expect(page.locator("#analysis-value")).to_contain_text("the game is decided")
     expect(page.locator("#analysis-value")).not_to_contain_text("estimate")
+
+
+def test_a_busy_solver_is_said_in_the_page_language_and_asked_again(
+    browser: Browser, server_url: str
+) -> None:
+    """An address may have one best-move request at the solver at a time. While another
+    request of the same address holds it, the Korean page says so in Korean with the wait
+    (the server's own words are English), and shows the best moves once it asks again."""
+    game = play_game(server_url, SQUARE_3, seed=11)
+    analysis_of(server_url, game.id)
+    # A board nobody proves from its start: its request takes the whole budget (2 s here).
+    big = {"grid": "square", "rows": 12, "cols": 11, "start": "standard"}
+    request = urllib.request.Request(
+        f"{server_url}/api/tables",
+        data=json.dumps({"game": "dots", "options": big, "opponent": {"bot": "easy"}}).encode(),
+        headers={"Content-Type": "application/json"},
+    )
+    with urllib.request.urlopen(request, timeout=30) as r:
+        big_id = json.loads(r.read())["id"]
+
+    page = browser.new_page()
+    page.goto(f"{server_url}/ko/t/{game.id}/analysis")
+    expect(page.locator(".analysis-page")).to_have_attribute("data-loaded", "true", timeout=30_000)
+    holder = threading.Thread(
+        target=lambda: urllib.request.urlopen(
+            f"{server_url}/api/tables/{big_id}/analysis/best?ply=0", timeout=60
+        ).read()
+    )
+    holder.start()
+    try:
+        time.sleep(0.3)  # the 12x11 request is at the solver
+        page.keyboard.press("ArrowLeft")
+        expect(page.locator("#analysis-best")).to_contain_text(
+            re.compile(r"지금은 분석 요청이 많습니다\. \d+초 뒤에 다시 시도합니다"), timeout=TIMEOUT
+        )
+        expect(page.locator("#analysis-best")).not_to_contain_text("busy")
+        # asked again after the wait: the best moves are drawn
+        page.locator("#board .best-line").first.wait_for(state="attached", timeout=30_000)
+        expect(page.locator("#analysis-best")).not_to_contain_text("지금은")
+    finally:
+        holder.join(timeout=60)

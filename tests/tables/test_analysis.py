@@ -255,7 +255,7 @@ async def test_the_analysis_queue_is_bounded_and_fair_between_requesters(store: 
         assert len(refused) == 19 and all(r.retry_after >= 1 for r in refused)
         assert "try again in" in refused[0].message
         # The other address got its answer, queued behind one job of the flood, not twenty.
-        assert victim["ply"] == 0
+        assert victim.answer["ply"] == 0
     finally:
         await service.close()
 
@@ -322,7 +322,7 @@ async def test_a_best_move_request_never_waits_for_the_background_analysis(store
         await service.analysis_pool.run(len, [])  # the request's worker is up
         background = asyncio.create_task(service.analyses.analyse(big, wait=True))
         await asyncio.sleep(0.5)  # the background worker is at work on the 8x8 game
-        found = await service.best_moves(small, 0, "198.51.100.7")
+        found = (await service.best_moves(small, 0, "198.51.100.7")).answer
         assert found["proved"] and found["best_moves"]
         # Answered during the background's first slice (a 4 s proof that fails), not after.
         assert service.analyses.jobs.slices == 0 and service.analyses.jobs.pending(big)
@@ -344,9 +344,29 @@ async def test_one_address_long_best_move_request_does_not_hold_up_another_addre
         await asyncio.gather(*(service.analysis_pool.run(len, []) for _ in range(2)))
         long = asyncio.create_task(service.best_moves(big, 0, "203.0.113.9"))
         await asyncio.sleep(0.3)  # the 8x8 request is at work in one worker
-        found = await service.best_moves(small, 0, "198.51.100.7")
+        found = (await service.best_moves(small, 0, "198.51.100.7")).answer
         assert found["proved"] and found["best_moves"]
         assert not long.done()  # answered while the other request still thinks
         await long
+    finally:
+        await service.close()
+
+
+async def test_a_position_best_moves_are_found_once(store: Store) -> None:
+    """The best moves of a position are kept, whatever table asks: the same position at
+    another table is answered without the solver, even for an address with no solver time
+    left, while a new position for that address is refused with the wait."""
+    first = await bot_table(store, SMALL)
+    second = await bot_table(store, SMALL, "anatable2")
+    other = await bot_table(store, {**SMALL, "cols": 3}, "anatable3")
+    service = TableService(store, InProcessBus(), SECRET, FAST, links=LINKS)
+    try:
+        found = await service.best_moves(first, 0, "198.51.100.7")
+        assert found.answer["proved"] and found.solver_s > 0
+        kept = await service.best_moves(second, 0, "203.0.113.9", wait_s=30)
+        assert kept.answer == found.answer and kept.solver_s == 0
+        with pytest.raises(AnalysisBusy) as refused:
+            await service.best_moves(other, 0, "203.0.113.9", wait_s=30)
+        assert refused.value.retry_after == 30
     finally:
         await service.close()

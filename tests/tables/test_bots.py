@@ -199,7 +199,7 @@ async def test_the_analysis_agrees_with_the_solver(bots: TableService) -> None:
         sign = 1 if move["player"] == "red" else -1
         assert move["loss"] == sign * (before - after)
     assert any(m["loss"] > 0 for m in result["moves"])  # the first legal line is no good play
-    best = await bots.best_moves(created.id, 0)
+    best = (await bots.best_moves(created.id, 0)).answer
     assert best["proved"] and best["value"] == result["values"][0]
     assert set(best["best_moves"]) == set(
         solve_record(GameRecord("dots", options, ()))["best_moves"]

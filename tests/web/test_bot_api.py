@@ -14,6 +14,7 @@ from playtable.ai.solve import solve_record
 from playtable.games.records import GameRecord
 from playtable.tables.pool import BotSettings
 from playtable.web.app import create_app
+from playtable.web.limits import Limits
 from tests.web.conftest import DOTS, SECRET, Socket, connect
 
 FAST = BotSettings(workers=1, move_budget_s=0.2, position_budget_s=1.0, analysis_total_s=10.0)
@@ -147,3 +148,29 @@ def test_the_home_form_sets_up_a_game_against_the_computer(bot_client: TestClien
     while bot_client.get(f"/api/tables/{table_id}").json()["ply"] == 0:
         assert time.monotonic() < deadline, "the computer (red) never opened the game"
         time.sleep(0.05)
+
+
+def test_an_address_out_of_solver_time_gets_only_answers_already_found(db_url: str) -> None:
+    """Best moves cost the solver's time, and an address has so much of it a minute: a
+    count of requests alone let one address keep a worker solving 12x12 openings without a
+    break. Past it, a position nobody asked for waits (429, in seconds); an answer already
+    found is still given, since it costs nothing."""
+    limits = Limits(solver_seconds_per_minute=0.1)
+    quick = BotSettings(workers=1, move_budget_s=0.2, position_budget_s=0.2)
+    with TestClient(create_app(db_url, secret=SECRET, bots=quick, limits=limits)) as client:
+        tables = []
+        for size in (9, 10):
+            options = {"grid": "square", "rows": size, "cols": size, "start": "standard"}
+            response = client.post(
+                "/api/tables",
+                json={"game": "dots", "options": options, "opponent": {"bot": "hard"}},
+            )
+            tables.append(response.json()["id"])
+        first = client.get(f"/api/tables/{tables[0]}/analysis/best?ply=0")
+        assert first.status_code == 200 and first.json()["proved"] is False  # too big to prove
+        refused = client.get(f"/api/tables/{tables[1]}/analysis/best?ply=0")
+        assert refused.status_code == 429
+        assert refused.json()["code"] == "rate_limited"
+        assert 1 <= int(refused.headers["Retry-After"]) <= 60
+        again = client.get(f"/api/tables/{tables[0]}/analysis/best?ply=0")
+        assert again.status_code == 200 and again.json() == first.json()

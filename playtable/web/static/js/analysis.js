@@ -71,7 +71,20 @@ async function loadBest(ply) {
       headers: { Accept: "application/json" },
     });
     const found = await response.json();
-    best.set(ply, response.ok ? found : { proved: false, best_moves: [], error: found.error });
+    if (response.ok) {
+      best.set(ply, found);
+    } else if (response.status === 503 || response.status === 429) {
+      const seconds = Number(found.retry_after || 2);
+      best.set(ply, { proved: false, best_moves: [], error: refusalText(found, seconds) });
+      // asked again when the wait is over, if the viewer is still on that position
+      setTimeout(() => {
+        if (best.get(ply)?.error === undefined) return;
+        best.delete(ply);
+        if (replay.at() === ply) loadBest(ply);
+      }, seconds * 1000);
+    } else {
+      best.set(ply, { proved: false, best_moves: [], error: t("analysis_failed") });
+    }
   } catch {
     best.delete(ply);
   }
@@ -314,14 +327,21 @@ function statusText() {
   return dots && data.pending ? `${note} ${t("analysis_retrying")}` : note;
 }
 
+/** Why the server said "not now", in the page's language (its own words are English). */
+function refusalText(found, seconds) {
+  const key = found.code === "rate_limited" ? "analysis_too_many" : "analysis_busy";
+  return t(key, { seconds });
+}
+
 async function fetchAnalysis() {
   const response = await fetch(page.api, { headers: { Accept: "application/json" } });
   const found = await response.json();
   if (response.ok) return { found, wait: POLL_MS };
   if (response.status === 503 || response.status === 429) {
-    return { found: null, wait: 1000 * Number(found.retry_after || 2), error: found.error };
+    const seconds = Number(found.retry_after || 2);
+    return { found: null, wait: 1000 * seconds, error: refusalText(found, seconds) };
   }
-  throw new Error(found.error || t("analysis_failed"));
+  throw new Error(t("analysis_failed"));
 }
 
 async function load() {
