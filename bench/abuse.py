@@ -1147,42 +1147,97 @@ async def attack_joins50(bench: Bench, stop: asyncio.Event, out: Outcome) -> Non
 
 async def attack_analysis(bench: Bench, stop: asyncio.Event, out: Outcome) -> None:
     """(6) 20 best-move requests at once on a 12x12 analysis, while the victim asks for one."""
+    await _ask_new_positions(bench, stop, out, askers=20, paced=False)
+
+
+async def attack_analysis_paced(bench: Bench, stop: asyncio.Event, out: Outcome) -> None:
+    """(6b) The same, one request at a time, each as soon as the last is answered and after
+    the wait a refusal names: the count of requests alone then allows a worker's whole time."""
+    await _ask_new_positions(bench, stop, out, askers=1, paced=True)
+
+
+async def _ask_new_positions(
+    bench: Bench, stop: asyncio.Event, out: Outcome, askers: int, paced: bool
+) -> None:
+    """Best-move requests on a 12x12 analysis from ``askers`` tasks at once. Answers are kept
+    per position, so asking one position twenty times costs the server one solve: the
+    attacker plays its 12x12 game against the easy computer to make new positions, and each
+    request asks about a position of it nobody has asked about yet."""
     out.victims = ("best move", "pair")
     answers = Counter[str]()
     made = await create_when_allowed(bench, BIG_BOARD, "easy", answers)
+    seat = Seat(bench.port, made.table_id, made.token, source=bench.attacker)
+    rng = random.Random(6)
+    asked: set[int] = set()
     slowest = 0.0
+
+    async def play() -> None:
+        """New positions: the attacker's moves and the computer's replies."""
+        while not stop.is_set():
+            try:
+                if seat.ws is None or seat.ws.close_code is not None:
+                    await seat.connect()
+                turn = seat.until(my_turn(seat.table["you"]))
+                stopped = asyncio.ensure_future(stop.wait())
+                await asyncio.wait({turn, stopped}, return_when="FIRST_COMPLETED")
+                stopped.cancel()
+                if stop.is_set() or seat.table["outcome"] is not None:
+                    turn.cancel()
+                    return
+                move = rng.choice(seat.table["view"]["legal_moves"])
+                await seat.send({"type": "move", "ply": seat.table["ply"], "move": move})
+                await seat.until(lambda t, ply=seat.table["ply"]: t["ply"] > ply)
+            except Exception as error:
+                answers[f"socket: {why(error)}"] += 1
+                await asyncio.sleep(0.5)
+
+    def unasked() -> int | None:
+        reached = seat.table.get("ply", 0)
+        return next((ply for ply in range(reached + 1) if ply not in asked), None)
 
     async def one() -> None:
         nonlocal slowest
         while not stop.is_set():
+            ply = unasked()
+            if ply is None:
+                await asyncio.sleep(0.05)
+                continue
+            asked.add(ply)
             started = time.perf_counter()
             try:
                 reply = await fetch(
                     bench.port,
                     "GET",
-                    f"/api/tables/{made.table_id}/analysis/best?ply=0",
+                    f"/api/tables/{made.table_id}/analysis/best?ply={ply}",
                     source=bench.attacker,
                     timeout=120,
                 )
                 answers[f"HTTP {reply.status}"] += 1
                 if reply.status != 200:
-                    await asyncio.sleep(0.2)  # refused: try again soon, as an attacker would
+                    asked.discard(ply)  # refused: that position is still new
+                    wait = float(reply.header("Retry-After") or 0.2) if paced else 0.2
+                    await asyncio.sleep(wait)  # try again soon, as an attacker would
             except Exception as error:
                 answers[type(error).__name__] += 1
+                asked.discard(ply)
                 await asyncio.sleep(0.2)
             slowest = max(slowest, time.perf_counter() - started)
 
-    flood = [asyncio.create_task(one()) for _ in range(20)]
+    await seat.connect()
+    player = asyncio.create_task(play())
+    flood = [asyncio.create_task(one()) for _ in range(askers)]
     await asyncio.sleep(0.5)
     try:
         await bench.analysis.ask(stop, limit=60)
         await stop.wait()
     finally:
-        for task in flood:
+        for task in (player, *flood):
             task.cancel()
-        await asyncio.gather(*flood, return_exceptions=True)
+        await asyncio.gather(player, *flood, return_exceptions=True)
+        await seat.close()
     out.notes.append(
-        f"attacker's answers: {dict(answers)}; slowest attacker request {slowest:.1f} s"
+        f"attacker's answers: {dict(answers)}; {len(asked)} positions asked about; "
+        f"slowest attacker request {slowest:.1f} s"
     )
 
 
@@ -1460,6 +1515,11 @@ ATTACKS = (
     Attack("joins20", "(5a) 20 sockets sending join, 12x12", attack_joins20, remote=True),
     Attack("joins50", "(5b) 50 sockets sending join, 12x12", attack_joins50, remote=True),
     Attack("analysis", "(6) 20 concurrent best-move requests, 12x12", attack_analysis),
+    Attack(
+        "analysis-paced",
+        "(6b) best-move requests one at a time, each refusal's wait kept, 12x12",
+        attack_analysis_paced,
+    ),
     Attack("draws", "(7) draw offers to the computer, 1.5/s x 3 tables", attack_draws, remote=True),
     Attack(
         "computer",
@@ -1486,10 +1546,10 @@ async def run_attack(bench: Bench, attack: Attack) -> Row:
     base, duration = bench.args.base, bench.args.duration
     out = Outcome()
     try:
-        if attack.key == "analysis" and not bench.analysis.plies:
+        if attack.key.startswith("analysis") and not bench.analysis.plies:
             await bench.analysis.prepare()
         bench.record.label = f"{attack.key}:base"
-        if attack.key == "analysis":
+        if attack.key.startswith("analysis"):
             quiet = asyncio.Event()
             asking = asyncio.create_task(bench.analysis.ask(quiet, limit=30, count=6))
             await asyncio.sleep(base)
