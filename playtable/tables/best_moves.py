@@ -25,8 +25,8 @@ Position = tuple[str, tuple[str, ...]]
 
 @dataclass(frozen=True, slots=True)
 class BestMoves:
-    """A best-move answer (docs/protocol.md) and the seconds of the solver's time it took
-    (0 when it was kept from an earlier request)."""
+    """A best-move answer (docs/protocol.md) and the seconds it held a solver's worker (0
+    when it was kept from an earlier request)."""
 
     answer: dict[str, Any]
     solver_s: float = 0.0
