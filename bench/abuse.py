@@ -1145,6 +1145,31 @@ async def attack_joins50(bench: Bench, stop: asyncio.Event, out: Outcome) -> Non
     await _join_flood(bench, stop, out, 50)
 
 
+async def play_randomly(
+    seat: Seat, stop: asyncio.Event, rng: random.Random, answers: Counter[str]
+) -> None:
+    """The attacker's game: a random legal move whenever it is its turn, until ``stop`` or the
+    end of the game; a closed socket is opened again (counted in ``answers``)."""
+    while not stop.is_set():
+        try:
+            if seat.ws is None or seat.ws.close_code is not None:
+                await seat.connect()
+            turn = seat.until(my_turn(seat.table["you"]))
+            stopped = asyncio.ensure_future(stop.wait())
+            await asyncio.wait({turn, stopped}, return_when="FIRST_COMPLETED")
+            stopped.cancel()
+            if stop.is_set() or seat.table["outcome"] is not None:
+                turn.cancel()
+                return
+            move = rng.choice(seat.table["view"]["legal_moves"])
+            await seat.send({"type": "move", "ply": seat.table["ply"], "move": move})
+            answers["moves"] += 1
+            await seat.until(lambda t, ply=seat.table["ply"]: t["ply"] > ply)
+        except Exception as error:
+            answers[f"socket: {why(error)}"] += 1
+            await asyncio.sleep(0.5)
+
+
 async def attack_analysis(bench: Bench, stop: asyncio.Event, out: Outcome) -> None:
     """(6) 20 best-move requests at once on a 12x12 analysis, while the victim asks for one."""
     await _ask_new_positions(bench, stop, out, askers=20, paced=False)
@@ -1170,26 +1195,6 @@ async def _ask_new_positions(
     rng = random.Random(6)
     asked: set[int] = set()
     slowest = 0.0
-
-    async def play() -> None:
-        """New positions: the attacker's moves and the computer's replies."""
-        while not stop.is_set():
-            try:
-                if seat.ws is None or seat.ws.close_code is not None:
-                    await seat.connect()
-                turn = seat.until(my_turn(seat.table["you"]))
-                stopped = asyncio.ensure_future(stop.wait())
-                await asyncio.wait({turn, stopped}, return_when="FIRST_COMPLETED")
-                stopped.cancel()
-                if stop.is_set() or seat.table["outcome"] is not None:
-                    turn.cancel()
-                    return
-                move = rng.choice(seat.table["view"]["legal_moves"])
-                await seat.send({"type": "move", "ply": seat.table["ply"], "move": move})
-                await seat.until(lambda t, ply=seat.table["ply"]: t["ply"] > ply)
-            except Exception as error:
-                answers[f"socket: {why(error)}"] += 1
-                await asyncio.sleep(0.5)
 
     def unasked() -> int | None:
         reached = seat.table.get("ply", 0)
@@ -1224,7 +1229,7 @@ async def _ask_new_positions(
             slowest = max(slowest, time.perf_counter() - started)
 
     await seat.connect()
-    player = asyncio.create_task(play())
+    player = asyncio.create_task(play_randomly(seat, stop, rng, answers))
     flood = [asyncio.create_task(one()) for _ in range(askers)]
     await asyncio.sleep(0.5)
     try:
@@ -1352,29 +1357,8 @@ async def attack_computer(bench: Bench, stop: asyncio.Event, out: Outcome) -> No
         made = await create_when_allowed(bench, BIG_BOARD, "hard", answers)
         seats.append(Seat(bench.port, made.table_id, made.token, source=bench.attacker))
 
-    async def play(seat: Seat) -> None:
-        while not stop.is_set():  # an attacker opens a closed socket again
-            try:
-                if seat.ws is None or seat.ws.close_code is not None:
-                    await seat.connect()
-                me = seat.table["you"]
-                turn = seat.until(my_turn(me))
-                stopped = asyncio.ensure_future(stop.wait())
-                await asyncio.wait({turn, stopped}, return_when="FIRST_COMPLETED")
-                stopped.cancel()
-                if stop.is_set() or seat.table["outcome"] is not None:
-                    turn.cancel()
-                    return
-                move = rng.choice(seat.table["view"]["legal_moves"])
-                await seat.send({"type": "move", "ply": seat.table["ply"], "move": move})
-                answers["moves"] += 1
-                await seat.until(lambda t, ply=seat.table["ply"]: t["ply"] > ply)
-            except Exception as error:
-                answers[f"socket: {why(error)}"] += 1
-                await asyncio.sleep(0.5)
-
     try:
-        await asyncio.gather(*(play(seat) for seat in seats))
+        await asyncio.gather(*(play_randomly(seat, stop, rng, answers) for seat in seats))
     finally:
         for seat in seats:
             await seat.close()
