@@ -96,3 +96,27 @@ def test_the_budget_holds_across_processes_through_redis(db_url: str, redis_url:
     finally:
         del os.environ["PLAYTABLE_REDIS_PREFIX"]
     assert statuses == [201, 201, 201, 429, 429]
+
+
+@pytest.mark.anyio
+async def test_the_solver_time_is_one_budget_for_every_process(redis_url: str) -> None:
+    """Two processes spend one address's solver seconds in Redis: what one spent, the other
+    sees, and a job that outran what was left uses it all up (the next request waits)."""
+    import secrets
+
+    from playtable.web.budgets import Budget, Budgets
+
+    prefix = f"playtable-test-solver-{secrets.token_hex(4)}:"
+    limits = Limits(solver_seconds_per_minute=2.0)  # 20 tenths of a second
+    one, two = Budgets(limits, redis_url, prefix), Budgets(limits, redis_url, prefix)
+    try:
+        assert await one.left(Budget.SOLVER_TIME, "192.0.2.7") is None
+        await one.spend(Budget.SOLVER_TIME, "192.0.2.7", 15)
+        assert await two.left(Budget.SOLVER_TIME, "192.0.2.7") is None  # 5 left
+        await two.spend(Budget.SOLVER_TIME, "192.0.2.7", 40)  # outran the 5 left
+        wait = await one.left(Budget.SOLVER_TIME, "192.0.2.7")
+        assert wait is not None and 1 <= wait <= 60
+        assert await two.left(Budget.SOLVER_TIME, "198.51.100.2") is None  # another address
+    finally:
+        await one.close()
+        await two.close()
