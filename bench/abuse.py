@@ -1231,10 +1231,8 @@ async def _ask_new_positions(
     await seat.connect()
     player = asyncio.create_task(play_randomly(seat, stop, rng, answers))
     flood = [asyncio.create_task(one()) for _ in range(askers)]
-    await asyncio.sleep(0.5)
     try:
-        await bench.analysis.ask(stop, limit=60)
-        await stop.wait()
+        await stop.wait()  # the victim's requests are the bench's own (run_attack)
     finally:
         for task in (player, *flood):
             task.cancel()
@@ -1498,11 +1496,12 @@ ATTACKS = (
     Attack("slowloris", "(4) slowloris: half-sent requests", attack_slowloris, remote=True),
     Attack("joins20", "(5a) 20 sockets sending join, 12x12", attack_joins20, remote=True),
     Attack("joins50", "(5b) 50 sockets sending join, 12x12", attack_joins50, remote=True),
-    Attack("analysis", "(6) 20 concurrent best-move requests, 12x12", attack_analysis),
+    Attack("analysis", "(6) 20 concurrent best-move requests, 12x12", attack_analysis, remote=True),
     Attack(
         "analysis-paced",
         "(6b) best-move requests one at a time, each refusal's wait kept, 12x12",
         attack_analysis_paced,
+        remote=True,
     ),
     Attack("draws", "(7) draw offers to the computer, 1.5/s x 3 tables", attack_draws, remote=True),
     Attack(
@@ -1548,6 +1547,9 @@ async def run_attack(bench: Bench, attack: Attack) -> Row:
         if attack.remote and not bench.args.one_process:
             run = in_own_process(attack)
         task = asyncio.create_task(run(bench, stop, out))
+        asking = None
+        if attack.key.startswith("analysis"):  # the victim's best moves, during the attack
+            asking = asyncio.create_task(_ask_after(bench, stop, 0.5))
         # The window lasts its whole duration even if the attack gave up early.
         await asyncio.wait({task}, timeout=duration * 0.8)
         try:
@@ -1560,6 +1562,8 @@ async def run_attack(bench: Bench, attack: Attack) -> Row:
         stop.set()
         cpu_after, seconds = bench.cpu(), time.monotonic() - started
         await asyncio.wait_for(task, 90)
+        if asking is not None:
+            await asyncio.wait_for(asking, 90)
         load = ", ".join(
             f"{(b - a) / seconds:.0%}" for a, b in zip(cpu_before, cpu_after, strict=True)
         )
@@ -1571,6 +1575,12 @@ async def run_attack(bench: Bench, attack: Attack) -> Row:
     row.victims, row.notes = out.victims, out.notes
     row.notes += await bench.settle()
     return row
+
+
+async def _ask_after(bench: Bench, stop: asyncio.Event, delay: float) -> None:
+    """The victim asking for best moves from ``delay`` seconds into an analysis attack."""
+    await asyncio.sleep(delay)
+    await bench.analysis.ask(stop, limit=60)
 
 
 def _ms(value: float | None) -> str:

@@ -42,7 +42,7 @@ class Limits:
     offers_per_minute: int = 20  # PLAYTABLE_OFFERS_PER_MINUTE: draw offers, take-backs
     analyses_per_minute: int = 30  # PLAYTABLE_ANALYSES_PER_MINUTE: best moves
     # PLAYTABLE_SOLVER_SECONDS_PER_MINUTE: the solver's time those best moves took
-    solver_seconds_per_minute: float = 20.0
+    solver_seconds_per_minute: float = 30.0
     sockets_per_table: int = 64  # PLAYTABLE_SOCKETS_PER_TABLE: spectators, per process
     sockets_per_seat: int = 16  # PLAYTABLE_SOCKETS_PER_SEAT: a seated player's, per process
     sockets_per_address: int = 64  # PLAYTABLE_SOCKETS_PER_ADDRESS: per process
