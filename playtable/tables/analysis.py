@@ -183,7 +183,7 @@ class Analysis:
         if not 0 <= ply <= table.ply:
             raise AnalysisRefused(f"There is no position after {ply} moves at this table.")
         moves = table.move_texts()[:ply]
-        key = position(table.row.options, moves)
+        key = position(table.row.game, table.row.options, moves)
         kept = self.answers.get(key)
         if kept is not None:
             return BestMoves(kept)

@@ -20,7 +20,7 @@ from typing import Any
 KEPT = 2048
 UNPROVED_FOR_S = 600.0
 
-Position = tuple[str, tuple[str, ...]]
+Position = tuple[str, str, tuple[str, ...]]
 
 
 @dataclass(frozen=True, slots=True)
@@ -32,9 +32,9 @@ class BestMoves:
     solver_s: float = 0.0
 
 
-def position(options: Mapping[str, Any], moves: Sequence[str]) -> Position:
-    """The key of the position after ``moves`` in a game of ``options``."""
-    return json.dumps(options, sort_keys=True, separators=(",", ":")), tuple(moves)
+def position(game: str, options: Mapping[str, Any], moves: Sequence[str]) -> Position:
+    """The key of the position after ``moves`` in ``game`` played with ``options``."""
+    return game, json.dumps(options, sort_keys=True, separators=(",", ":")), tuple(moves)
 
 
 class KeptAnswers:

@@ -9,19 +9,22 @@ UNPROVED = {"ply": 0, "proved": False, "value": None, "best_moves": []}
 
 
 def test_the_same_moves_in_the_same_game_are_one_position() -> None:
-    assert position({"rows": 2, "cols": 3}, ["a1-b1"]) == position(
-        {"cols": 3, "rows": 2}, ("a1-b1",)
+    assert position("dots", {"rows": 2, "cols": 3}, ["a1-b1"]) == position(
+        "dots", {"cols": 3, "rows": 2}, ("a1-b1",)
     )
-    assert position({"rows": 2, "cols": 3}, []) != position({"rows": 3, "cols": 2}, [])
+    assert position("dots", {"rows": 2, "cols": 3}, []) != position(
+        "dots", {"rows": 3, "cols": 2}, []
+    )
+    assert position("dots", {"size": 5}, []) != position("swaptimum", {"size": 5}, [])
 
 
 def test_an_unproved_answer_is_kept_for_a_while_and_the_oldest_go_first() -> None:
     kept = KeptAnswers(kept=2, unproved_for_s=60)
-    kept.put(position({"n": 1}, []), PROVED, now=0)
-    kept.put(position({"n": 2}, []), UNPROVED, now=0)
-    assert kept.get(position({"n": 2}, []), now=59) == UNPROVED
-    assert kept.get(position({"n": 2}, []), now=61) is None  # someone may prove it now
-    assert kept.get(position({"n": 1}, []), now=10_000) == PROVED
-    kept.put(position({"n": 3}, []), PROVED, now=1)
-    kept.put(position({"n": 4}, []), PROVED, now=2)
-    assert len(kept) == 2 and kept.get(position({"n": 1}, []), now=3) is None
+    kept.put(position("dots", {"n": 1}, []), PROVED, now=0)
+    kept.put(position("dots", {"n": 2}, []), UNPROVED, now=0)
+    assert kept.get(position("dots", {"n": 2}, []), now=59) == UNPROVED
+    assert kept.get(position("dots", {"n": 2}, []), now=61) is None  # someone may prove it now
+    assert kept.get(position("dots", {"n": 1}, []), now=10_000) == PROVED
+    kept.put(position("dots", {"n": 3}, []), PROVED, now=1)
+    kept.put(position("dots", {"n": 4}, []), PROVED, now=2)
+    assert len(kept) == 2 and kept.get(position("dots", {"n": 1}, []), now=3) is None
