@@ -35,6 +35,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import functools
 import ipaddress
 import json
 import os
@@ -1453,6 +1454,7 @@ def in_own_process(attack: Attack) -> AttackFunction:
             str(args.spectators),
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
+            preexec_fn=functools.partial(_nice_to, args.attacker_nice),
         )
         assert child.stdin is not None
         await stop.wait()
@@ -1468,6 +1470,12 @@ def in_own_process(attack: Attack) -> AttackFunction:
             raise RuntimeError(outcome["failed"])
 
     return run
+
+
+def _nice_to(niceness: int) -> None:
+    """In the attacker's child, before it runs: at least ``niceness`` (a real attacker's client
+    runs on another machine; here it shares two cores with the server and its workers)."""
+    os.nice(max(0, niceness - os.nice(0)))
 
 
 async def attack_child(args: argparse.Namespace) -> int:
@@ -1762,6 +1770,13 @@ def parse(argv: Sequence[str] | None) -> argparse.Namespace:
         "--one-process",
         action="store_true",
         help="run every attacker in the victims' process (before: its client work slowed them)",
+    )
+    parser.add_argument(
+        "--attacker-nice",
+        type=int,
+        default=19,
+        help="niceness of an attacker's own process (a real attacker's client is on another "
+        "machine; 0: as the bench)",
     )
     parser.add_argument("--attack-child", help=argparse.SUPPRESS)
     parser.add_argument("--child-port", type=int, help=argparse.SUPPRESS)
