@@ -116,8 +116,10 @@ def test_the_hard_bot_stops_at_its_deadline(case: tuple[str, dict[str, Any]]) ->
     budget, think = 5.0, 0.3
     start = time.perf_counter()
     reply = bot_move(name, options, moves, "hard", 2, budget, time.time() + think)
-    # Generous: the searches look at the clock every few thousand nodes or four playouts.
-    assert time.perf_counter() - start < think + ROOM_S
+    # The searches look at the clock every few thousand nodes or every playout; the room is
+    # for a loaded machine (a full CI run saw 0.2 s past the deadline), and still far under
+    # the 5 s budget that would end a search that ignored its deadline.
+    assert time.perf_counter() - start < think + 1.0
     assert not reply.quick and reply.move in game.legal_move_texts(state)
     assert think > MIN_THINK_S
 
