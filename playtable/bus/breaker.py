@@ -11,10 +11,11 @@ when the probe succeeds.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import random
 from collections.abc import Awaitable, Callable
+
+from playtable.aio import cancel_and_wait
 
 log = logging.getLogger(__name__)
 
@@ -56,9 +57,7 @@ class Breaker:
     async def close(self) -> None:
         prober, self._prober = self._prober, None
         if prober is not None:
-            prober.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await prober
+            await cancel_and_wait([prober])
 
 
 __all__ = ["Breaker"]

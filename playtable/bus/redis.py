@@ -29,6 +29,7 @@ import orjson
 import redis.asyncio as aioredis
 from redis.exceptions import RedisError
 
+from playtable.aio import cancel_and_wait
 from playtable.bus.base import Bus, Message, Subscription
 from playtable.bus.breaker import Breaker
 from playtable.bus.memory import OVERFLOW, REREAD, QueueSubscription
@@ -346,11 +347,7 @@ class RedisBus(Bus):
 
     async def close(self) -> None:
         await self.breaker.close()
-        for task in self._tasks:
-            task.cancel()
-        for task in self._tasks:
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await task
+        await cancel_and_wait(self._tasks)
         with contextlib.suppress(RedisError, OSError):
             await self._client.delete(self.presence.node_key(self.node))
         with contextlib.suppress(RedisError, OSError):

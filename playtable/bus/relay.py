@@ -32,6 +32,7 @@ import asyncpg
 import orjson
 import sqlalchemy as sa
 
+from playtable.aio import cancel_and_wait
 from playtable.bus.base import Message
 
 log = logging.getLogger(__name__)
@@ -146,9 +147,7 @@ class NotifyRelay:
 
     async def close(self) -> None:
         if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await self._task
+            await cancel_and_wait([self._task])
             self._task = None
         connection, self._connection = self._connection, None
         if connection is not None and not connection.is_closed():

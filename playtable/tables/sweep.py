@@ -18,6 +18,7 @@ import logging
 from collections import Counter
 from datetime import datetime, timedelta
 
+from playtable.aio import cancel_and_wait
 from playtable.tables.errors import TableError
 from playtable.tables.service import TableService
 
@@ -54,8 +55,7 @@ class Sweep:
 
     async def close(self) -> None:
         if self._task is not None:
-            self._task.cancel()
-            await asyncio.gather(self._task, return_exceptions=True)
+            await cancel_and_wait([self._task])
             self._task = None
 
     async def sweep_once(self) -> int:

@@ -19,6 +19,7 @@ from urllib.parse import urlsplit
 import orjson
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
+from playtable.aio import cancel_and_wait
 from playtable.bus import Subscription
 from playtable.games import Player
 from playtable.tables import Stale, TableError, TableNotFound, TableService
@@ -183,7 +184,7 @@ class TableSocket:
         if self.subscription is not None:
             await self.subscription.close()
         if self.pump is not None:
-            await asyncio.wait([self.pump])
+            await cancel_and_wait([self.pump])
 
     async def send(self, message: dict[str, Any]) -> None:
         await self.send_text(_dumps(message))
