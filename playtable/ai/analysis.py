@@ -130,6 +130,14 @@ def best_moves(
     }
 
 
+def ended(game: Game[Any, Any, Any], state: Any) -> dict[str, Any] | None:
+    """:func:`best_moves` of a game that is over (no move, its final red margin), at no
+    cost; ``None`` while it goes on."""
+    if not isinstance(game, DotsAndBoxes) or game.to_move(state) is not None:
+        return None
+    return {"value": _red_margin(game, state, 0), "best_moves": []}
+
+
 def best_moves_timed(
     options: Mapping[str, Any], moves: Sequence[str], budget_s: float
 ) -> tuple[dict[str, Any] | None, float]:
@@ -164,6 +172,7 @@ __all__ = [
     "analyse_positions",
     "best_moves",
     "best_moves_timed",
+    "ended",
     "mover_value",
     "solvable",
     "solver_for",

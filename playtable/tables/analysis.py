@@ -187,6 +187,10 @@ class Analysis:
         kept = self.answers.get(key)
         if kept is not None:
             return BestMoves(kept)
+        over = solver_work.ended(table.game, table.state) if ply == table.ply else None
+        if over is not None:
+            # The last position needs no solver: answered even to an address out of its time.
+            return BestMoves({"ply": ply, "proved": True, **over})
         if wait_s is not None:
             raise AnalysisBusy(
                 f"The analysis is busy; try again in {wait_s} s.", retry_after=wait_s

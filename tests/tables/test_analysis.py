@@ -370,3 +370,20 @@ async def test_a_position_best_moves_are_found_once(store: Store) -> None:
         assert refused.value.retry_after == 30
     finally:
         await service.close()
+
+
+async def test_the_last_position_of_a_finished_game_needs_no_solver_time(store: Store) -> None:
+    """The replay's last step, the final score, is answered to an address with no solver
+    time left (no move to find; the page asked it again and again before)."""
+    service = TableService(store, InProcessBus(), SECRET, FAST, links=LINKS)
+    try:
+        table_id, played = await finished_game(service)
+        last = await service.best_moves(table_id, len(played), "203.0.113.9", wait_s=30)
+        assert last.solver_s == 0
+        assert last.answer["proved"] and last.answer["best_moves"] == []
+        score = (await service.snapshot(table_id, None))["outcome"]["score"]
+        assert last.answer["value"] == score["red"] - score["blue"]
+        with pytest.raises(AnalysisBusy):  # an earlier position still needs the solver
+            await service.best_moves(table_id, len(played) - 1, "203.0.113.9", wait_s=30)
+    finally:
+        await service.close()
