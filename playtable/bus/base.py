@@ -82,8 +82,11 @@ class Bus(ABC):
         """Deliver ``message`` to every current subscriber of ``table_id``."""
 
     @abstractmethod
-    async def subscribe(self, table_id: str) -> Subscription:
-        """Start receiving the messages published about ``table_id`` from now on."""
+    async def subscribe(self, table_id: str, *, seated: bool = False) -> Subscription:
+        """Start receiving the messages published about ``table_id`` from now on.
+
+        A ``seated`` player's subscription hears each message before the spectators' do, so a
+        crowd watching a table does not delay the two who play it."""
 
     @abstractmethod
     async def close(self) -> None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 from collections import defaultdict
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterator
 
 from playtable.bus.base import WATCHING, Bus, Message, Presence, Subscription
 
@@ -17,10 +17,16 @@ class QueueSubscription(Subscription):
     """A bounded queue of one subscriber; ``remove`` takes it off its bus when closed."""
 
     def __init__(
-        self, remove: Callable[[QueueSubscription], Awaitable[None]], table_id: str, limit: int
+        self,
+        remove: Callable[[QueueSubscription], Awaitable[None]],
+        table_id: str,
+        limit: int,
+        *,
+        seated: bool = False,
     ) -> None:
         self._remove = remove
         self.table_id = table_id
+        self.seated = seated
         # Bounded so a stuck client cannot make the server hoard its messages forever.
         self.queue: asyncio.Queue[Message] = asyncio.Queue(limit)
         self.closed = False
@@ -41,6 +47,35 @@ class QueueSubscription(Subscription):
         if not self.closed:
             self.closed = True
             await self._remove(self)
+
+
+class Subscribers:
+    """One table's subscriptions in this process, the seated players' first: a message
+    reaches their sockets' queues (and so wakes their relays) before any spectator's."""
+
+    __slots__ = ("_others", "_seated")
+
+    def __init__(self) -> None:
+        self._seated: set[QueueSubscription] = set()
+        self._others: set[QueueSubscription] = set()
+
+    def add(self, subscription: QueueSubscription) -> None:
+        (self._seated if subscription.seated else self._others).add(subscription)
+
+    def discard(self, subscription: QueueSubscription) -> None:
+        (self._seated if subscription.seated else self._others).discard(subscription)
+
+    def __iter__(self) -> Iterator[QueueSubscription]:
+        # Copies: a delivery may lead to a subscription closing meanwhile.
+        yield from list(self._seated)
+        yield from list(self._others)
+
+    def __len__(self) -> int:
+        return len(self._seated) + len(self._others)
+
+    def deliver(self, message: Message) -> None:
+        for subscription in self:
+            subscription.deliver(message)
 
 
 class LocalPresence(Presence):
@@ -66,15 +101,16 @@ class LocalPresence(Presence):
 class InProcessBus(Bus):
     def __init__(self, queue_limit: int = 256) -> None:
         self.presence = LocalPresence()
-        self._subscribers: defaultdict[str, set[QueueSubscription]] = defaultdict(set)
+        self._subscribers: defaultdict[str, Subscribers] = defaultdict(Subscribers)
         self._queue_limit = queue_limit
 
     async def publish(self, table_id: str, message: Message) -> None:
-        for subscription in list(self._subscribers.get(table_id, ())):
-            subscription.deliver(message)
+        subscribers = self._subscribers.get(table_id)
+        if subscribers is not None:
+            subscribers.deliver(message)
 
-    async def subscribe(self, table_id: str) -> Subscription:
-        subscription = QueueSubscription(self._remove, table_id, self._queue_limit)
+    async def subscribe(self, table_id: str, *, seated: bool = False) -> Subscription:
+        subscription = QueueSubscription(self._remove, table_id, self._queue_limit, seated=seated)
         self._subscribers[table_id].add(subscription)
         return subscription
 

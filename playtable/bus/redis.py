@@ -32,7 +32,7 @@ from redis.exceptions import RedisError
 from playtable.aio import cancel_and_wait
 from playtable.bus.base import Bus, Message, Subscription
 from playtable.bus.breaker import Breaker
-from playtable.bus.memory import OVERFLOW, REREAD, QueueSubscription
+from playtable.bus.memory import OVERFLOW, REREAD, QueueSubscription, Subscribers
 from playtable.bus.redis_presence import RedisPresence
 from playtable.bus.relay import NotifyRelay, channel_for
 
@@ -93,7 +93,7 @@ class RedisBus(Bus):
             if relay_dsn
             else None
         )
-        self._subscribers: defaultdict[str, set[QueueSubscription]] = defaultdict(set)
+        self._subscribers: defaultdict[str, Subscribers] = defaultdict(Subscribers)
         self._confirmed: dict[str, asyncio.Future[None]] = {}
         self._lock = asyncio.Lock()  # orders SUBSCRIBE/UNSUBSCRIBE of one channel
         self._tasks: list[asyncio.Task[None]] = []
@@ -163,13 +163,14 @@ class RedisBus(Bus):
                 raise error from None
 
     def _deliver_here(self, table_id: str, message: Message) -> None:
-        for subscription in list(self._subscribers.get(table_id, ())):
-            subscription.deliver(message)
+        subscribers = self._subscribers.get(table_id)
+        if subscribers is not None:
+            subscribers.deliver(message)
 
-    async def subscribe(self, table_id: str) -> Subscription:
+    async def subscribe(self, table_id: str, *, seated: bool = False) -> Subscription:
         if not self._tasks:
             raise RuntimeError("RedisBus.start() was not called")
-        subscription = QueueSubscription(self._remove, table_id, self._queue_limit)
+        subscription = QueueSubscription(self._remove, table_id, self._queue_limit, seated=seated)
         channel = self.channel(table_id)
         async with self._lock:
             if self._subscribers.get(table_id):
@@ -326,11 +327,10 @@ class RedisBus(Bus):
             self.presence.forget(table_id)
         # One decoded object for all local subscribers, so the socket layer can encode each
         # state once per process (it caches the encoding in the message).
-        for subscription in list(subscribers):
-            subscription.deliver(decoded)
+        subscribers.deliver(decoded)
 
     def _overflow_all(self) -> None:
-        for subscribers in self._subscribers.values():
+        for subscribers in list(self._subscribers.values()):
             for subscription in subscribers:
                 subscription.deliver(dict(OVERFLOW))
 

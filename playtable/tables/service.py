@@ -230,9 +230,10 @@ class TableService:
         """The game so far as a record (``to_text()``, ``to_json()``); raises TableNotFound."""
         return views.record(await self.load(table_id))
 
-    async def subscribe(self, table_id: str) -> Subscription:
-        """The bus messages about the table from now on (a socket relays them)."""
-        return await self.bus.subscribe(table_id)
+    async def subscribe(self, table_id: str, *, seated: bool = False) -> Subscription:
+        """The bus messages about the table from now on (a socket relays them); a seated
+        player's socket hears each before the spectators'."""
+        return await self.bus.subscribe(table_id, seated=seated)
 
     # -- playing: each action a decision of decisions.py, committed by _change ---------------
     async def play_move(

@@ -284,7 +284,9 @@ class TableSocket:
             # (Redis away) the page still gets the table from the store, and the socket
             # subscribes again in the background.
             try:
-                self.subscription = await self.service.subscribe(self.table_id)
+                self.subscription = await self.service.subscribe(
+                    self.table_id, seated=self.player is not None
+                )
             except Exception:
                 log.warning("table %s: subscribing failed; retrying", self.table_id, exc_info=True)
                 self.resubscribing = asyncio.create_task(self.resubscribe())
@@ -307,7 +309,9 @@ class TableSocket:
         while True:
             await asyncio.sleep(delay * random.uniform(0.5, 1.5))
             try:
-                self.subscription = await self.service.subscribe(self.table_id)
+                self.subscription = await self.service.subscribe(
+                    self.table_id, seated=self.player is not None
+                )
             except Exception:
                 delay = min(delay * 2, 3.0)
                 continue

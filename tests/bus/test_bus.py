@@ -7,7 +7,7 @@ from collections.abc import AsyncIterator, Callable
 
 import pytest
 
-from playtable.bus import Bus, InProcessBus
+from playtable.bus import Bus, InProcessBus, Subscription
 from playtable.bus.redis import RedisBus
 
 pytestmark = pytest.mark.anyio
@@ -172,3 +172,27 @@ async def test_a_presence_event_on_the_bus_refreshes_the_cached_answer(
     finally:
         await a.close()
         await b.close()
+
+
+async def test_the_seated_players_hear_a_move_before_a_crowd_of_spectators(
+    make: BusFactory,
+) -> None:
+    """64 spectators' sockets opened first, then the two players': the players' relays still
+    wake first, so watching a table does not slow the two who play it."""
+    bus = await started(make)
+    spectators = [await bus.subscribe("t1") for _ in range(64)]
+    players = [await bus.subscribe("t1", seated=True) for _ in range(2)]
+    heard: list[str] = []
+
+    async def relay(name: str, subscription: Subscription) -> None:
+        await subscription.get()
+        heard.append(name)
+
+    relays = [asyncio.create_task(relay("spectator", s)) for s in spectators]
+    relays += [asyncio.create_task(relay("player", s)) for s in players]
+    await asyncio.sleep(0.05)  # every relay waiting
+    await bus.publish("t1", {"type": "change", "version": 1})
+    async with asyncio.timeout(5):
+        await asyncio.gather(*relays)
+    assert heard[:2] == ["player", "player"]
+    assert heard.count("spectator") == 64
