@@ -320,10 +320,10 @@ def test_a_player_who_catches_up_by_a_re_read_still_gets_the_rematch_link(
     subscribe = service.subscribe
     failures = [ConnectionError("the bus is away")]
 
-    async def failing_once(table_id: str) -> Any:
+    async def failing_once(table_id: str, *, seated: bool = False) -> Any:
         if failures:
             raise failures.pop()
-        return await subscribe(table_id)
+        return await subscribe(table_id, seated=seated)
 
     table = create_table(client, seat="red")
     blue_token = claim(client, table)
