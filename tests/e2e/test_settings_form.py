@@ -74,3 +74,35 @@ def test_without_scripts_the_server_says_it_in_korean(browser: Browser, server_u
     page.locator("#swaptimum_size").fill("27")
     page.locator("#table-form button[type=submit]").click()
     expect(page.locator("#form-error")).to_contain_text("크기는 2에서 26 사이의 정수여야 합니다")
+
+
+def test_only_the_chosen_time_control_shows_its_settings(browser: Browser, server_url: str) -> None:
+    """No clock shows no time fields; real time shows its presets, and the custom minutes and
+    increment only once "Custom" is chosen; correspondence shows its days. The custom game
+    is created with the clock the player typed."""
+    page = browser.new_context().new_page()
+    page.goto(server_url + "/")
+    choose(page, "game", "dots")
+    preset, minutes = page.locator("#time_preset"), page.locator("#time_minutes")
+    increment, days = page.locator("#time_increment"), page.locator("#time_days")
+    for field in (preset, minutes, increment, days):
+        expect(field).to_be_hidden()
+    choose(page, "time", "realtime")
+    expect(preset).to_be_visible()
+    expect(minutes).to_be_hidden()
+    expect(increment).to_be_hidden()
+    expect(days).to_be_hidden()
+    preset.select_option("custom")
+    expect(minutes).to_be_visible()
+    expect(increment).to_be_visible()
+    choose(page, "time", "correspondence")
+    expect(days).to_be_visible()
+    for field in (preset, minutes, increment):
+        expect(field).to_be_hidden()
+    choose(page, "time", "realtime")  # the custom choice is still there
+    expect(minutes).to_be_visible()
+    minutes.fill("7")
+    increment.fill("2")
+    page.locator("#table-form button[type=submit]").click()
+    page.wait_for_url("**/t/*")
+    expect(page.locator("body")).to_contain_text("7 min + 2 s")

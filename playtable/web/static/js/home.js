@@ -1,4 +1,5 @@
-// The home form: show only the settings of the chosen game and grid, check the numbers
+// The home form: show only the settings of the chosen game, grid and time control (the
+// custom minutes and increment only for a custom real-time control), check the numbers
 // before sending (in the page's language: the messages are the catalog's, rendered into
 // the inputs' data-invalid attributes), and say so when a choice becomes unavailable.
 // Without this script every field is shown and the server checks everything itself.
@@ -23,7 +24,14 @@ function showFor(selector, attribute, value) {
   }
 }
 
+function updateTime() {
+  showFor("[data-time]", "data-time", checked("time") || "unlimited");
+  const preset = form.querySelector("#time_preset");
+  if (preset && !preset.disabled) showFor("[data-preset]", "data-preset", preset.value);
+}
+
 function update() {
+  updateTime();
   const game = checked("game") || "dots";
   showFor("fieldset.settings[data-game]", "data-game", game);
   if (game !== "dots") return;
