@@ -187,6 +187,28 @@ def test_a_26x26_board_on_a_phone_can_be_zoomed(browser: Browser, server_url: st
     assert box and box["x"] + box["width"] <= 390
 
 
+def test_a_phone_held_sideways_shows_the_board_whole_beside_the_players(
+    browser: Browser, server_url: str
+) -> None:
+    """Landscape, 740 x 360: the board used to come under the players and the links, a sixth
+    of the screen high. Now it sits beside them and, scrolled to, fits the screen whole."""
+    page = browser.new_context(
+        viewport={"width": 740, "height": 360}, is_mobile=True, has_touch=True
+    ).new_page()
+    create_table(page, server_url, "dots", seat="red", opponent="easy", dots_rows="6")
+    page.evaluate("document.querySelector('.board-area').scrollIntoView()")
+    board = page.locator("#board svg").bounding_box()
+    players = page.locator(".players").bounding_box()
+    assert board and players
+    assert board["height"] >= 0.7 * 360, board
+    assert board["y"] >= 0 and board["y"] + board["height"] <= 360, board
+    assert players["x"] >= board["x"] + board["width"], (board, players)
+    assert page.evaluate("document.documentElement.scrollWidth") <= 740
+    # and it still plays by touch (the computer may answer at once)
+    page.locator("#board [data-move]").first.tap()
+    expect(page.locator("#board")).not_to_have_attribute("data-ply", "0")
+
+
 def test_the_phone_navigation_shows_every_link_whole(browser: Browser, server_url: str) -> None:
     page = browser.new_context(**PHONE).new_page()
     for lang in LANGUAGES:
