@@ -6,6 +6,7 @@ offer, the watch address of an error page a link)."""
 
 from __future__ import annotations
 
+import json
 import random
 import re
 
@@ -207,6 +208,52 @@ def test_a_phone_held_sideways_shows_the_board_whole_beside_the_players(
     # and it still plays by touch (the computer may answer at once)
     page.locator("#board [data-move]").first.tap()
     expect(page.locator("#board")).not_to_have_attribute("data-ply", "0")
+
+
+@pytest.mark.parametrize(
+    "viewport", [{"width": 390, "height": 844}, {"width": 740, "height": 360}], ids=str
+)
+def test_a_table_with_clocks_fits_a_phone_in_every_language(
+    browser: Browser, server_url: str, viewport: dict[str, int]
+) -> None:
+    """The clocks sat beside the scores, and on a phone the page grew wider than the screen
+    (465 to 507 px of 390, so the browser shrank the whole page). Each clock now has a row
+    of its own on a phone, held upright or sideways."""
+    context = browser.new_context(viewport=viewport, is_mobile=True, has_touch=True)
+    response = context.request.post(
+        server_url + "/api/tables",
+        data=json.dumps(
+            {
+                "game": "dots",
+                "options": {"grid": "square", "rows": 5, "cols": 5, "start": "standard"},
+                "seat": "red",
+                "opponent": {"bot": "medium"},
+                "time_control": {"kind": "realtime", "minutes": 5, "increment": 3},
+            }
+        ),
+        headers={"Content-Type": "application/json"},
+    )
+    assert response.status == 201, response.text()
+    seat_url = response.json()["seat_url"]
+    page = context.new_page()
+    page.goto(seat_url)
+    wait_ready(page)
+    width = viewport["width"]
+    table_path = "/t/" + page.url.rsplit("/t/", 1)[1]  # the seat is now this browser's
+    for lang in LANGUAGES:
+        page.goto(server_url + prefixed(lang, table_path))
+        wait_ready(page)
+        assert page.evaluate("document.documentElement.scrollWidth") <= width, lang
+        for player in ("red", "blue"):
+            clock = page.locator(f"#clock-{player}")
+            expect(clock).to_have_text(re.compile(r"5:00"))
+            box = clock.bounding_box()
+            assert box and box["x"] >= 0 and box["x"] + box["width"] <= width, (lang, box)
+        names = page.locator(".player__name")
+        for i in range(names.count()):
+            # a name breaks between words, never a letter a line
+            box = names.nth(i).bounding_box()
+            assert box and box["width"] >= 40, (lang, box)
 
 
 def test_the_phone_navigation_shows_every_link_whole(browser: Browser, server_url: str) -> None:
