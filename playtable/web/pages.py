@@ -10,7 +10,6 @@ from __future__ import annotations
 from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import BaseRoute, Mount, Route
-from starlette.staticfiles import StaticFiles
 
 from playtable import games
 from playtable.ai.analysis import analysable
@@ -29,6 +28,7 @@ from playtable.web.presentation import (
     quick_messages,
     settings_summary,
 )
+from playtable.web.static_files import static_app
 from playtable.web.templating import STATIC_DIR, gettext_for, render
 from playtable.web.timing import table_time
 
@@ -197,5 +197,5 @@ routes: list[BaseRoute] = [
         methods=["GET", "HEAD", "POST"],
         name="join_link",
     ),
-    Mount("/static", StaticFiles(directory=STATIC_DIR), name="static"),
+    Mount("/static", static_app(STATIC_DIR), name="static"),
 ]

@@ -29,6 +29,7 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse
 
 import playtable
+from playtable.web.static_files import fingerprint
 
 WEB_DIR = Path(__file__).resolve().parent
 TEMPLATES_DIR = WEB_DIR / "templates"
@@ -114,8 +115,10 @@ def commit() -> str:
 
 
 def static_url(path: str) -> str:
-    """The address of a static file, with the release in the query so caches refresh."""
-    return f"/static/{path}?v={playtable.__version__}-{commit()}"
+    """The address of a static file, with a fingerprint of its content in the query: kept
+    for a year by browsers, and a new address as soon as the file changes
+    (:mod:`playtable.web.static_files`)."""
+    return f"/static/{path}?v={fingerprint(STATIC_DIR / path)}"
 
 
 def language_of(request: Request) -> str:

@@ -1,0 +1,68 @@
+"""Styles and scripts as a phone on a slow network gets them: compressed, and kept by the
+browser for as long as their address names their content."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from starlette.applications import Starlette
+from starlette.routing import Mount
+from starlette.testclient import TestClient
+
+from playtable.web.static_files import CHECK_FIRST, FOREVER, fingerprint, static_app
+from playtable.web.templating import STATIC_DIR
+
+
+def static_addresses(html: str) -> list[str]:
+    return re.findall(r'(?:src|href)="(/static/[^"]+)"', html)
+
+
+def test_the_files_a_page_names_are_kept_for_a_year(client: TestClient) -> None:
+    addresses = static_addresses(client.get("/").text)
+    assert any(a.startswith("/static/style.css?v=") for a in addresses), addresses
+    for address in addresses:
+        response = client.get(address)
+        assert response.status_code == 200, address
+        assert response.headers["cache-control"] == FOREVER, address
+
+
+def test_a_file_without_its_fingerprint_is_checked_before_each_use(client: TestClient) -> None:
+    """The modules a script imports (./board.js) have no query; a page of an older release
+    names an older fingerprint. Neither may be kept unchecked, or a new table.js would run
+    with an old board.js."""
+    for address in ("/static/js/board.js", "/static/style.css?v=0123456789ab"):
+        response = client.get(address)
+        assert response.status_code == 200
+        assert response.headers["cache-control"] == CHECK_FIRST, address
+        etag = response.headers["etag"]
+        again = client.get(address, headers={"If-None-Match": etag})
+        assert again.status_code == 304, address
+
+
+def test_text_files_are_compressed_and_pages_are_not(client: TestClient) -> None:
+    style = client.get("/static/style.css", headers={"Accept-Encoding": "gzip"})
+    assert style.headers["content-encoding"] == "gzip"
+    assert style.content == (STATIC_DIR / "style.css").read_bytes()  # decoded by the client
+    assert "accept-encoding" in style.headers.get("vary", "").lower()
+    assert int(style.num_bytes_downloaded) < len(style.content) / 2
+    # a page carries a CSRF token next to reflected input: never compressed (BREACH)
+    page = client.get("/", headers={"Accept-Encoding": "gzip"})
+    assert "content-encoding" not in page.headers
+
+
+def test_an_edited_file_gets_a_new_address_at_once(tmp_path: Path) -> None:
+    (tmp_path / "a.css").write_text("body { color: red }")
+    first = fingerprint(tmp_path / "a.css")
+    app = Starlette(routes=[Mount("/static", static_app(tmp_path))])
+    with TestClient(app) as client:
+        assert client.get(f"/static/a.css?v={first}").headers["cache-control"] == FOREVER
+        (tmp_path / "a.css").write_text("body { color: blue; margin: 0 }")
+        second = fingerprint(tmp_path / "a.css")
+        assert second != first
+        # the old address is no longer kept unchecked; the new one is
+        assert client.get(f"/static/a.css?v={first}").headers["cache-control"] == CHECK_FIRST
+        response = client.get(f"/static/a.css?v={second}")
+        assert response.headers["cache-control"] == FOREVER
+        assert response.text == "body { color: blue; margin: 0 }"
+    assert fingerprint(tmp_path / "missing.css") == ""
