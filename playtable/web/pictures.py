@@ -23,8 +23,8 @@ from starlette.routing import BaseRoute, Route
 from playtable.games.records import GameRecord
 from playtable.pictures import digest, position_at, positions, scene, to_gif, to_png, to_svg
 from playtable.tables import TableNotFound, TableService
+from playtable.web.static_files import FOREVER
 
-FOREVER = "public, max-age=31536000, immutable"
 REVALIDATE = "public, no-cache"
 MAX_PLY_DIGITS = 4
 #: Frames of a GIF at most: a longer game shows every k-th position (and always the last).
