@@ -352,6 +352,23 @@ async def test_one_address_long_best_move_request_does_not_hold_up_another_addre
         await service.close()
 
 
+async def test_the_first_best_move_request_starts_every_analysis_worker(store: Store) -> None:
+    """A best-move request that came without the analysis page (a shared link to a position,
+    a script) starts the whole pool, not one worker: a second address asking next does not
+    wait most of a second for a process to be spawned."""
+    settings = BotSettings(workers=1, analysis_workers=2, position_budget_s=2.0)
+    service = TableService(store, InProcessBus(), SECRET, settings, links=LINKS)
+    try:
+        table_id = await bot_table(store, SMALL)
+        assert not service.analysis_pool.started
+        assert (await service.best_moves(table_id, 0, "198.51.100.7")).answer["proved"]
+        executor = service.analysis_pool._executor
+        assert executor is not None
+        assert len(executor._processes) == 2
+    finally:
+        await service.close()
+
+
 async def test_a_position_best_moves_are_found_once(store: Store) -> None:
     """The best moves of a position are kept, whatever table asks: the same position at
     another table is answered without the solver, even for an address with no solver time
