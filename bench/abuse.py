@@ -633,21 +633,51 @@ class BotVictim:
 
 
 class AnalysisVictim:
-    """A player asking for the best move in positions of a finished 4x4 game, one at a time."""
+    """A player asking for the best move in positions of finished 4x4 games, one at a time."""
 
     name = "best move"
+    GAMES = 4  # finished games whose positions are asked about
+    WARM = 4  # positions asked before any window
+    PAUSE_S = 1.2  # between two requests: within an address's 30 best moves a minute
+    FREE = range(7, 14)  # free lines of the positions asked about: a few ms each to prove
 
     def __init__(self, record: Record, port: int) -> None:
         self.record, self.port = record, port
-        self.table_id = ""
-        self.plies: list[int] = []
+        self.positions: list[tuple[str, int]] = []  # (table id, ply), each asked once
 
     async def prepare(self) -> None:
-        """Play a 4x4 game against the easy computer to its end (random moves)."""
+        """Play 4x4 games against the easy computer to their ends (random moves), and keep
+        their positions with 7 to 13 free lines in a random order: the windows with and
+        without an attack draw from the same positions (in one game's order the later
+        windows would get the harder ones), and each is asked once (a proved value is kept,
+        so a repeat would not reach the solver)."""
+        rng = random.Random(5)
+        positions: list[tuple[str, int]] = []
+        for _ in range(self.GAMES):
+            table_id, last = await self._play(rng)
+            positions += [(table_id, last - free) for free in self.FREE]
+        rng.shuffle(positions)
+        # As a player opens the analysis page before asking: that starts the analysis'
+        # workers (a spawn and an import, most of a second), which no request then pays.
+        # Wait for the background analysis of these games to end, so that it does not
+        # slow the window without an attack (it runs once a game is over).  Then a few
+        # requests outside any window: a worker's first solve on a board builds the
+        # solver's tables for it (40 to 80 ms), once.
+        async with asyncio.timeout(120):
+            for table_id in dict.fromkeys(table for table, _ in positions):
+                while True:
+                    reply = await fetch(self.port, "GET", f"/api/tables/{table_id}/analysis")
+                    if reply.status == 200 and not json.loads(reply.body)["pending"]:
+                        break
+                    await asyncio.sleep(0.5)
+        for table_id, ply in positions[-self.WARM :]:
+            await fetch(self.port, "GET", f"/api/tables/{table_id}/analysis/best?ply={ply}")
+        self.positions = positions[: -self.WARM]
+
+    async def _play(self, rng: random.Random) -> tuple[str, int]:
         made = await create(self.port, ANALYSIS_BOARD, bot="easy")
         seat = Seat(self.port, made.table_id, made.token)
         await seat.connect()
-        rng = random.Random(5)
         try:
             async with asyncio.timeout(60):
                 while seat.table["outcome"] is None:
@@ -662,25 +692,21 @@ class AnalysisVictim:
                     await waiting
         finally:
             await seat.close()
-        self.table_id = made.table_id
-        last = seat.table["ply"]
-        # Positions with at most 18 free lines: the solver proves each in milliseconds, and
-        # each is asked once (a proved value is stored, so a repeat would not reach the solver).
-        self.plies = list(range(last - 1, max(-1, last - 19), -1))
+        return made.table_id, int(seat.table["ply"])
 
     async def ask(self, stop: asyncio.Event, limit: float, count: int = 1000) -> None:
         label = self.record.label
         for _ in range(count):
-            if stop.is_set() or not self.plies:
+            if stop.is_set() or not self.positions:
                 break
-            ply = self.plies.pop(0)
+            table_id, ply = self.positions.pop()
             window = self.record.window(self.name, label)
             started = time.perf_counter()
             try:
                 reply = await fetch(
                     self.port,
                     "GET",
-                    f"/api/tables/{self.table_id}/analysis/best?ply={ply}",
+                    f"/api/tables/{table_id}/analysis/best?ply={ply}",
                     timeout=limit,
                 )
                 if window is not None:
@@ -691,7 +717,7 @@ class AnalysisVictim:
                 if window is not None:
                     window.samples.append(time.perf_counter() - started)
                     window.errors[f"victim: {type(error).__name__}"] += 1
-            await asyncio.sleep(0.5)
+            await asyncio.sleep(self.PAUSE_S)
 
 
 # -- the servers ------------------------------------------------------------------------------
@@ -1537,7 +1563,7 @@ async def run_attack(bench: Bench, attack: Attack) -> Row:
     base, duration = bench.args.base, bench.args.duration
     out = Outcome()
     try:
-        if attack.key.startswith("analysis") and not bench.analysis.plies:
+        if attack.key.startswith("analysis") and not bench.analysis.positions:
             await bench.analysis.prepare()
         bench.record.label = f"{attack.key}:base"
         if attack.key.startswith("analysis"):
