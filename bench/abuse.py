@@ -72,6 +72,9 @@ POSTGRES_ADMIN = "postgresql://postgres@127.0.0.1:5432/postgres"
 PAIR_BOARD = {"grid": "square", "rows": 8, "cols": 8, "start": "standard"}
 BIG_BOARD = {"grid": "square", "rows": 12, "cols": 12, "start": "standard"}
 ANALYSIS_BOARD = {"grid": "square", "rows": 4, "cols": 4, "start": "standard"}
+# The addresses that warm the analysis' workers before the victim's windows (not budgets of
+# the victim's or the attacker's); Linux routes all of 127/8 to lo.
+WARMERS = ("127.0.0.3", "127.0.0.4")
 PREVIEW_AGENTS = (
     "Slackbot-LinkExpanding 1.0 (+https://api.slack.com/robots)",
     "facebookexternalhit/1.1 (+http://www.facebook.com/externalhit_uatext.php)",
@@ -636,8 +639,8 @@ class AnalysisVictim:
     """A player asking for the best move in positions of finished 4x4 games, one at a time."""
 
     name = "best move"
-    GAMES = 4  # finished games whose positions are asked about
-    WARM = 4  # positions asked before any window
+    GAMES = 5  # finished games whose positions are asked about
+    WARM = 8  # positions asked before any window
     PAUSE_S = 1.2  # between two requests: within an address's 30 best moves a minute
     FREE = range(7, 14)  # free lines of the positions asked about: a few ms each to prove
 
@@ -661,18 +664,30 @@ class AnalysisVictim:
         # workers (a spawn and an import, most of a second), which no request then pays.
         # Wait for the background analysis of these games to end, so that it does not
         # slow the window without an attack (it runs once a game is over).  Then a few
-        # requests outside any window: a worker's first solve on a board builds the
+        # requests outside any window: a worker's first solves on a board build the
         # solver's tables for it (40 to 80 ms), once.
-        async with asyncio.timeout(120):
-            for table_id in dict.fromkeys(table for table, _ in positions):
-                while True:
-                    reply = await fetch(self.port, "GET", f"/api/tables/{table_id}/analysis")
-                    if reply.status == 200 and not json.loads(reply.body)["pending"]:
-                        break
-                    await asyncio.sleep(0.5)
-        for table_id, ply in positions[-self.WARM :]:
-            await fetch(self.port, "GET", f"/api/tables/{table_id}/analysis/best?ply={ply}")
-        self.positions = positions[: -self.WARM]
+        # (At most 60 s: a 4x4 game's first positions take the background analysis its
+        # whole minute or two of proving time; past that its worker, niced, is left to it.)
+        with contextlib.suppress(TimeoutError):
+            async with asyncio.timeout(60):
+                for table_id in dict.fromkeys(table for table, _ in positions):
+                    while True:
+                        path = f"/api/tables/{table_id}/analysis"
+                        reply = await fetch(self.port, "GET", path)
+                        if reply.status == 200 and not json.loads(reply.body)["pending"]:
+                            break
+                        await asyncio.sleep(0.5)
+        warm, self.positions = positions[-self.WARM :], positions[: -self.WARM]
+        await asyncio.gather(
+            *(self._warm(warm[i :: len(WARMERS)], source) for i, source in enumerate(WARMERS))
+        )
+
+    async def _warm(self, positions: list[tuple[str, int]], source: str) -> None:
+        """Requests outside the windows, from an address of their own (its own budget and,
+        at the fair pool, its own worker: two of them at once warm both workers)."""
+        for table_id, ply in positions:
+            path = f"/api/tables/{table_id}/analysis/best?ply={ply}"
+            await fetch(self.port, "GET", path, source=source)
 
     async def _play(self, rng: random.Random) -> tuple[str, int]:
         made = await create(self.port, ANALYSIS_BOARD, bot="easy")
@@ -1563,7 +1578,7 @@ async def run_attack(bench: Bench, attack: Attack) -> Row:
     base, duration = bench.args.base, bench.args.duration
     out = Outcome()
     try:
-        if attack.key.startswith("analysis") and not bench.analysis.positions:
+        if attack.key.startswith("analysis"):  # new positions for each attack
             await bench.analysis.prepare()
         bench.record.label = f"{attack.key}:base"
         if attack.key.startswith("analysis"):
