@@ -75,6 +75,9 @@ ANALYSIS_BOARD = {"grid": "square", "rows": 4, "cols": 4, "start": "standard"}
 # The addresses that warm the analysis' workers before the victim's windows (not budgets of
 # the victim's or the attacker's); Linux routes all of 127/8 to lo.
 WARMERS = ("127.0.0.3", "127.0.0.4")
+# The address that plays the finished games the analysis victim asks about: the victims'
+# own tables use up 127.0.0.1's 30 tables a minute in a whole run.
+ANALYSED_PLAYER = "127.0.0.5"
 PREVIEW_AGENTS = (
     "Slackbot-LinkExpanding 1.0 (+https://api.slack.com/robots)",
     "facebookexternalhit/1.1 (+http://www.facebook.com/externalhit_uatext.php)",
@@ -690,8 +693,8 @@ class AnalysisVictim:
             await fetch(self.port, "GET", path, source=source)
 
     async def _play(self, rng: random.Random) -> tuple[str, int]:
-        made = await create(self.port, ANALYSIS_BOARD, bot="easy")
-        seat = Seat(self.port, made.table_id, made.token)
+        made = await create(self.port, ANALYSIS_BOARD, bot="easy", source=ANALYSED_PLAYER)
+        seat = Seat(self.port, made.table_id, made.token, source=ANALYSED_PLAYER)
         await seat.connect()
         try:
             async with asyncio.timeout(60):
