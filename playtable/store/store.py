@@ -329,11 +329,18 @@ class Store:
         if self._reader is not None:
             self._reader.close()
         if self.engine is not None:
-            self.engine.dispose()
+            # A read may still run in a thread (its caller cancelled, the thread not): on an
+            # in-memory database, closing the one connection under it crashes the process.
+            await asyncio.to_thread(self._dispose)
         if self._raw_server is not None:
             await self._raw_server.close()
         if self.async_engine is not None:
             await self.async_engine.dispose()
+
+    def _dispose(self) -> None:
+        assert self.engine is not None
+        with self._one_at_a_time:
+            self.engine.dispose()
 
     async def _run(self, operation: Callable[..., T], *args: Any) -> T:
         """``operation(connection, *args)`` in one transaction, committed when it returns."""

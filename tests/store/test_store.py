@@ -499,6 +499,33 @@ async def test_an_in_memory_database_serves_many_tables_at_once() -> None:
         await store.close()
 
 
+async def test_closing_an_in_memory_store_waits_for_the_read_in_flight() -> None:
+    """A server shutting down closes its store while the clock sweep's last read may still
+    run in a thread (its task cancelled, its thread not). On ``sqlite:///:memory:``, one
+    connection shared by the threads, closing it under the read crashed the whole process
+    (a segmentation fault in a CI run); the close now waits for the read, which answers."""
+    import time
+
+    store = Store("sqlite:///:memory:")
+    await store.open()
+    started = asyncio.Event()
+    loop = asyncio.get_running_loop()
+
+    def slow_read(conn: sa.Connection) -> int:
+        loop.call_soon_threadsafe(started.set)
+        time.sleep(0.3)  # the closing comes now
+        return int(
+            conn.execute(
+                sa.select(sa.func.count()).select_from(metadata.tables["tables"])
+            ).scalar_one()
+        )
+
+    reading = asyncio.ensure_future(store._run(slow_read))
+    await started.wait()
+    await store.close()
+    assert await reading == 0
+
+
 async def test_a_move_on_sqlite_is_stored_as_sqlalchemy_stores_it(tmp_path: Path) -> None:
     """SQLite's moves skip SQLAlchemy's execution (store/raw_sqlite.py) but keep its types:
     the rows are the same, byte for byte, as a change written through ``Connection``."""
