@@ -989,42 +989,136 @@ async def attack_preview(bench: Bench, stop: asyncio.Event, out: Outcome) -> Non
         await red.close()
 
 
-async def attack_spectators(bench: Bench, stop: asyncio.Event, out: Outcome) -> None:
-    """(2) Spectator sockets on the victim's own table, following it from game to game."""
-    count = min(bench.args.spectators, MAX_FLOOD)
-    sockets: list[ClientConnection] = []
-    refused = Counter[str]()
-    on = ""
+class Crowd:
+    """An attacker's spectator sockets on one table at a time, refilled when refused."""
 
-    async def one() -> None:
+    def __init__(self, port: int, attacker: str, count: int) -> None:
+        self.port, self.attacker, self.count = port, attacker, count
+        self.sockets: list[ClientConnection] = []
+        self.refused = Counter[str]()
+        self.table_id = ""
+
+    async def _one(self) -> None:
         try:
-            ws = await open_socket(bench.port, on, None, source=bench.attacker, watch=True)
+            ws = await open_socket(self.port, self.table_id, None, source=self.attacker, watch=True)
             await ws.send(JOIN)
             first = json.loads(await asyncio.wait_for(ws.recv(), 10))
             if first.get("type") == "state":
-                sockets.append(ws)
+                self.sockets.append(ws)
             else:
-                refused[first.get("code", first.get("type", "?"))] += 1
+                self.refused[first.get("code", first.get("type", "?"))] += 1
                 await ws.close()
         except ConnectionClosed:
-            refused["closed by the server"] += 1
+            self.refused["closed by the server"] += 1
         except Exception as error:
-            refused[why(error)] += 1
+            self.refused[why(error)] += 1
 
-    async def top_up() -> None:
+    async def follow(self, table_id: str) -> int:
+        """The whole crowd on ``table_id`` (the old table's sockets closed); how many held."""
+        await self.close()
+        self.table_id = table_id
+        await asyncio.gather(*(self._one() for _ in range(self.count)))
+        return len(self.sockets)
+
+    async def top_up(self) -> int:
         """Refill the crowd, as an attacker retrying its refused sockets would."""
-        sockets[:] = [ws for ws in sockets if ws.close_code is None]
-        await asyncio.gather(*(one() for _ in range(count - len(sockets))))
+        self.sockets[:] = [ws for ws in self.sockets if ws.close_code is None]
+        await asyncio.gather(*(self._one() for _ in range(self.count - len(self.sockets))))
+        return len(self.sockets)
 
+    async def close(self) -> None:
+        await asyncio.gather(*(ws.close() for ws in self.sockets), return_exceptions=True)
+        self.sockets.clear()
+
+
+class RemoteCrowd:
+    """A :class:`Crowd` in a child copy of this bench (``--attack-child spectators``), at
+    the attacker's niceness: its sockets' traffic (each of the victims' moves reaches every
+    spectator) is then not handled by the event loop that times the victims. Driven by
+    lines on the child's stdin (``follow ID``, ``top_up``), each answered with the count
+    held; stdin closed, it prints what was refused as JSON."""
+
+    def __init__(self, child: asyncio.subprocess.Process) -> None:
+        self.child = child
+        self.refused = Counter[str]()
+
+    @classmethod
+    async def start(cls, bench: Bench) -> RemoteCrowd:
+        child = await asyncio.create_subprocess_exec(
+            sys.executable,
+            str(Path(__file__).resolve()),
+            "--attack-child",
+            "spectators",
+            "--child-port",
+            str(bench.port),
+            "--attacker",
+            bench.attacker,
+            "--spectators",
+            str(bench.args.spectators),
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            preexec_fn=functools.partial(_nice_to, bench.args.attacker_nice),
+        )
+        return cls(child)
+
+    async def _ask(self, line: str) -> int:
+        assert self.child.stdin is not None and self.child.stdout is not None
+        self.child.stdin.write(f"{line}\n".encode())
+        await self.child.stdin.drain()
+        answer = await asyncio.wait_for(self.child.stdout.readline(), 60)
+        if not answer:
+            raise RuntimeError(f"the attacking process failed (exit {self.child.returncode})")
+        return int(answer)
+
+    async def follow(self, table_id: str) -> int:
+        return await self._ask(f"follow {table_id}")
+
+    async def top_up(self) -> int:
+        return await self._ask("top_up")
+
+    async def close(self) -> None:
+        assert self.child.stdin is not None
+        self.child.stdin.close()
+        stdout, _ = await asyncio.wait_for(self.child.communicate(), 60)
+        lines = stdout.decode().strip().splitlines()
+        if lines:
+            self.refused.update(json.loads(lines[-1]))
+
+
+async def crowd_child(args: argparse.Namespace) -> int:
+    """The attacking process of :class:`RemoteCrowd`."""
+    crowd = Crowd(args.child_port, args.attacker, min(args.spectators, MAX_FLOOD))
+    loop = asyncio.get_running_loop()
+    reader = asyncio.StreamReader()
+    await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader), sys.stdin)
+    while line := (await reader.readline()).decode().strip():
+        command, _, table_id = line.partition(" ")
+        held = await (crowd.follow(table_id) if command == "follow" else crowd.top_up())
+        print(held, flush=True)
+    await crowd.close()
+    print(json.dumps(dict(crowd.refused)), flush=True)
+    return 0
+
+
+async def attack_spectators(bench: Bench, stop: asyncio.Event, out: Outcome) -> None:
+    """(2) Spectator sockets on the victim's own table, following it from game to game."""
+    count = min(bench.args.spectators, MAX_FLOOD)
+    crowd: Crowd | RemoteCrowd
+    if bench.args.one_process:
+        crowd = Crowd(bench.port, bench.attacker, count)
+    else:
+        crowd = await RemoteCrowd.start(bench)
+    on = ""
     held = []
     try:
         while not stop.is_set():
             if bench.pair.table_id != on:
-                await asyncio.gather(*(ws.close() for ws in sockets), return_exceptions=True)
-                sockets.clear()
                 on = bench.pair.table_id
-                await asyncio.gather(*(one() for _ in range(count)))
-                held.append(len(sockets))
+                held.append(await crowd.follow(on))
+
+                async def top_up() -> None:
+                    await crowd.top_up()
+
                 # The two players reload their pages; the crowd takes any free place first.
                 locked = await bench.pair.reconnect(top_up)
                 out.notes.append(
@@ -1032,10 +1126,10 @@ async def attack_spectators(bench: Bench, stop: asyncio.Event, out: Outcome) -> 
                 )
             await asyncio.sleep(0.25)
     finally:
-        await asyncio.gather(*(ws.close() for ws in sockets), return_exceptions=True)
+        await crowd.close()
     out.notes[:] = [
         f"{count} spectators a table, held {min(held, default=0)}-{max(held, default=0)} "
-        f"on {len(held)} tables; refused: {dict(refused) or 'none'}",
+        f"on {len(held)} tables; refused: {dict(crowd.refused) or 'none'}",
         *sorted(set(out.notes)),
     ]
 
@@ -1862,6 +1956,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     args.attacker = attacker_address(args.attacker)
     _soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))  # the clients' side of the floods
+    if args.attack_child == "spectators":
+        return asyncio.run(crowd_child(args))
     if args.attack_child:
         return asyncio.run(attack_child(args))
     with tempfile.TemporaryDirectory(prefix="playtable-abuse-") as folder:
