@@ -442,13 +442,15 @@ class Pair:
         for seat in self.seats.values():
             await seat.connect()
 
-    async def reconnect(self, between: Callable[[], Awaitable[None]] | None = None) -> str | None:
+    async def reconnect(self, between: Callable[[], Awaitable[object]] | None = None) -> str | None:
         """Both players close and reopen their sockets (``between`` runs while they are
         away, as a reload leaves a gap); None, or why one could not."""
         async with self.lock:
             return await self._reconnect(between)
 
-    async def _reconnect(self, between: Callable[[], Awaitable[None]] | None = None) -> str | None:
+    async def _reconnect(
+        self, between: Callable[[], Awaitable[object]] | None = None
+    ) -> str | None:
         window = self.record.window(self.name)
         for seat in self.seats.values():
             await seat.close()
@@ -1044,22 +1046,7 @@ class RemoteCrowd:
 
     @classmethod
     async def start(cls, bench: Bench) -> RemoteCrowd:
-        child = await asyncio.create_subprocess_exec(
-            sys.executable,
-            str(Path(__file__).resolve()),
-            "--attack-child",
-            "spectators",
-            "--child-port",
-            str(bench.port),
-            "--attacker",
-            bench.attacker,
-            "--spectators",
-            str(bench.args.spectators),
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            preexec_fn=functools.partial(_nice_to, bench.args.attacker_nice),
-        )
-        return cls(child)
+        return cls(await attacking_process(bench, "spectators"))
 
     async def _ask(self, line: str) -> int:
         assert self.child.stdin is not None and self.child.stdout is not None
@@ -1115,12 +1102,8 @@ async def attack_spectators(bench: Bench, stop: asyncio.Event, out: Outcome) -> 
             if bench.pair.table_id != on:
                 on = bench.pair.table_id
                 held.append(await crowd.follow(on))
-
-                async def top_up() -> None:
-                    await crowd.top_up()
-
                 # The two players reload their pages; the crowd takes any free place first.
-                locked = await bench.pair.reconnect(top_up)
+                locked = await bench.pair.reconnect(crowd.top_up)
                 out.notes.append(
                     "players reconnected" if locked is None else f"**players locked out: {locked}**"
                 )
@@ -1569,31 +1552,37 @@ class Attack:
     remote: bool = False
 
 
+async def attacking_process(bench: Bench, key: str) -> asyncio.subprocess.Process:
+    """A child copy of this bench (``--attack-child key``) at the attacker's niceness, its
+    stdin and stdout piped to us."""
+    args = bench.args
+    return await asyncio.create_subprocess_exec(
+        sys.executable,
+        str(Path(__file__).resolve()),
+        "--attack-child",
+        key,
+        "--child-port",
+        str(bench.port),
+        "--attacker",
+        bench.attacker,
+        "--max-sockets",
+        str(args.max_sockets),
+        "--slowloris",
+        str(args.slowloris),
+        "--spectators",
+        str(args.spectators),
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        preexec_fn=functools.partial(_nice_to, args.attacker_nice),
+    )
+
+
 def in_own_process(attack: Attack) -> AttackFunction:
     """``attack`` run by a child copy of this bench (``--attack-child``) that attacks until
     its stdin closes and then prints its outcome as JSON."""
 
     async def run(bench: Bench, stop: asyncio.Event, out: Outcome) -> None:
-        args = bench.args
-        child = await asyncio.create_subprocess_exec(
-            sys.executable,
-            str(Path(__file__).resolve()),
-            "--attack-child",
-            attack.key,
-            "--child-port",
-            str(bench.port),
-            "--attacker",
-            bench.attacker,
-            "--max-sockets",
-            str(args.max_sockets),
-            "--slowloris",
-            str(args.slowloris),
-            "--spectators",
-            str(args.spectators),
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            preexec_fn=functools.partial(_nice_to, args.attacker_nice),
-        )
+        child = await attacking_process(bench, attack.key)
         assert child.stdin is not None
         await stop.wait()
         child.stdin.close()

@@ -195,9 +195,6 @@ class Analysis:
             raise AnalysisBusy(
                 f"The analysis is busy; try again in {wait_s} s.", retry_after=wait_s
             )
-        # Every worker now, not one per request: asked without the analysis page first (a
-        # link to a position, a script), a second request would wait for a spawn.
-        self.pool.start()
         budget = self.settings.position_budget_s * 2
         with self._slot(requester, budget):
             found, spent = await self.fair.run(

@@ -97,14 +97,21 @@ class BotPool:
         self._executor: ProcessPoolExecutor | None = None
 
     def _started(self) -> ProcessPoolExecutor:
+        """The pool, with every worker on its way: the executor spawns a process per job
+        submitted while none is idle, so started by its first job alone it would have one
+        worker, and a second job at once would wait for a spawn (a best-move request from
+        a link, without the analysis page, did). One warm-up job per worker spawns them all."""
         if self._executor is None:
             # Spawned, not forked: the server has threads (the store's), and a fork copies
             # their locks in whatever state they are.
-            self._executor = ProcessPoolExecutor(
+            executor = ProcessPoolExecutor(
                 max_workers=self.workers,
                 mp_context=multiprocessing.get_context("spawn"),
                 initializer=functools.partial(_worker_start, os.getpid(), self.nice),
             )
+            for _ in range(self.workers):
+                executor.submit(warm_up).add_done_callback(_log_failure)
+            self._executor = executor
         return self._executor
 
     @property
@@ -115,12 +122,7 @@ class BotPool:
         """Start every worker now, if the pool is not running yet: spawning a process and
         importing the bots takes a good part of a second (more on a busy machine), which
         the first move would otherwise spend. Returns at once; the workers come up alone."""
-        if self._executor is not None:
-            return
-        executor = self._started()
-        # The pool spawns a process per job submitted while none is idle, up to its size.
-        for _ in range(self.workers):
-            executor.submit(warm_up).add_done_callback(_log_failure)
+        self._started()
 
     async def run(self, function: Callable[..., T], *args: Any) -> T:
         """``function(*args)`` in a worker. Cancelling the wait drops the job if it is still

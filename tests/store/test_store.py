@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import sqlite3
+import time
 from pathlib import Path
 from typing import Any
 
@@ -504,8 +505,6 @@ async def test_closing_an_in_memory_store_waits_for_the_read_in_flight() -> None
     run in a thread (its task cancelled, its thread not). On ``sqlite:///:memory:``, one
     connection shared by the threads, closing it under the read crashed the whole process
     (a segmentation fault in a CI run); the close now waits for the read, which answers."""
-    import time
-
     store = Store("sqlite:///:memory:")
     await store.open()
     started = asyncio.Event()
