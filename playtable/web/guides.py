@@ -20,7 +20,7 @@ from playtable.games import load
 from playtable.games.dots.game import DotsAndBoxes
 from playtable.games.swaptimum import Swaptimum, SwaptimumState
 from playtable.web.atlas import variant_values
-from playtable.web.client_strings import client_strings
+from playtable.web.client_strings import client_strings_json
 from playtable.web.errors import page_not_found
 from playtable.web.templating import gettext_for, language_of, render
 
@@ -217,7 +217,7 @@ async def dots_rules(request: Request) -> Response:
             "triangle": board_facts({"grid": "triangle", "size": 4}),
             "hexagon": board_facts({"grid": "hexagon", "size": 2}),
             "diagrams": {"standard": dots_diagram({"rows": 4, "cols": 4})},
-            "strings": client_strings(gettext_for(request)),
+            "strings": client_strings_json(gettext_for(request)),
             "variants": VARIANTS,
         },
     )
@@ -230,7 +230,7 @@ async def swaptimum_rules(request: Request) -> Response:
         {
             "nav": "rules-swaptimum",
             "diagrams": swaptimum_diagrams(),
-            "strings": client_strings(gettext_for(request)),
+            "strings": client_strings_json(gettext_for(request)),
         },
     )
 
@@ -245,7 +245,7 @@ async def variants_index(request: Request) -> Response:
             "names": {v.slug: variant_name(v.slug, gettext_for(request)) for v in VARIANTS},
             "facts": {v.slug: board_facts(v.options) for v in VARIANTS},
             "diagrams": {v.slug: dots_diagram(v.options) for v in VARIANTS},
-            "strings": client_strings(gettext_for(request)),
+            "strings": client_strings_json(gettext_for(request)),
         },
     )
 
@@ -268,7 +268,7 @@ async def variant_page(request: Request) -> Response:
             "square": board_facts({"rows": 4, "cols": 4}),
             "swedish": board_facts({"rows": 4, "cols": 4, "start": "swedish"}),
             "diagrams": {"start": dots_diagram(variant.options)},
-            "strings": client_strings(gettext_for(request)),
+            "strings": client_strings_json(gettext_for(request)),
             "solved": variant_values(variant.slug, gettext_for(request), language_of(request)),
         },
     )

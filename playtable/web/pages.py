@@ -7,6 +7,7 @@ WebSocket once the page has loaded. The home page and its form are :mod:`playtab
 
 from __future__ import annotations
 
+from markupsafe import Markup
 from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import BaseRoute, Mount, Route
@@ -17,7 +18,7 @@ from playtable.games import PLAYERS
 from playtable.tables import AnalysisRefused, TableNotFound
 from playtable.web import home
 from playtable.web.budgets import Budget, over_budget
-from playtable.web.client_strings import client_strings
+from playtable.web.client_strings import client_strings_json
 from playtable.web.csrf import csrf_ok, csrf_token, set_csrf_cookie
 from playtable.web.errors import error_page, table_not_found
 from playtable.web.links import refused, seat_token_from, set_seat_cookie, to_table
@@ -31,6 +32,7 @@ from playtable.web.presentation import (
 from playtable.web.static_files import static_app
 from playtable.web.templating import STATIC_DIR, gettext_for, render
 from playtable.web.timing import table_time
+from playtable.web.wire import dumps, html_safe, table_text
 
 
 # -- the table page -------------------------------------------------------------------------
@@ -50,9 +52,11 @@ async def _table(request: Request, *, watch: bool, invite: str | None = None) ->
         return response
     try:
         you = None if watch else await service.seat_of(table_id, seat_token_from(request, table_id))
-        table = await service.snapshot(table_id, you)
+        shared, live = await service.snapshot_parts(table_id)
     except TableNotFound:
         return table_not_found(request)
+    personal = service.personal({**shared, **live}, you)
+    table = {**shared, **live, **personal}
     _ = catalog.gettext
     token, new_token = csrf_token(request)  # the forms' (the abort button, the invitation's)
     invitation = None
@@ -67,7 +71,9 @@ async def _table(request: Request, *, watch: bool, invite: str | None = None) ->
         }
     title = game_title(table["game"], catalog)
     ws_url = request.url_for("table_socket", table_id=table_id).path + ("" if you else "?watch=1")
-    page_data = {"table": table, "you": you, "ws_url": ws_url, "version": table.get("version")}
+    # The table's shared part is encoded once per version for every page and socket (wire.py).
+    rest = dumps({"you": you, "ws_url": ws_url, "version": table.get("version")})
+    page_data = Markup(html_safe(f'{{"table":{table_text(shared, live, personal)},{rest[1:]}'))
     response = render(
         request,
         "table.html",
@@ -78,7 +84,7 @@ async def _table(request: Request, *, watch: bool, invite: str | None = None) ->
             "settings_summary": settings_summary(table["game"], table["options"], catalog),
             "board_label": board_label(table["game"], catalog),
             "page_data": page_data,
-            "strings": client_strings(catalog),
+            "strings": client_strings_json(catalog),
             "bot_names": bot_names(catalog),
             "quick_messages": quick_messages(catalog),
             "invitation": invitation,
@@ -170,7 +176,7 @@ async def analysis_page(request: Request) -> Response:
                 "table": table,
                 "api": request.url_for("api_analysis", table_id=table_id).path,
             },
-            "strings": client_strings(catalog),
+            "strings": client_strings_json(catalog),
             "nav": "table",
         },
         headers={"Cache-Control": "no-store"},

@@ -11,7 +11,6 @@ import asyncio
 import functools
 import logging
 import random
-from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
 from urllib.parse import urlsplit
@@ -28,16 +27,13 @@ from playtable.web.budgets import Budget, over_budget
 from playtable.web.connections import Connections
 from playtable.web.limits import Limits, TokenBucket
 from playtable.web.links import seat_token_from
+from playtable.web.wire import dumps, encoded, table_text
 
 PROTOCOL = 2
 UNVERSIONED = ("presence", "spectators", "quick")  # event kinds that change no version
 RESYNC_SPREAD = 1.0  # seconds over which the sockets of a process re-read after an overflow
 
 log = logging.getLogger(__name__)
-
-
-def _dumps(message: Mapping[str, Any]) -> str:
-    return orjson.dumps(message).decode()
 
 
 class _BadMessage(Exception):
@@ -187,7 +183,7 @@ class TableSocket:
             await cancel_and_wait([self.pump])
 
     async def send(self, message: dict[str, Any]) -> None:
-        await self.send_text(_dumps(message))
+        await self.send_text(dumps(message))
 
     async def send_text(self, text: str) -> None:
         async with self.send_lock:
@@ -394,7 +390,7 @@ class TableSocket:
         if only_if_newer and version <= self.sent_version:
             return
         personal = self.service.personal({**shared, **live}, self.player)
-        table = f"{_encoded(shared)[:-1]},{_dumps(live)[1:-1]},{_dumps(personal)[1:]}"
+        table = table_text(shared, live, personal)
         text = f'{{"type":"state","version":{version},"table":{table}}}'
         # The send may wait on a slow client: what is relayed meanwhile is judged by this.
         if version >= self.sent_version:
@@ -478,7 +474,7 @@ class TableSocket:
     def encode_patch(self, message: dict[str, Any]) -> str:
         """The ``change`` text of a patch message for this socket: the shared text (encoded
         once for every socket of the process), plus the viewer's own fields if they changed."""
-        shared = _encoded(message, _change_text)
+        shared = encoded(message, _change_text)
         seats = next((o["value"] for o in message["patch"] if o["path"] == "/seats"), None)
         if seats is None:
             return shared
@@ -487,17 +483,17 @@ class TableSocket:
             return shared
         self.sent_personal = personal
         extra = ",".join(
-            _dumps({"op": "replace", "path": f"/{field}", "value": value})
+            dumps({"op": "replace", "path": f"/{field}", "value": value})
             for field, value in personal.items()
         )
         return f"{shared[:-2]},{extra}]}}"  # shared ends with the patch's ']}'
 
     def encode_whole(self, message: dict[str, Any]) -> str:
         """The ``change`` text of a message that carries the whole table."""
-        shared = _encoded(message, _change_text)
+        shared = encoded(message, _change_text)
         personal = self._personal(message["table_id"], message["table"]["seats"])
         self.sent_personal = personal
-        return f"{shared[:-2]},{_dumps(personal)[1:]}}}"  # shared ends with the table's '}}'
+        return f"{shared[:-2]},{dumps(personal)[1:]}}}"  # shared ends with the table's '}}'
 
 
 def _change_text(message: Mapping[str, Any]) -> str:
@@ -510,33 +506,9 @@ def _change_text(message: Mapping[str, Any]) -> str:
         "events": message["events"],
     }
     if "patch" in message:
-        return _dumps({**head, "patch": message["patch"]})
+        return dumps({**head, "patch": message["patch"]})
     table = {k: v for k, v in message["table"].items() if k not in VIEWER_FIELDS}
-    return _dumps({**head, "table": table})
-
-
-def _public_text(shared: Mapping[str, Any]) -> str:
-    return _dumps({k: v for k, v in shared.items() if k not in VIEWER_FIELDS})
-
-
-# Recent bus messages and public tables, encoded once for all the sockets of this process.
-# Keyed by the object's id, which the entry keeps alive (so the id is not reused).
-_ENCODED: OrderedDict[int, tuple[Mapping[str, Any], str]] = OrderedDict()
-_ENCODED_SIZE = 512
-
-
-def _encoded(
-    value: Mapping[str, Any], encode: Callable[[Mapping[str, Any]], str] = _public_text
-) -> str:
-    entry = _ENCODED.get(id(value))
-    if entry is not None and entry[0] is value:
-        _ENCODED.move_to_end(id(value))
-        return entry[1]
-    text = encode(value)
-    _ENCODED[id(value)] = (value, text)
-    while len(_ENCODED) > _ENCODED_SIZE:
-        _ENCODED.popitem(last=False)
-    return text
+    return dumps({**head, "table": table})
 
 
 async def table_socket(websocket: WebSocket) -> None:
