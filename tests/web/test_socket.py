@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import time
 from collections.abc import Iterator
 from contextlib import ExitStack, contextmanager
@@ -444,3 +445,24 @@ def test_a_players_nickname_reaches_the_table_and_survives_a_reload(client: Test
         assert blue_socket.error()["code"] == "malformed"
     with connect(client, table.id, watch=True) as session:
         assert Socket(session).join()["table"]["seats"]["blue"]["nickname"] == "<b>Anna</b>"
+
+
+def test_a_nickname_that_closes_the_script_block_stays_text_in_the_page(
+    client: TestClient,
+) -> None:
+    """The page embeds the table as JSON inside <script>: a name with HTML's own characters
+    must come out as the same text, never end the block early."""
+    table = create_table(client)
+    blue = claim(client, table)
+    name = "</script>&'<b>x"
+    with connect(client, table.id, blue) as blue_session:
+        blue_socket = Socket(blue_session)
+        blue_socket.join()
+        blue_socket.send("nickname", name=name)
+        blue_socket.until_state(lambda t: t["seats"]["blue"].get("nickname") == name)
+    for path in (f"/t/{table.id}/watch", f"/t/{table.id}"):
+        html = client.get(path).text
+        block = re.search(r'id="table-data">(.*?)</script>', html, re.S)
+        assert block is not None
+        assert "<" not in block.group(1) and "&" not in block.group(1)
+        assert json.loads(block.group(1))["table"]["seats"]["blue"]["nickname"] == name
