@@ -20,7 +20,7 @@ from playtable.store import DEFAULT_URL, Store
 from playtable.tables import TableService
 from playtable.tables.pool import BotSettings
 from playtable.tables.sweep import Sweep
-from playtable.web import routing
+from playtable.web import cookies, routing
 from playtable.web.budgets import Budgets
 from playtable.web.connections import Connections
 from playtable.web.errors import not_found_handler
@@ -74,6 +74,7 @@ def create_app(
     The schema is upgraded when the app starts (its lifespan), so run it inside a server or
     ``with TestClient(app)``.
     """
+    cookies.install()  # cookie headers parsed in linear time (web/cookies.py)
     url = database_url or os.environ.get("PLAYTABLE_DATABASE_URL") or DEFAULT_URL
     store = Store(url)
     redis_url = redis_url or os.environ.get("PLAYTABLE_REDIS_URL") or None
