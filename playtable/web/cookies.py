@@ -33,7 +33,7 @@ def unquote(value: str) -> str:
 def install() -> None:
     """Use :func:`unquote` for the standard library's cookie parsing if it has no fix."""
     if not hasattr(http.cookies, "_unquote_sub"):  # the fixed releases define it
-        http.cookies._unquote = unquote  # type: ignore[attr-defined]
+        http.cookies._unquote = unquote  # type: ignore[assignment]
 
 
 __all__ = ["install", "unquote"]
