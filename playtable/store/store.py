@@ -396,11 +396,13 @@ class Store:
         return await self._read(_read_push, table_id, player)
 
     async def add_push_subscription(
-        self, table_id: str, player: Player, subscription: PushSubscription
+        self, table_id: str, player: Player, subscription: PushSubscription, keep: int = 4
     ) -> None:
-        """Keep ``subscription`` for the seat (replacing one with the same endpoint)."""
+        """Keep ``subscription`` for the seat (replacing one with the same endpoint), and
+        only the seat's ``keep`` newest subscriptions: each is a request the server sends
+        at every move that passes the turn."""
         async with self._write_lock:
-            await self._run(_add_push, table_id, player, subscription)
+            await self._run(_add_push, table_id, player, subscription, keep)
 
     async def remove_push_subscription(self, table_id: str, player: Player, endpoint: str) -> bool:
         async with self._write_lock:
@@ -657,7 +659,9 @@ def _read_push(conn: Connection, table_id: str, player: Player) -> list[PushSubs
     return [PushSubscription(r.endpoint, r.p256dh, r.auth, r.lang) for r in rows]
 
 
-def _add_push(conn: Connection, table_id: str, player: Player, sub: PushSubscription) -> None:
+def _add_push(
+    conn: Connection, table_id: str, player: Player, sub: PushSubscription, keep: int
+) -> None:
     conn.execute(sa.delete(push_subscriptions).where(_push_key(table_id, player, sub.endpoint)))
     conn.execute(
         sa.insert(push_subscriptions).values(
@@ -670,6 +674,15 @@ def _add_push(conn: Connection, table_id: str, player: Player, sub: PushSubscrip
             created_at=_now(),
         )
     )
+    c = push_subscriptions.c
+    older = conn.execute(
+        sa.select(c.endpoint)
+        .where(c.table_id == table_id, c.player == player, c.endpoint != sub.endpoint)
+        .order_by(c.created_at.desc())
+        .offset(max(0, keep - 1))
+    ).scalars()
+    for endpoint in list(older):
+        conn.execute(sa.delete(push_subscriptions).where(_push_key(table_id, player, endpoint)))
 
 
 def _remove_push(conn: Connection, table_id: str, player: Player, endpoint: str) -> bool:

@@ -21,6 +21,7 @@ import contextlib
 import json
 import logging
 import os
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -35,7 +36,9 @@ from playtable.games import Player
 from playtable.store import PushSubscription, Store
 from playtable.tables import clocks
 from playtable.tables.table import LoadedTable
+from playtable.web.budgets import Budget, over_budget
 from playtable.web.links import seat_token_from
+from playtable.web.push_endpoints import EndpointRefused, Unresolved, check_resolved, host_and_port
 from playtable.web.templating import STATIC_DIR, available_languages, translations
 
 logger = logging.getLogger(__name__)
@@ -43,6 +46,8 @@ logger = logging.getLogger(__name__)
 DEFAULT_KEY_FILE = "var/vapid.pem"
 MAX_BODY = 4096
 TTL_S = 86400  # a push service may keep the message a day for a browser that is offline
+SUBSCRIPTIONS_PER_SEAT = 4  # a player's browsers told of their move; the oldest makes way
+SEND_THREADS = 2  # pushes are sent in threads of their own, never the store's
 
 
 def load_vapid(path: str | None = None) -> Vapid02:
@@ -78,6 +83,12 @@ class Pusher:
         self.subject = os.environ.get("PLAYTABLE_VAPID_SUBJECT") or "mailto:playtable@localhost"
         self._tasks: set[asyncio.Task[None]] = set()
         self.sent = 0
+        # http and private addresses allowed as endpoints: a push service on the site's own
+        # network (and the tests' stand-in for one); never on a public site.
+        self.private_endpoints = os.environ.get("PLAYTABLE_PUSH_PRIVATE_ENDPOINTS") == "1"
+        # A push service that answers slowly holds a thread for up to the send's timeout:
+        # its own few, so the store and the rest of the site never wait behind it.
+        self._threads = ThreadPoolExecutor(SEND_THREADS, thread_name_prefix="push")
 
     @property
     def vapid(self) -> Vapid02:
@@ -109,8 +120,14 @@ class Pusher:
                 }
             )
             try:
-                await asyncio.to_thread(self._send, subscription, payload)
+                loop = asyncio.get_running_loop()
+                await loop.run_in_executor(self._threads, self._send, subscription, payload)
                 self.sent += 1
+            except EndpointRefused as error:  # its host now resolves to a private address
+                logger.warning("table %s: push endpoint refused (%s)", table_id, error)
+                if not isinstance(error, Unresolved):
+                    endpoint = subscription.endpoint
+                    await self.store.remove_push_subscription(table_id, player, endpoint)
             except pywebpush.WebPushException as error:
                 status = error.response.status_code if error.response is not None else None
                 if status in (404, 410):  # the browser unsubscribed: forget it
@@ -121,7 +138,20 @@ class Pusher:
             except Exception:
                 logger.warning("table %s: push failed", table_id, exc_info=True)
 
+    async def check(self, endpoint: str) -> None:
+        """Raise :class:`EndpointRefused` unless the server may send to ``endpoint``. Its
+        host is resolved; one that does not resolve here and now is let through, to be
+        checked again at each send."""
+        host_and_port(endpoint, private_ok=self.private_endpoints)
+        loop = asyncio.get_running_loop()
+        with contextlib.suppress(Unresolved):
+            await loop.run_in_executor(self._threads, self._check_resolved, endpoint)
+
+    def _check_resolved(self, endpoint: str) -> None:
+        check_resolved(endpoint, private_ok=self.private_endpoints)
+
     def _send(self, subscription: PushSubscription, payload: str) -> None:
+        self._check_resolved(subscription.endpoint)
         pywebpush.webpush(
             {
                 "endpoint": subscription.endpoint,
@@ -137,6 +167,7 @@ class Pusher:
     async def close(self) -> None:
         if self._tasks:
             await asyncio.wait(set(self._tasks), timeout=5)
+        self._threads.shutdown(wait=False, cancel_futures=True)
 
 
 def _error(status: int, message: str) -> JSONResponse:
@@ -146,12 +177,12 @@ def _error(status: int, message: str) -> JSONResponse:
 async def _seat_and_body(request: Request) -> tuple[Player, dict[str, Any]] | Response:
     if request.headers.get("content-type", "").split(";")[0].strip() != "application/json":
         return _error(415, "send JSON (Content-Type: application/json)")
-    body = await request.body()
-    if len(body) > MAX_BODY:
+    body = await _body(request)
+    if body is None:
         return _error(413, "the request is too large")
     try:
         data = json.loads(body)
-    except ValueError:
+    except (ValueError, RecursionError):
         return _error(400, "the request body is not valid JSON")
     table_id = request.path_params["table_id"]
     you = await request.app.state.service.seat_of(table_id, seat_token_from(request, table_id))
@@ -162,25 +193,53 @@ async def _seat_and_body(request: Request) -> tuple[Player, dict[str, Any]] | Re
     return you, data
 
 
+async def _body(request: Request) -> bytes | None:
+    """The request's body, or ``None`` as soon as it is over :data:`MAX_BODY` bytes (a
+    200 MB body was read whole before being refused)."""
+    declared = request.headers.get("content-length", "")
+    if declared.isascii() and declared.isdecimal() and int(declared) > MAX_BODY:
+        return None
+    chunks, size = [], 0
+    async for chunk in request.stream():
+        size += len(chunk)
+        if size > MAX_BODY:
+            return None
+        chunks.append(chunk)
+    return b"".join(chunks)
+
+
 def _text(value: Any, limit: int) -> str | None:
     return value if isinstance(value, str) and 0 < len(value) <= limit else None
 
 
 async def subscribe(request: Request) -> Response:
+    wait = await over_budget(request, Budget.OFFERS)  # each is a request at every move
+    if wait is not None:
+        response = _error(429, "too many requests: wait a moment and try again")
+        response.headers["Retry-After"] = str(wait)
+        return response
     found = await _seat_and_body(request)
     if isinstance(found, Response):
         return found
     you, data = found
+    pusher: Pusher = request.app.state.pusher
     subscription = data.get("subscription")
     keys = subscription.get("keys") if isinstance(subscription, dict) else None
     endpoint = _text(subscription.get("endpoint"), 1024) if isinstance(subscription, dict) else None
     p256dh = _text(keys.get("p256dh"), 128) if isinstance(keys, dict) else None
     auth = _text(keys.get("auth"), 64) if isinstance(keys, dict) else None
-    if not (endpoint and endpoint.startswith(("https://", "http://")) and p256dh and auth):
+    if not (endpoint and p256dh and auth):
         return _error(400, 'expected {"subscription": {"endpoint", "keys": {"p256dh", "auth"}}}')
+    try:
+        await pusher.check(endpoint)
+    except EndpointRefused as error:
+        return _error(400, str(error))
     lang = str(data["lang"]) if data.get("lang") in available_languages() else "en"
     await request.app.state.store.add_push_subscription(
-        request.path_params["table_id"], you, PushSubscription(endpoint, p256dh, auth, lang)
+        request.path_params["table_id"],
+        you,
+        PushSubscription(endpoint, p256dh, auth, lang),
+        keep=SUBSCRIPTIONS_PER_SEAT,
     )
     return JSONResponse({"subscribed": True}, status_code=201)
 

@@ -68,7 +68,9 @@ class Receiver:
 
 
 @pytest.fixture
-def receiver() -> Iterator[Receiver]:
+def receiver(client: TestClient) -> Iterator[Receiver]:
+    """The stand-in push service, on loopback and over http: allowed for this site only."""
+    client.app.state.pusher.private_endpoints = True  # type: ignore[attr-defined]
     receiver = Receiver()
     yield receiver
     receiver.server.shutdown()
@@ -199,3 +201,115 @@ def test_a_real_time_table_sends_no_push(
     play(client, table_id, red, 0)
     time.sleep(0.5)
     assert receiver.requests == []
+
+
+def correspondence_table(client: TestClient) -> tuple[str, str, str]:
+    """A correspondence table with both seats taken: (id, red's token, blue's token)."""
+    created = client.post(
+        "/api/tables",
+        json={"game": "dots", "options": DOTS, "seat": "red",
+              "time_control": {"kind": "correspondence", "days": 3}},
+    ).json()  # fmt: skip
+    table_id, red = created["id"], created["seat_url"].rsplit("/", 1)[1]
+    invite = created["invite_url"].rsplit("/", 1)[1]
+    return table_id, red, claim(client, Table(table_id, "red", red, invite, created))
+
+
+def subscription(endpoint: str) -> dict[str, Any]:
+    raw = (
+        ec.generate_private_key(ec.SECP256R1())
+        .public_key()
+        .public_bytes(serialization.Encoding.X962, serialization.PublicFormat.UncompressedPoint)
+    )
+    return {"subscription": {"endpoint": endpoint, "keys": {"p256dh": b64(raw), "auth": "AA"}}}
+
+
+def wait_for(condition: Any, timeout: float = 10) -> None:
+    deadline = time.monotonic() + timeout
+    while not condition():
+        assert time.monotonic() < deadline, "not in time"
+        time.sleep(0.02)
+
+
+def test_a_push_endpoint_must_be_an_https_address_on_the_internet(client: TestClient) -> None:
+    """The endpoint comes from the browser: a seat must not make the server post to this
+    machine or its network (one move sent 301 requests to a loopback port)."""
+    table_id, _, blue = correspondence_table(client)
+    client.cookies.set(f"pt_{table_id}", blue)
+    for endpoint in (
+        "http://push.example/x",  # not https
+        "https://127.0.0.1:8799/x",
+        "https://localhost/x",  # a name for a loopback address
+        "https://10.1.2.3/x",
+        "https://192.168.0.1/x",
+        "https://169.254.169.254/latest/meta-data",  # a cloud's metadata service
+        "https://[::1]/x",
+        "https://user:secret@push.example/x",
+        "https://push.example:99999/x",
+    ):
+        refused = client.post(f"/t/{table_id}/push", json=subscription(endpoint))
+        assert refused.status_code == 400, endpoint
+    # A push service's name that does not resolve from here is checked again at each send.
+    accepted = client.post(f"/t/{table_id}/push", json=subscription("https://push.example/x"))
+    assert accepted.status_code == 201
+
+
+def test_an_endpoint_is_checked_again_when_the_push_is_sent(
+    client: TestClient, receiver: Receiver, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A name may point elsewhere later: each send resolves the host again, and an endpoint
+    that turned private gets nothing and is forgotten."""
+    monkeypatch.setenv("PLAYTABLE_VAPID_KEY_FILE", str(tmp_path / "vapid.pem"))
+    table_id, red, blue = correspondence_table(client)
+    client.cookies.set(f"pt_{table_id}", blue)
+    body = subscription(receiver.url + "/blue")
+    assert client.post(f"/t/{table_id}/push", json=body).status_code == 201
+    client.cookies.clear()
+    client.app.state.pusher.private_endpoints = False  # type: ignore[attr-defined]
+    play(client, table_id, red, 0)
+    store = client.app.state.store  # type: ignore[attr-defined]
+    wait_for(lambda: not client.portal.call(store.push_subscriptions, table_id, "blue"))
+    assert receiver.requests == []
+
+
+def test_a_seat_is_told_on_its_four_newest_subscriptions_only(
+    client: TestClient, receiver: Receiver, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Each subscription is a request at every move: a seat keeps four (a phone, a laptop...),
+    the oldest making way, so one move cannot fan out to hundreds."""
+    monkeypatch.setenv("PLAYTABLE_VAPID_KEY_FILE", str(tmp_path / "vapid.pem"))
+    table_id, red, blue = correspondence_table(client)
+    client.cookies.set(f"pt_{table_id}", blue)
+    for n in range(6):
+        body = subscription(f"{receiver.url}/browser-{n}")
+        assert client.post(f"/t/{table_id}/push", json=body).status_code == 201
+    client.cookies.clear()
+    play(client, table_id, red, 0)
+    receiver.wait(4)
+    pusher = client.app.state.pusher  # type: ignore[attr-defined]
+    wait_for(lambda: not pusher._tasks)
+    assert sorted(path for path, _, _ in receiver.requests) == [
+        f"/browser-{n}" for n in range(2, 6)
+    ]
+
+
+def test_subscriptions_are_refused_past_an_addresss_budget_and_bodies_past_4_kib(
+    client: TestClient,
+) -> None:
+    table_id, _, blue = correspondence_table(client)
+    client.cookies.set(f"pt_{table_id}", blue)
+    big = json.dumps({"subscription": {"endpoint": "https://push.example/" + "x" * 5000}})
+    too_large = client.post(
+        f"/t/{table_id}/push", content=big, headers={"Content-Type": "application/json"}
+    )
+    assert too_large.status_code == 413
+    deep = client.post(
+        f"/t/{table_id}/push", content="[" * 3000, headers={"Content-Type": "application/json"}
+    )
+    assert deep.status_code == 400 and deep.json()["error"]
+    statuses = [
+        client.post(f"/t/{table_id}/push", json=subscription(f"https://push.example/{n}"))
+        for n in range(25)
+    ]
+    assert statuses[0].status_code == 201
+    assert statuses[-1].status_code == 429 and int(statuses[-1].headers["Retry-After"]) > 0
