@@ -104,6 +104,8 @@ class TableRow:
     deadline: datetime | None = None  # when the side to move runs out of time (indexed)
     seated_at: datetime | None = None  # when the second seat was taken
     nicknames: dict[Player, str] = field(default_factory=dict)  # player -> chosen name
+    #: When the result was stored: a resignation or an agreement ends the clocks then.
+    finished_at: datetime | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -139,7 +141,7 @@ class Change:
     seat: tuple[Player, str] | None = None  # (player, token hash) of a newly taken seat
     new_table: NewTable | None = None  # created in the same transaction (a rematch)
     deadline: datetime | Keep | None = KEEP  # the table's clock deadline
-    at: datetime | None = None  # the time recorded for the move or seat (default: now)
+    at: datetime | None = None  # the time recorded for the move, seat or result (default: now)
     nickname: tuple[Player, str | None] | None = None  # a seat's new name (None: none)
 
 
@@ -601,6 +603,7 @@ def _table_from(fetch: Fetch, table_id: str) -> TableRow | None:
         deadline=_aware(row.deadline),
         seated_at=_aware(max(s.created_at for s in seat_rows)) if len(seat_rows) == 2 else None,
         nicknames={s.player: s.nickname for s in seat_rows if s.nickname},
+        finished_at=_aware(row.finished_at) if row.outcome is not None else None,
     )
 
 

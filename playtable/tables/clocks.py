@@ -280,10 +280,14 @@ def derive(
     to_move: Player | None,
     seated_at: datetime | None,
     flagged: Player | None = None,
+    ended: tuple[Player, datetime] | None = None,
 ) -> Clocks:
     """Both clocks after ``moves``; ``to_move`` is ``None`` once the game is over and
     ``seated_at`` is when the second seat was taken (``None`` while one is free);
-    ``flagged`` is the player who lost on time (their clock shows zero)."""
+    ``flagged`` is the player who lost on time (their clock shows zero). ``ended`` is who
+    was on turn and when, for a game over off the board (a resignation, an agreement, a
+    flag): the clocks stop as they stood then, the last move's increment earned and the
+    side on turn charged its time so far."""
     if isinstance(control, Unlimited):
         return Clocks(control, history=tuple(None for _ in moves))
     seated = None if seated_at is None else utc(seated_at)
@@ -295,6 +299,8 @@ def derive(
     for index, move in enumerate(moves):
         at = utc(move.at)
         following = moves[index + 1].player if index + 1 < len(moves) else to_move
+        if following is None and ended is not None and index + 1 == len(moves):
+            following = ended[0]
         if isinstance(control, RealTime):
             left = banked.get(move.player, float(control.base_s))
             if move.player in started and seated is not None and at >= seated:
@@ -311,6 +317,12 @@ def derive(
         previous = at
         if following is not None and following != move.player:
             turn_began = at if seated is None else max(at, seated)
+    if to_move is None and ended is not None and isinstance(control, RealTime):
+        player, stopped = ended[0], utc(ended[1])
+        if player in started and seated is not None:
+            since = max(previous, seated) if previous is not None else seated
+            spent = max(0.0, (stopped - since).total_seconds())
+            banked[player] = max(0.0, banked.get(player, float(control.base_s)) - spent)
     if flagged is not None and isinstance(control, RealTime):
         banked[flagged] = 0.0
     if to_move is None or seated is None:

@@ -85,8 +85,12 @@ def decided(
     state: Any = None,
     seat: tuple[Player, str, datetime] | None = None,
     nickname: tuple[Player, str | None] | None = None,
+    ended_at: datetime | None = None,
 ) -> Decision:
     """The decision to commit: the store change and the table as it will be afterwards.
+
+    ``ended_at``: when a game ended off the board (a resignation, an agreement, a flag):
+    the side on turn is charged its clock's time up to then.
 
     The table's deadline is worked out from the table afterwards, so every change keeps it
     true (a move starts the other clock, the end of the game clears it).
@@ -101,6 +105,7 @@ def decided(
         changes["seated_at"] = seat[2]
     if not isinstance(stored_outcome, Keep):
         changes["outcome"] = stored_outcome
+        changes["finished_at"] = ended_at if stored_outcome is not None else None
     if rematch is not None:
         changes["rematch_id"] = rematch[0]
     if nickname is not None:
@@ -132,7 +137,7 @@ def decided(
         seat=None if seat is None else seat[:2],
         nickname=nickname,
         deadline=deadline if deadline != table.row.deadline else KEEP,
-        at=append.at if append is not None else (None if seat is None else seat[2]),
+        at=append.at if append is not None else (seat[2] if seat is not None else ended_at),
     )
     return Decision(change, events, after)
 
@@ -203,7 +208,7 @@ def moved(table: LoadedTable, played: MoveRow, state: Any) -> Decision:
     )
 
 
-def resign(table: LoadedTable, actor: Actor) -> Decision:
+def resign(table: LoadedTable, actor: Actor, now: datetime | None = None) -> Decision:
     player = require_seat(table, actor)
     require_running(table)
     outcome = ended(table, other(player), Termination.RESIGN)
@@ -212,20 +217,22 @@ def resign(table: LoadedTable, actor: Actor) -> Decision:
         (TableEvent(Kind.RESIGN, player), GameOverEvent(outcome)),
         offers=table.offers.cleared(),
         outcome=outcome,
+        ended_at=now,
     )
 
 
-def _agree_draw(table: LoadedTable, player: Player) -> Decision:
+def _agree_draw(table: LoadedTable, player: Player, now: datetime | None) -> Decision:
     outcome = ended(table, None, Termination.DRAW_AGREED)
     return decided(
         table,
         (TableEvent(Kind.DRAW_AGREED, player), GameOverEvent(outcome)),
         offers=table.offers.cleared(),
         outcome=outcome,
+        ended_at=now,
     )
 
 
-def offer_draw(table: LoadedTable, actor: Actor) -> Decision:
+def offer_draw(table: LoadedTable, actor: Actor, now: datetime | None = None) -> Decision:
     """Offer a draw; offering back to a player who offered one agrees to it."""
     player = require_seat(table, actor)
     require_running(table)
@@ -234,7 +241,7 @@ def offer_draw(table: LoadedTable, actor: Actor) -> Decision:
     if pending == player:
         raise Illegal("You have already offered a draw.", version=table.version)
     if pending == other(player):
-        return _agree_draw(table, player)
+        return _agree_draw(table, player, now)
     return decided(
         table,
         (TableEvent(Kind.DRAW_OFFERED, player),),
@@ -242,13 +249,15 @@ def offer_draw(table: LoadedTable, actor: Actor) -> Decision:
     )
 
 
-def answer_draw(table: LoadedTable, actor: Actor, accept: bool) -> Decision:
+def answer_draw(
+    table: LoadedTable, actor: Actor, accept: bool, now: datetime | None = None
+) -> Decision:
     player = require_seat(table, actor)
     require_running(table)
     if table.offers.draw != other(player):
         raise NoOffer("There is no draw offer to answer.", version=table.version)
     if accept:
-        return _agree_draw(table, player)
+        return _agree_draw(table, player, now)
     return decided(
         table,
         (TableEvent(Kind.DRAW_DECLINED, player),),
@@ -356,7 +365,7 @@ def take_seat(table: LoadedTable, player: Player, token_hash: str, now: datetime
     )
 
 
-def abort(table: LoadedTable, actor: Actor) -> Decision:
+def abort(table: LoadedTable, actor: Actor, now: datetime | None = None) -> Decision:
     """End the table without a result: allowed to either player until both have moved."""
     player = require_seat(table, actor)
     require_running(table)
@@ -370,6 +379,7 @@ def abort(table: LoadedTable, actor: Actor) -> Decision:
         (TableEvent(Kind.ABORTED, player), GameOverEvent(outcome)),
         offers=table.offers.cleared(),
         outcome=outcome,
+        ended_at=now,
     )
 
 
@@ -394,6 +404,7 @@ def flag(table: LoadedTable, now: datetime) -> Decision | None:
         (TimeOut(late, outcome.reason is Termination.ABORTED), GameOverEvent(outcome)),
         offers=table.offers.cleared(),
         outcome=outcome,
+        ended_at=now,
     )
 
 

@@ -247,20 +247,22 @@ class TableService:
         )
 
     async def abort(self, table_id: str, token: Actor) -> int:
-        return await self._change(table_id, lambda t: decisions.abort(t, token))
+        return await self._change(table_id, lambda t: decisions.abort(t, token, self.clock()))
 
     async def end_if_due(self, table_id: str) -> int:
         """End the table on time if its deadline has passed (any process may; one does)."""
         return await self._change(table_id, lambda t: decisions.flag(t, self.clock()))
 
     async def resign(self, table_id: str, token: Actor) -> int:
-        return await self._change(table_id, lambda t: decisions.resign(t, token))
+        return await self._change(table_id, lambda t: decisions.resign(t, token, self.clock()))
 
     async def offer_draw(self, table_id: str, token: Actor) -> int:
-        return await self._change(table_id, lambda t: decisions.offer_draw(t, token))
+        return await self._change(table_id, lambda t: decisions.offer_draw(t, token, self.clock()))
 
     async def answer_draw(self, table_id: str, token: Actor, accept: bool) -> int:
-        return await self._change(table_id, lambda t: decisions.answer_draw(t, token, accept))
+        return await self._change(
+            table_id, lambda t: decisions.answer_draw(t, token, accept, self.clock())
+        )
 
     async def request_undo(self, table_id: str, token: Actor) -> int:
         return await self._change(table_id, lambda t: decisions.request_undo(t, token))

@@ -166,7 +166,12 @@ class LoadedTable:
         flagged = None
         if outcome is not None and outcome.reason is Termination.TIMEOUT and outcome.winner:
             flagged = other(outcome.winner)
-        return clocks.derive(control, timed, self.to_move(), self.row.seated_at, flagged)
+        ended = None
+        if self.row.outcome is not None and self.row.finished_at is not None:
+            on_turn = self.game.to_move(self.state)  # a result off the board: who was to move
+            if on_turn is not None:
+                ended = (on_turn, self.row.finished_at)
+        return clocks.derive(control, timed, self.to_move(), self.row.seated_at, flagged, ended)
 
     def clocks(self) -> clocks.Clocks:
         """Both clocks, derived from the moves' commit times (:mod:`playtable.tables.clocks`)."""

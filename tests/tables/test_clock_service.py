@@ -175,3 +175,33 @@ async def test_of_two_processes_sweeping_at_once_exactly_one_ends_the_table(
         assert [e["kind"] for e in events].count("time_out") == len(ids)
     finally:
         await other_store.close()
+
+
+async def test_after_a_resignation_the_clocks_read_back_as_they_stood(
+    store: Store, clock: StepClock
+) -> None:
+    """A take-back, then the side to move resigns: neither clock jumps, in the announcement
+    or after a reload (a player saw 4:37 become 5:05)."""
+    first = service_on(store, clock)
+    table_id, red, blue = await seated(first, RealTime(60, 2))
+    clock.advance(3)
+    await first.play_move(table_id, red, 0, "a1-b1")
+    clock.advance(4)
+    await first.play_move(table_id, blue, 1, "a1-a2")
+    clock.advance(10)
+    await first.play_move(table_id, red, 2, "b1-c1")
+    clock.advance(6)
+    await first.play_move(table_id, blue, 3, "c1-d1")
+    await first.request_undo(table_id, blue)
+    await first.answer_undo(table_id, red, True)  # blue's move taken back: blue to move
+    clock.advance(7)
+    running = (await first.snapshot(table_id, None))["clock"]
+    assert running["running"] == "blue"
+    await first.resign(table_id, blue)
+    ended = (await first.snapshot(table_id, None))["clock"]
+    assert ended["running"] is None
+    assert ended["remaining"] == running["remaining"]
+    await first.close()
+    clock.advance(60)
+    reread = (await service_on(store, clock).snapshot(table_id, None))["clock"]
+    assert reread["remaining"] == running["remaining"]

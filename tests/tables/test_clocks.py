@@ -282,3 +282,37 @@ def test_the_examples_in_the_clocks_docstrings_run() -> None:
 
     result = doctest.testmod(clocks)
     assert result.attempted > 0 and result.failed == 0
+
+
+def test_a_resignation_stops_both_clocks_as_they_stood() -> None:
+    """The side on turn is charged its time up to the resignation and the last mover keeps
+    its increment: the clocks a player saw do not jump when the game ends."""
+    t = table("60+2", [("red", "a1-b1", 5), ("blue", "a1-a2", 9), ("red", "b1-c1", 19)])
+    before = t.clocks()
+    assert before.remaining("red", at(29)) == 54.0 and before.remaining("blue", at(29)) == 52.0
+    for decide in (
+        lambda: decisions.resign(t, BLUE, at(29)),  # blue, on turn, resigns after 10 s
+        lambda: decisions.resign(t, RED, at(29)),  # red resigns while blue thinks
+        lambda: decisions.answer_draw(
+            decisions.offer_draw(t, RED, at(25)).after, BLUE, True, at(29)
+        ),
+    ):
+        after = decide().after
+        assert after.outcome() is not None and after.to_move() is None
+        stopped = after.clocks()
+        assert stopped.running is None and stopped.deadline is None
+        for moment in (29, 100):  # and they stay so
+            assert stopped.remaining("red", at(moment)) == 54.0
+            assert stopped.remaining("blue", at(moment)) == 52.0
+
+
+def test_a_table_read_back_after_a_resignation_shows_the_same_clocks() -> None:
+    """The stored result's time is what a reload derives the clocks from."""
+    t = table("60+2", [("red", "a1-b1", 5), ("blue", "a1-a2", 9), ("red", "b1-c1", 19)])
+    decision = decisions.resign(t, RED, at(29))
+    assert decision.change.at == at(29)  # the store's finished_at
+    read_back = dataclasses.replace(
+        decision.after, row=dataclasses.replace(decision.after.row, finished_at=at(29))
+    )
+    assert read_back.clocks().remaining("blue", at(500)) == 52.0
+    assert read_back.clocks().remaining("red", at(500)) == 54.0
