@@ -9,6 +9,7 @@ translates them in the page's language (:class:`Phrase` carries the parameters).
 
 from __future__ import annotations
 
+import re
 from abc import ABC, abstractmethod
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -39,9 +40,13 @@ def choice(value: Any, allowed: tuple[str, ...], msgid: str) -> str:
     return str(value)
 
 
+_WHOLE = re.compile(r"-?[0-9]+")
+
+
 def whole_number(value: Any, msgid: str) -> int:
     text = str(value).strip()
-    if not text.lstrip("-").isdigit() or len(text) > 4:
+    # ASCII digits only: "²" and "٣" are digits to str.isdigit(), and int() refuses the first
+    if not _WHOLE.fullmatch(text) or len(text) > 4:
         raise FormError(msgid)
     return int(text)
 

@@ -164,7 +164,7 @@ def from_json(data: Any) -> TimeControl:
         "realtime": {"kind", "minutes", "increment"},
         "correspondence": {"kind", "days"},
     }
-    if kind not in fields:
+    if not isinstance(kind, str) or kind not in fields:
         raise TimeControlError('"kind" must be "unlimited", "realtime" or "correspondence"')
     unknown = sorted(set(data) - fields[kind])
     if unknown:
@@ -181,6 +181,7 @@ def from_json(data: Any) -> TimeControl:
         not isinstance(minutes, int | float)
         or isinstance(minutes, bool)
         or type(increment) is not int
+        or not -1e6 < minutes < 1e6  # NaN, infinities (JSON as Python reads it) and the absurd
     ):
         raise TimeControlError('"minutes" must be a number and "increment" a whole number')
     return RealTime(round(minutes * 60), increment)

@@ -160,7 +160,7 @@ async def best_moves(request: Request) -> Response:
     if wait is not None:
         return _busy(wait)
     ply = request.query_params.get("ply", "")
-    if not ply.isdigit() or len(ply) > 4:
+    if not (ply.isascii() and ply.isdigit()) or len(ply) > 4:
         return _error(400, '"ply" must be the number of moves before the position, such as 0')
     table_id = request.path_params["table_id"]
     address = _address(request)

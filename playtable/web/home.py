@@ -88,7 +88,7 @@ def form_from_query(query: Mapping[str, str]) -> dict[str, Any]:
                 values[name] = value
         elif isinstance(game.defaults[name], bool):
             values[name] = value not in ("", "0", "false")
-        elif value.isdigit() and len(value) <= 2:
+        elif value.isascii() and value.isdigit() and len(value) <= 2:
             values[name] = value
     return values
 

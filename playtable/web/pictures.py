@@ -79,7 +79,8 @@ def _ply(request: Request, record: GameRecord) -> int:
     text = request.query_params.get("ply")
     if text is None:
         return len(record.moves)
-    if not text.isdigit() or len(text) > MAX_PLY_DIGITS or int(text) > len(record.moves):
+    digits = text.isascii() and text.isdigit()  # "²" is a digit to str.isdigit(), not int()
+    if not digits or len(text) > MAX_PLY_DIGITS or int(text) > len(record.moves):
         raise BadPly(
             f'"ply" must be the number of moves before the position, 0 to {len(record.moves)}'
         )

@@ -83,6 +83,11 @@ def test_time_controls_read_and_write_their_specs_and_refuse_what_is_out_of_boun
         {"kind": "realtime", "minutes": 181, "increment": 0},
         {"kind": "realtime", "minutes": 5, "increment": 61},
         {"kind": "realtime", "minutes": True, "increment": 0},
+        {"kind": "realtime", "minutes": float("nan"), "increment": 0},  # JSON's NaN, as read
+        {"kind": "realtime", "minutes": float("inf"), "increment": 0},
+        {"kind": "realtime", "minutes": 1e308, "increment": 0},
+        {"kind": []},
+        {"kind": {}},
         {"kind": "correspondence", "days": 4},
         {"kind": "blitz"},
         {"kind": "unlimited", "days": 1},

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from starlette.testclient import TestClient
 
-from tests.web.conftest import create_table
+from tests.web.conftest import create_table, csrf_of
 
 
 @pytest.mark.parametrize(
@@ -38,3 +38,67 @@ def test_an_api_body_nested_thousands_deep_is_a_400(client: TestClient) -> None:
     assert response.status_code == 400
     assert "error" in response.json()
     create_table(client)  # and the server still serves
+
+
+@pytest.mark.parametrize(
+    "time_control",
+    [
+        '{"kind": "realtime", "minutes": NaN, "increment": 0}',  # Python's json reads these
+        '{"kind": "realtime", "minutes": Infinity, "increment": 0}',
+        '{"kind": "realtime", "minutes": 1e308, "increment": 0}',
+        '{"kind": []}',
+        '{"kind": {}}',
+    ],
+)
+def test_an_absurd_time_control_is_a_400(client: TestClient, time_control: str) -> None:
+    body = '{"game": "dots", "seat": "red", "time_control": ' + time_control + "}"
+    response = client.post(
+        "/api/tables", content=body, headers={"content-type": "application/json"}
+    )
+    assert response.status_code == 400
+    assert '"kind"' in response.json()["error"] or '"minutes"' in response.json()["error"]
+
+
+@pytest.mark.parametrize("ply", ["²", "٣", "-1", "1e3"])
+def test_a_ply_that_is_not_plain_digits_is_a_400(client: TestClient, ply: str) -> None:
+    """ "²" and "٣" are digits to str.isdigit(): the first made int() fail with a 500."""
+    table = create_table(client)
+    for path in (
+        f"/t/{table.id}/position.json",
+        f"/t/{table.id}.svg",
+        f"/t/{table.id}.png",
+        f"/api/tables/{table.id}/analysis/best",
+    ):
+        response = client.get(path, params={"ply": ply})
+        assert response.status_code == 400, path
+
+
+@pytest.mark.parametrize(
+    "fields",
+    [
+        {"dots_rows": "--5"},
+        {"dots_rows": "²"},
+        {"game": "swaptimum", "swaptimum_size": "--7"},
+        {"time": "realtime", "time_preset": "custom", "time_minutes": "³", "time_increment": "0"},
+    ],
+)
+def test_a_home_form_number_that_is_not_plain_digits_is_the_forms_error(
+    client: TestClient, fields: dict[str, str]
+) -> None:
+    page = client.get("/fi/")
+    data = {
+        "csrf": csrf_of(page.text),
+        "game": "dots",
+        "dots_grid": "square",
+        "dots_rows": "3",
+        "dots_cols": "3",
+        "dots_start": "standard",
+        "swaptimum_size": "9",
+        "seat": "red",
+        "opponent": "friend",
+        "time": "unlimited",
+        **fields,
+    }
+    response = client.post("/fi/tables", data=data, follow_redirects=False)
+    assert response.status_code == 400
+    assert '<html lang="fi">' in response.text and 'role="alert"' in response.text
