@@ -24,7 +24,8 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from playtable.web.templating import DEFAULT_LANGUAGE, available_languages
 
 LANG_COOKIE = "pt_lang"
-SEAT_LINK = re.compile(r"^/t/[^/]+/(join|seat)/")
+# The links a player sends someone else: an invitation, a seat, a table to watch.
+SHARED_LINK = re.compile(r"^/t/[^/]+/(join/|seat/|watch/?$)")
 LANG_PARAM = "lang"
 COOKIE_LIFETIME = 365 * 24 * 3600
 
@@ -150,9 +151,9 @@ class LanguageMiddleware:
             if remember == _cookie_language(headers):
                 remember = None
 
-        if lang == DEFAULT_LANGUAGE and SEAT_LINK.match(path):
-            # Invitation and seat links carry no language (the sender's is not the
-            # receiver's): they answer, and lead to the table, in the receiver's language.
+        if lang == DEFAULT_LANGUAGE and SHARED_LINK.match(path):
+            # Invitation, seat and spectator links carry no language (the sender's is not
+            # the receiver's): they answer, and lead to the table, in the receiver's language.
             lang = _cookie_language(headers) or negotiate(headers.get("accept-language", ""))
 
         scope = dict(scope)

@@ -31,7 +31,7 @@ from playtable.tables import TableNotFound, TableService, tokens
 from playtable.web.errors import error_page, table_not_found
 from playtable.web.links import seat_token_from
 from playtable.web.presentation import bot_names, game_title, settings_summary
-from playtable.web.templating import gettext_for, render
+from playtable.web.templating import gettext_for, page_url, render
 from playtable.web.timing import time_left
 
 _SEAT_COOKIE = re.compile(rf"pt_([{tokens.ID_ALPHABET}]{{{tokens.ID_LENGTH}}})")
@@ -159,7 +159,7 @@ async def continue_page(request: Request) -> Response:
             "table_id": table_id,
             "link": link,
             "qr": qr_svg(link),
-            "back": request.url_for("table", table_id=table_id).path,
+            "back": page_url(request, request.url_for("table", table_id=table_id).path),
             "nav": "games",
         },
         # The page holds a secret: not cached, not in the next page's Referer.

@@ -15,6 +15,7 @@ from starlette.testclient import TestClient
 from playtable.web.app import create_app
 from playtable.web.guides import VARIANTS, board_facts
 from playtable.web.language import LANG_COOKIE, negotiate, split_prefix
+from tests.web.conftest import Socket, connect, create_table
 
 LANGUAGES = ("en", "fi", "cs", "ko")
 GUIDES = (
@@ -303,3 +304,37 @@ def test_an_unknown_address_is_a_404_page_in_the_language(client: TestClient) ->
     page = client.get("/ko/no/such/page")
     assert page.status_code == 404
     assert '<html lang="ko">' in page.text and "페이지를 찾을 수 없습니다" in page.text
+
+
+def test_a_spectator_link_opens_in_the_receivers_language(client: TestClient) -> None:
+    """The watch link is shared like an invitation: the sender's language is not the
+    receiver's (it opened in English for everyone)."""
+    table = create_table(client)
+    watch = f"/t/{table.id}/watch"
+    client.cookies.clear()
+    korean = client.get(watch, headers={"accept-language": "ko"})
+    assert korean.status_code == 200 and '<html lang="ko">' in korean.text
+    client.cookies.set("pt_lang", "fi")  # a choice made on the site wins
+    assert '<html lang="fi">' in client.get(watch, headers={"accept-language": "ko"}).text
+    client.cookies.set("pt_lang", "en")
+    assert '<html lang="en">' in client.get(watch, headers={"accept-language": "ko"}).text
+    client.cookies.clear()
+    assert '<html lang="cs">' in client.get(f"/cs{watch}").text  # a prefix is a choice
+
+
+def test_the_links_back_to_the_table_keep_the_pages_language(client: TestClient) -> None:
+    """ "Back to the table" from the analysis and from "continue on another device" led to
+    the unprefixed, English, table page."""
+    table = create_table(client)
+    with connect(client, table.id, table.token) as session:  # a finished game: analysable
+        red = Socket(session)
+        red.join()
+        red.send("resign")
+        red.until_state(lambda t: t["outcome"] is not None)
+    client.cookies.set(f"pt_{table.id}", table.token)
+    analysis = client.get(f"/fi/t/{table.id}/analysis")
+    assert analysis.status_code == 200
+    assert f'href="/fi/t/{table.id}"' in analysis.text
+    device = client.get(f"/ko/t/{table.id}/continue")
+    assert device.status_code == 200, device.status_code
+    assert f'href="/ko/t/{table.id}"' in device.text
