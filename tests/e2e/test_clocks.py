@@ -86,6 +86,10 @@ def test_a_real_time_game_is_lost_on_time_while_a_spectator_watches(
     spectator.goto(watch_url)
     wait_ready(spectator)
     expect(spectator.locator("#clock-red")).to_have_text("6.0")
+    czech = browser.new_context().new_page()  # tenths as Czech writes them
+    czech.goto(watch_url.replace("/t/", "/cs/t/", 1))
+    wait_ready(czech)
+    expect(czech.locator("#clock-red")).to_have_text("6,0")
     play_one(red, 0)  # the first moves are free: each clock starts on its player's first move
     play_one(blue, 1)
     wait_ply(spectator, 2)
@@ -104,6 +108,7 @@ def test_a_real_time_game_is_lost_on_time_while_a_spectator_watches(
     )
     expect(red.locator("#result-text")).to_have_text("Red ran out of time. Blue wins.")
     expect(spectator.locator("#clock-red")).to_have_text("0.0")
+    expect(czech.locator("#clock-red")).to_have_text("0,0")
     record = spectator.request.get(watch_url.replace("/watch", "/record")).text()
     assert '[TimeControl "6+0"]' in record and '[Result "blue"]' in record
 

@@ -20,6 +20,8 @@ const lang = document.documentElement.lang || undefined;
 const dateTime = new Intl.DateTimeFormat(lang, { dateStyle: "medium", timeStyle: "short" });
 const clockTime = new Intl.DateTimeFormat(lang, { timeStyle: "medium" });
 const days = new Intl.NumberFormat(lang, { style: "unit", unit: "day", unitDisplay: "long" });
+// The last seconds in tenths, with the language's decimal sign (6,0 in Czech and Finnish).
+const tenths = new Intl.NumberFormat(lang, { minimumFractionDigits: 1, maximumFractionDigits: 1 });
 
 let current = null; // the table object last given
 let you = null;
@@ -55,7 +57,7 @@ function remaining(player) {
 }
 
 function format(seconds) {
-  if (seconds < 20) return (Math.floor(seconds * 10) / 10).toFixed(1);
+  if (seconds < 20) return tenths.format(Math.floor(seconds * 10) / 10);
   const whole = Math.floor(seconds);
   const h = Math.floor(whole / 3600);
   const m = Math.floor((whole % 3600) / 60);
