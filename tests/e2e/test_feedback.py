@@ -129,3 +129,49 @@ def test_a_lost_connection_is_unmistakable(browser: Browser, server_url: str) ->
     expect(red.locator("#feedback")).to_have_text("Yhteys palasi.")
     expect(turn).to_have_text("Sinun vuorosi")
     expect(presence).to_have_attribute("data-presence", "online")
+
+
+def test_a_connection_gone_silent_is_given_up_not_left_sending(
+    browser: Browser, server_url: str
+) -> None:
+    """A phone that changed networks: its socket stays open but nothing gets through, and
+    the browser is not told for minutes. The page must not sit at "Sending…" saying it is
+    connected: it gives the socket up, shows the banner, and connects again."""
+    red = browser.new_context().new_page()
+    silent = {"on": False}
+
+    def route(ws: WebSocketRoute) -> None:
+        server = ws.connect_to_server()
+
+        def to_server(message: str | bytes) -> None:
+            if not silent["on"]:
+                server.send(message)
+
+        def to_page(message: str | bytes) -> None:
+            if not silent["on"]:
+                ws.send(message)
+
+        ws.on_message(to_server)
+        server.on_message(to_page)
+
+    red.route_web_socket(re.compile(r"/ws$"), route)
+    create_table(red, server_url, "dots", seat="red", dots_grid="square", dots_rows="2")
+    blue = browser.new_context().new_page()
+    accept_invitation(blue, red.locator("#invite-url").input_value())
+    wait_ready(blue)
+    in_finnish(red, server_url)
+    turn = red.locator("#turn")
+    expect(turn).to_have_text("Sinun vuorosi")
+    move = wait_moves_offered(red)[0]
+    silent["on"] = True
+    red.locator(f'#board [data-move="{move}"]').click()
+    banner = red.locator("#offline-banner")
+    expect(banner).to_be_visible(timeout=15_000)
+    expect(turn).to_have_attribute("data-state", "offline")
+    silent["on"] = False  # the network is back
+    expect(banner).to_be_hidden(timeout=20_000)
+    expect(turn).to_have_text("Sinun vuorosi")  # the move never arrived: it is still red's
+    wait_ply(blue, 0)
+    red.locator(f'#board [data-move="{move}"]').click()
+    wait_ply(red, 1)
+    wait_ply(blue, 1)

@@ -14,6 +14,11 @@ import { SwaptimumBoard } from "./swaptimum.js";
 
 const PROTOCOL = 2;
 const PING_EVERY_MS = 25000;
+// A connection that has gone silent (a phone that changed networks, a dead Wi-Fi: the
+// browser is not told for minutes) is given up after this long without a word from the
+// server once the page is waiting for one: after a move, or a ping the server answers.
+const MOVE_SILENCE_MS = 6000;
+const PING_SILENCE_MS = 10000;
 const RETRY_DELAYS_MS = [500, 1000, 2000, 4000, 8000, 15000];
 
 const page = JSON.parse(document.getElementById("table-data").textContent);
@@ -26,6 +31,7 @@ let socket = null;
 let connected = false;
 let retries = 0;
 let pingTimer = null;
+let silenceTimer = null; // gives the socket up if the server says nothing in time
 let sending = false; // a move is on its way: the board waits for the next state
 let leaving = false;
 let lastMover = null; // from the event stream, when the state does not say
@@ -82,6 +88,7 @@ const replay = replayFor(table.id, table.game, () => table, () => render());
 function playMove(move) {
   if (!send({ type: "move", ply: table.ply, move, think_s: thinkSeconds() })) return;
   sending = true;
+  expectWord(MOVE_SILENCE_MS);
   render();
 }
 
@@ -143,9 +150,14 @@ function connect() {
     ws.send(JSON.stringify({ type: "join", protocol: PROTOCOL, since: version }));
     setConnection("connected");
     clearInterval(pingTimer);
-    pingTimer = setInterval(() => send({ type: "ping" }, { quiet: true }), PING_EVERY_MS);
+    pingTimer = setInterval(() => {
+      if (send({ type: "ping" }, { quiet: true })) expectWord(PING_SILENCE_MS);
+    }, PING_EVERY_MS);
   });
   ws.addEventListener("message", (event) => {
+    if (socket !== ws) return;
+    clearTimeout(silenceTimer); // the server is there
+    silenceTimer = null;
     let message;
     try {
       message = JSON.parse(event.data);
@@ -155,19 +167,39 @@ function connect() {
     receive(message);
   });
   ws.addEventListener("close", () => {
-    if (socket !== ws) return;
-    connected = false;
-    clearInterval(pingTimer);
-    if (sending) {
-      sending = false;
-      render();
-    }
-    if (leaving) return;
-    setConnection("reconnecting");
-    const delay = RETRY_DELAYS_MS[Math.min(retries, RETRY_DELAYS_MS.length - 1)];
-    retries += 1;
-    setTimeout(connect, delay);
+    if (socket === ws) lost();
   });
+}
+
+// The socket is gone (closed, or given up as silent): say so and connect again. A move that
+// was on its way is shown as not sent; if it did arrive, the state after the rejoin shows it.
+function lost() {
+  socket = null;
+  connected = false;
+  clearInterval(pingTimer);
+  clearTimeout(silenceTimer);
+  silenceTimer = null;
+  if (sending) {
+    sending = false;
+    render();
+  }
+  if (leaving) return;
+  setConnection("reconnecting");
+  const delay = RETRY_DELAYS_MS[Math.min(retries, RETRY_DELAYS_MS.length - 1)];
+  retries += 1;
+  setTimeout(connect, delay);
+}
+
+/** The server should answer within `ms`: if it says nothing, the connection is dead. */
+function expectWord(ms) {
+  if (silenceTimer !== null) return; // already waiting for a word
+  const ws = socket;
+  silenceTimer = setTimeout(() => {
+    silenceTimer = null;
+    if (socket !== ws || !ws) return;
+    ws.close(); // its own close event comes late or never: this socket is already given up
+    lost();
+  }, ms);
 }
 
 function send(message, { quiet = false } = {}) {
