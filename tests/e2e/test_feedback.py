@@ -73,6 +73,16 @@ def test_answers_lapses_and_the_friend_joining_are_shown(browser: Browser, serve
         )
     expect(red.locator("#offer-draw")).to_be_hidden()
 
+    # an accepted take-back is seen too: the position simply goes back otherwise
+    blue.locator("#action-undo").click()
+    red.locator('#offer-undo [data-accept="true"]').click()
+    expect(feedback).to_have_text(re.compile(r"^Sininen perui siirron "))
+    wait_ply(red, 1)
+    # a message stays a few seconds, then the game moving on takes it away
+    red.wait_for_timeout(3200)
+    play_one(blue, 2)
+    expect(feedback).to_be_hidden()
+
     # an offer cleared by the end of the game did not lapse: the result says what happened
     blue.locator("#action-draw").click()
     expect(red.locator("#offer-draw")).to_be_visible()
@@ -80,6 +90,7 @@ def test_answers_lapses_and_the_friend_joining_are_shown(browser: Browser, serve
     red.locator("#action-resign").click()
     red.locator("#resign-confirm").click()
     expect(red.locator("#result")).to_be_visible()
+    expect(feedback).to_be_hidden()  # the result says what happened
     wait_announced(red, "luovutti")
     said = red.evaluate("window.__said")
     assert not any("raukesi" in text for text in said), said

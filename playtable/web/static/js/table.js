@@ -3,7 +3,7 @@
 
 import { thinkSeconds, timeResult, updateClock } from "./clock.js";
 import { DotsBoard } from "./dots.js";
-import { showFeedback } from "./feedback.js";
+import { clearFeedback, showFeedback } from "./feedback.js";
 import { formatNumber, hasString, playerName, t, tn } from "./i18n.js";
 import { moveWords } from "./move_words.js";
 import { applyPatch } from "./patch.js";
@@ -14,6 +14,7 @@ import { SwaptimumBoard } from "./swaptimum.js";
 
 const PROTOCOL = 2;
 const PING_EVERY_MS = 25000;
+const MOVED_ON_MS = 3000; // a message stays at least this long before a move takes it away
 // A connection that has gone silent (a phone that changed networks, a dead Wi-Fi: the
 // browser is not told for minutes) is given up after this long without a word from the
 // server once the page is waiting for one: after a move, or a ping the server answers.
@@ -321,6 +322,7 @@ function handleEvent(event) {
   switch (event.kind) {
     case "move":
       lastMover = event.player;
+      clearFeedback({ olderThan: MOVED_ON_MS }); // "took the seat", "declined": the game went on
       playSound(event.player === you ? "mine" : "theirs");
       text = moveWords(table.game, event.player, event.move, event.claimed || 0);
       if (event.skipped) text += ` ${t("skipped", { player: playerName(event.skipped) })}`;
@@ -340,7 +342,7 @@ function handleEvent(event) {
         count > 1
           ? tn("ann_undo_many", count, { player: who })
           : t("ann_undo", { player: who, move: event.move });
-      if (count > 1) showFeedback(text, "ok");
+      showFeedback(text, "ok"); // seen, not only heard: the position simply goes back
       break;
     }
     case "resign":
@@ -384,6 +386,7 @@ function handleEvent(event) {
       text = t(event.online ? "ann_online" : "ann_offline", { player: who });
       break;
     case "game_over":
+      clearFeedback(); // the result says what happened
       playSound("end");
       text = resultText(event.outcome);
       break;
