@@ -296,3 +296,22 @@ def test_a_nickname_is_cleaned_shown_and_cleared() -> None:
         decisions.set_nickname(table(), None, "Spectator")
     with pytest.raises(Illegal, match="computer"):
         decisions.set_nickname(table(bots={"blue": "easy"}), Bot("blue"), "HAL")
+
+
+def test_a_nickname_that_shows_nothing_is_no_nickname() -> None:
+    """Hangul fillers and blank Braille cells draw nothing: a name of them would be an
+    invisible player (and the examples in the docstring hold)."""
+    import doctest
+
+    from playtable.tables.decisions import clean_nickname
+
+    for invisible in ("\u3164", "\u115f\u3164\u3164", "\u2800\u2800", "\u200b \ufeff"):
+        assert clean_nickname(invisible) == ""
+    assert clean_nickname("김\u3164철수") == "김 철수"
+    assert clean_nickname("Anna") == "Anna"
+    runner = doctest.DocTestRunner()
+    for example in doctest.DocTestFinder().find(
+        clean_nickname, globs={"clean_nickname": clean_nickname}
+    ):
+        runner.run(example)
+    assert runner.summarize(verbose=False).failed == 0
