@@ -18,7 +18,7 @@ from starlette.routing import BaseRoute, Route
 
 from playtable.games.base import N_
 from playtable.games.forms import FormError, choice, whole_number
-from playtable.tables import TableError, TableNotFound, clocks
+from playtable.tables import GameOver, NotSeated, TableError, TableNotFound, clocks
 from playtable.web.csrf import csrf_ok
 from playtable.web.errors import error_page, table_not_found
 from playtable.web.links import seat_token_from
@@ -138,6 +138,14 @@ async def abort(request: Request) -> Response:
             await service.abort(table_id, seat_token_from(request, table_id))
         except TableNotFound:
             return table_not_found(request)
+        except NotSeated:  # a spectator, or a seat cookie this browser no longer holds
+            return error_page(
+                request, 403, _("The table was not aborted"), _("Only the two players can do that.")
+            )
+        except GameOver:
+            return error_page(
+                request, 409, _("The table was not aborted"), _("The game is already over.")
+            )
         except TableError:
             return error_page(
                 request,

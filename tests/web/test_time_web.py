@@ -81,6 +81,11 @@ def test_a_player_aborts_before_both_have_moved_and_the_record_shows_it(
     token = csrf(client, f"/t/{table_id}")
     refused = client.post(f"/t/{table_id}/abort", data={"csrf": "forged" * 8})
     assert refused.status_code == 403
+    seat = client.cookies.pop(f"pt_{table_id}")  # a spectator, or an expired seat cookie
+    spectator = client.post(f"/fi/t/{table_id}/abort", data={"csrf": token})
+    assert spectator.status_code == 403
+    assert "Vain pelaajat voivat tehdä niin." in spectator.text  # not "before both moved"
+    client.cookies.set(f"pt_{table_id}", seat)
     done = client.post(f"/t/{table_id}/abort", data={"csrf": token}, follow_redirects=False)
     assert done.status_code == 303
     state = client.get(f"/api/tables/{table_id}").json()
@@ -88,7 +93,7 @@ def test_a_player_aborts_before_both_have_moved_and_the_record_shows_it(
     record = client.get(f"/t/{table_id}/record").text
     assert '[Result "aborted"]' in record and '[TimeControl "60+0"]' in record
     again = client.post(f"/t/{table_id}/abort", data={"csrf": token})
-    assert again.status_code == 409
+    assert again.status_code == 409 and "The game is already over." in again.text
 
 
 def test_the_clocks_tick_in_the_state_and_the_record_after_moves(client: TestClient) -> None:
