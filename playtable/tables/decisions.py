@@ -13,7 +13,6 @@ compare-and-set and decides again on a fresh read when it loses a race.
 from __future__ import annotations
 
 import dataclasses
-import unicodedata
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -36,6 +35,7 @@ from playtable.tables.events import (
 from playtable.tables.events import (
     GameOver as GameOverEvent,
 )
+from playtable.tables.nicknames import clean_nickname
 from playtable.tables.table import Actor, Bot, LoadedTable, Offers
 
 
@@ -324,31 +324,6 @@ def answer_undo(table: LoadedTable, actor: Actor, accept: bool) -> Decision:
         drop_from=start,
         state=table.game.replay([m.move for m in remaining]),
     )
-
-
-NICKNAME_LENGTH = 24  # characters a nickname may have (the store's column)
-
-
-def clean_nickname(text: str) -> str:
-    r"""``text`` as a name to show the table: spaces folded, no control or format characters
-    (no line breaks, no bidirectional overrides), at most :data:`NICKNAME_LENGTH` characters.
-
-    Characters that draw nothing (Hangul fillers, the blank Braille pattern) count as
-    spaces, so a name cannot be invisible: one with nothing to see is no name.
-
-    >>> clean_nickname("  Anna\u202e  the\n Great ")
-    'Anna the Great'
-    >>> clean_nickname("\u3164\u115f \u2800")
-    ''
-    """
-    kept = "".join(
-        " " if c in _BLANK else c for c in text if unicodedata.category(c)[0] != "C" or c in " \t\n"
-    )
-    return " ".join(kept.split())[:NICKNAME_LENGTH]
-
-
-#: Letters that draw nothing: the Hangul fillers and the blank Braille pattern.
-_BLANK = frozenset("\u115f\u1160\u3164\uffa0\u2800")
 
 
 def set_nickname(table: LoadedTable, actor: Actor, text: str) -> Decision:

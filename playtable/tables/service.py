@@ -124,17 +124,13 @@ class TableService:
     def invite_url(self, table_id: str) -> str:
         return self.links.invite(table_id, self.invite_token(table_id))
 
-    @staticmethod
-    def _rematch_token(token: str, new_id: str) -> str:
-        return tokens.derive(token, f"rematch:{new_id}")
-
     async def rematch_url(self, table_id: str, token: str | None) -> str | None:
         """The seat link at the rematch table for the holder of ``token``, once there is one."""
         table = await self.load(table_id)
         new_id = table.row.rematch_id
         if table.seat_of(token) is None or new_id is None or not isinstance(token, str):
             return None
-        return self.links.seat(new_id, self._rematch_token(token, new_id))
+        return self.links.seat(new_id, tokens.rematch_token(token, new_id))
 
     # -- creating and seating ---------------------------------------------------------------
     async def create_table(
@@ -278,7 +274,7 @@ class TableService:
         """
         seats = RematchSeats(
             fresh_id=tokens.new_table_id(),
-            seat_hash=lambda old, new_id: tokens.hash_token(self._rematch_token(old, new_id)),
+            seat_hash=lambda old, new_id: tokens.hash_token(tokens.rematch_token(old, new_id)),
             invite_hash=lambda new_id: tokens.hash_token(self.invite_token(new_id)),
             now=self.clock(),
         )

@@ -42,6 +42,12 @@ def derive(key: bytes | str, purpose: str) -> str:
     return base64.urlsafe_b64encode(digest).decode().rstrip("=")
 
 
+def rematch_token(token: str, new_id: str) -> str:
+    """The seat token at the rematch table ``new_id`` of the holder of ``token``: derived,
+    so each player's page can be sent its own link without anything stored."""
+    return derive(token, f"rematch:{new_id}")
+
+
 def seat_holding(seats: Mapping[Player, str], token: str | None) -> Player | None:
     """The seat whose stored hash ``token`` matches, if any."""
     found: Player | None = None

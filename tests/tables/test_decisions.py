@@ -303,7 +303,7 @@ def test_a_nickname_that_shows_nothing_is_no_nickname() -> None:
     invisible player (and the examples in the docstring hold)."""
     import doctest
 
-    from playtable.tables.decisions import clean_nickname
+    from playtable.tables.nicknames import clean_nickname
 
     for invisible in ("\u3164", "\u115f\u3164\u3164", "\u2800\u2800", "\u200b \ufeff"):
         assert clean_nickname(invisible) == ""
