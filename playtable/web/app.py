@@ -23,7 +23,11 @@ from playtable.tables.sweep import Sweep
 from playtable.web import cookies, routing
 from playtable.web.budgets import Budgets
 from playtable.web.connections import Connections
-from playtable.web.errors import not_found_handler
+from playtable.web.errors import (
+    method_not_allowed_handler,
+    not_found_handler,
+    server_error_handler,
+)
 from playtable.web.language import LanguageMiddleware
 from playtable.web.limits import Limits, trusted_proxies
 from playtable.web.push import Pusher
@@ -120,7 +124,11 @@ def create_app(
         routes=routes,
         lifespan=lifespan,
         middleware=middleware,
-        exception_handlers={404: not_found_handler},
+        exception_handlers={
+            404: not_found_handler,
+            405: method_not_allowed_handler,
+            500: server_error_handler,
+        },
     )
     app.state.service = service
     app.state.sweep = sweep

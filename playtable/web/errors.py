@@ -2,10 +2,17 @@
 
 from __future__ import annotations
 
-from starlette.requests import Request
-from starlette.responses import Response
+import logging
 
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
+from starlette.responses import JSONResponse, PlainTextResponse, Response
+
+from playtable.web.language import preferred, prefix_of
+from playtable.web.security import headers_for
 from playtable.web.templating import gettext_for, render
+
+log = logging.getLogger(__name__)
 
 
 def error_page(request: Request, status_code: int, heading: str, message: str) -> Response:
@@ -32,9 +39,67 @@ def page_not_found(request: Request) -> Response:
     return error_page(request, 404, _("Page not found"), _("Nothing lives at this address."))
 
 
+def _in_visitors_language(request: Request) -> None:
+    """An address without a language prefix that leads nowhere says nothing of the
+    visitor's language: answer in the one they chose or their browser prefers."""
+    if getattr(request.state, "url_prefix", "") == "":
+        lang = preferred(request.headers)
+        request.state.lang, request.state.url_prefix = lang, prefix_of(lang)
+
+
+def _api(request: Request) -> bool:
+    return request.url.path.startswith("/api/")
+
+
 async def not_found_handler(request: Request, exc: Exception) -> Response:
     """For ``Starlette(exception_handlers={404: not_found_handler})``: the site's 404 page."""
+    _in_visitors_language(request)
     return page_not_found(request)
 
 
-__all__ = ["error_page", "not_found_handler", "page_not_found", "table_not_found"]
+async def method_not_allowed_handler(request: Request, exc: Exception) -> Response:
+    """The 405 of an address asked with a method it does not take (``PUT /``); the API
+    answers in JSON, in English as all its errors."""
+    if not _api(request):
+        _in_visitors_language(request)
+    _ = gettext_for(request).gettext
+    message = _("This address cannot be used that way. Go back to the page you came from.")
+    response: Response
+    if _api(request):
+        response = JSONResponse({"error": message}, status_code=405)
+    else:
+        response = error_page(request, 405, _("Request not supported"), message)
+    allowed = exc.headers.get("Allow") if isinstance(exc, HTTPException) and exc.headers else None
+    if allowed:
+        response.headers["Allow"] = allowed
+    return response
+
+
+async def server_error_handler(request: Request, exc: Exception) -> Response:
+    """A failure nothing else caught (logged by the server as well): a page in the
+    visitor's language with the site's headers, never a bare English "Internal Server
+    Error". This runs outside the other middleware, so it adds the security headers itself."""
+    try:
+        _ = gettext_for(request).gettext
+        message = _("Something went wrong on the server. Try again.")
+        response: Response
+        if _api(request):
+            response = JSONResponse({"error": message}, status_code=500)
+        else:
+            response = error_page(request, 500, _("Server error"), message)
+    except Exception:  # the error page itself failed: say it plainly
+        log.exception("the error page for a server error failed")
+        response = PlainTextResponse("Internal Server Error", status_code=500)
+    for name, value in headers_for(request.url.scheme == "https"):
+        response.headers.setdefault(name, value)
+    return response
+
+
+__all__ = [
+    "error_page",
+    "method_not_allowed_handler",
+    "not_found_handler",
+    "page_not_found",
+    "server_error_handler",
+    "table_not_found",
+]

@@ -71,6 +71,12 @@ def negotiate(accept_language: str) -> str:
     return DEFAULT_LANGUAGE
 
 
+def preferred(headers: Headers) -> str:
+    """The visitor's language where the address says none: the choice remembered in the
+    cookie, else the browser's ``Accept-Language``."""
+    return _cookie_language(headers) or negotiate(headers.get("accept-language", ""))
+
+
 def _cookie_language(headers: Headers) -> str | None:
     cookie = SimpleCookie()
     try:
@@ -140,12 +146,10 @@ class LanguageMiddleware:
             elif lang != DEFAULT_LANGUAGE:
                 remember = lang
             if path == "/" and chosen not in available_languages():
-                preferred = _cookie_language(headers) or negotiate(
-                    headers.get("accept-language", "")
-                )
-                if preferred != DEFAULT_LANGUAGE:
+                wanted = preferred(headers)
+                if wanted != DEFAULT_LANGUAGE:
                     await _redirect(
-                        scope, send, f"/{preferred}/" + (f"?{query}" if query else ""), vary=True
+                        scope, send, f"/{wanted}/" + (f"?{query}" if query else ""), vary=True
                     )
                     return
             if remember == _cookie_language(headers):
@@ -154,7 +158,7 @@ class LanguageMiddleware:
         if lang == DEFAULT_LANGUAGE and SHARED_LINK.match(path):
             # Invitation, seat and spectator links carry no language (the sender's is not
             # the receiver's): they answer, and lead to the table, in the receiver's language.
-            lang = _cookie_language(headers) or negotiate(headers.get("accept-language", ""))
+            lang = preferred(headers)
 
         scope = dict(scope)
         scope["path"] = rest

@@ -3,10 +3,15 @@ and never a redirect off the site."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
+from starlette.requests import Request
+from starlette.responses import Response
 from starlette.testclient import TestClient
 
-from tests.web.conftest import create_table, csrf_of
+from playtable.web.app import create_app
+from tests.web.conftest import SECRET, create_table, csrf_of
 
 
 @pytest.mark.parametrize(
@@ -102,3 +107,43 @@ def test_a_home_form_number_that_is_not_plain_digits_is_the_forms_error(
     response = client.post("/fi/tables", data=data, follow_redirects=False)
     assert response.status_code == 400
     assert '<html lang="fi">' in response.text and 'role="alert"' in response.text
+
+
+def test_a_method_an_address_does_not_take_is_a_page_in_the_language(
+    client: TestClient,
+) -> None:
+    page = client.put("/ko/")
+    assert page.status_code == 405 and "GET" in page.headers["allow"]
+    assert '<html lang="ko">' in page.text and "지원하지 않는 요청입니다" in page.text
+    assert "content-security-policy" in page.headers
+    api = client.put("/api/tables", json={})
+    assert api.status_code == 405 and api.json()["error"].startswith("This address")
+
+
+def test_an_unknown_unprefixed_address_answers_in_the_visitors_language(
+    client: TestClient,
+) -> None:
+    korean = client.get("/nosuch", headers={"accept-language": "ko"})
+    assert korean.status_code == 404 and '<html lang="ko">' in korean.text
+    client.cookies.set("pt_lang", "cs")  # a choice made on the site wins over the browser
+    czech = client.get("/nosuch", headers={"accept-language": "ko"})
+    assert '<html lang="cs">' in czech.text
+    assert 'href="/cs/"' in czech.text  # and the page's own links are Czech too
+
+
+def test_a_failure_inside_the_server_is_a_page_in_the_language_with_the_sites_headers(
+    tmp_path: Path,
+) -> None:
+    app = create_app(f"sqlite:///{tmp_path / 'boom.sqlite3'}", secret=SECRET)
+
+    async def broken(request: Request) -> Response:
+        raise RuntimeError("a bug")
+
+    app.router.add_route("/broken", broken)
+    with TestClient(app, raise_server_exceptions=False) as failing:
+        page = failing.get("/fi/broken")
+        assert page.status_code == 500
+        assert '<html lang="fi">' in page.text and "Palvelinvirhe" in page.text
+        assert page.headers["x-content-type-options"] == "nosniff"
+        assert "content-security-policy" in page.headers
+        assert failing.get("/").status_code == 200  # and the site goes on
