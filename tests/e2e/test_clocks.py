@@ -220,6 +220,25 @@ def _reload(page: Page, url: str) -> Page:
     return page
 
 
+def test_nothing_is_offered_to_tell_of_moves_once_the_game_is_over(
+    browser: Browser, server_url: str
+) -> None:
+    control = {"kind": "correspondence", "days": 3}
+    red, blue, _ = seated_pair(browser, server_url, control)
+    button = blue.locator("#notify-button")
+    expect(button).to_be_visible()
+    red.locator("#action-resign").click()
+    red.locator("#resign-confirm").click()
+    expect(blue.locator("#result")).to_be_visible(timeout=TIMEOUT)
+    expect(button).to_be_hidden()
+    expect(blue.locator("#push-on")).to_be_hidden()
+    blue.reload()  # and a finished game opened later offers none either
+    wait_ready(blue)
+    expect(blue.locator("#result")).to_be_visible()
+    expect(button).to_be_hidden()
+    expect(blue.locator("#push-on")).to_be_hidden()
+
+
 def test_the_player_opts_in_to_be_told_of_their_move_in_a_background_tab(
     browser: Browser, server_url: str
 ) -> None:

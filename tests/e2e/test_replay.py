@@ -134,12 +134,20 @@ def test_a_spectator_replays_a_finished_game_and_takes_its_pictures(
     browser: Browser, server_url: str
 ) -> None:
     game = play_game(server_url, {"grid": "square", "rows": 2, "cols": 2}, seed=4)
-    page = browser.new_context().new_page()
+    phone = {"viewport": {"width": 390, "height": 844}, "has_touch": True}
+    page = browser.new_context(**phone).new_page()  # type: ignore[arg-type]
     page.goto(f"{server_url}/t/{game.id}/watch")
     wait_ready(page)
     total = len(game.moves)
     shown(page, total)
     expect(page.locator("#board .line--drawn")).to_have_count(total)
+    # every control of the replay is a target a finger can hit (WCAG 2.5.8: 24 px at least)
+    heights = page.evaluate(
+        """() => [...document.querySelectorAll(
+            "#move-list [data-replay-ply], #replay-png, #replay-gif")]
+            .map((el) => el.getBoundingClientRect().height)"""
+    )
+    assert len(heights) >= 3 and min(heights) >= 24, heights
     page.locator('#move-list [data-replay-ply="5"]').click()
     shown(page, 5)
     expect(page.locator("#board .line--drawn")).to_have_count(5)

@@ -196,6 +196,10 @@ export function updateClock(table, viewer) {
     const myTurn = Boolean(viewer) && !over && table.to_move === viewer;
     if (myTurn && wasMyTurn === false) tellYourMove();
     wasMyTurn = myTurn;
+    if (over) {
+      // no move of this player's is coming: nothing left to be told of
+      for (const id of ["notify-button", "push-on"]) if ($(id)) $(id).hidden = true;
+    }
   }
   const over = table.outcome !== null && table.outcome !== undefined;
   const abort = $("abort-form");

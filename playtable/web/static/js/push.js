@@ -24,6 +24,7 @@ async function call(method, path, body) {
 /** Offer push at a correspondence table to a seated player whose browser can do it. */
 export async function setUpPush(table, you) {
   if (started || !you || !table.clock || table.clock.control.kind !== "correspondence") return;
+  if (table.outcome !== null && table.outcome !== undefined) return; // no move of theirs to come
   started = true;
   const on = $("push-on");
   const off = $("push-off");
