@@ -144,6 +144,10 @@ def test_the_tangle_on_a_desktop_is_chosen_checker_by_checker(
     # the board, every choosable square and both buttons fit the 1280x900 screen
     assert_in_viewport(red, "#board svg", "#swap-chooser", "#swap-confirm", "#swap-cancel")
     squares_in_viewport(red, squares)
+    # and it stays over the board's column: the side panel's buttons are not hidden
+    chooser_box, side_box = chooser.bounding_box(), red.locator(".side").bounding_box()
+    assert chooser_box is not None and side_box is not None
+    assert chooser_box["x"] + chooser_box["width"] <= side_box["x"], (chooser_box, side_box)
 
     # a3 first: only its three partners stay choosable, and nothing is played
     red.locator('#board [data-pick="a3"]').click()
