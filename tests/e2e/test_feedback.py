@@ -132,6 +132,9 @@ def test_a_lost_connection_is_unmistakable(browser: Browser, server_url: str) ->
     presence = red.locator("#player-blue .player__presence")
     expect(presence).to_have_attribute("data-presence", "unknown")
     expect(presence).not_to_have_text("paikalla")
+    # what the page does know: its own player is offline
+    own = red.locator("#player-red .player__presence")
+    expect(own).to_have_attribute("data-presence", "offline")
     # nothing on the board can be played meanwhile
     expect(red.locator("#board [data-move]")).to_have_count(0)
 

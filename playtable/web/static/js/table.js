@@ -513,9 +513,12 @@ function renderPlayers() {
       : playerName(player);
     name.textContent = player === you ? t("you_suffix", { player: shown }) : shown;
     const presence = row.querySelector(".player__presence");
-    // while this page is offline it cannot know who else is: it says so
+    // while this page is offline it cannot know who else is: it says so (and that its own
+    // player is offline, which it does know)
     let status = !seat.taken ? "free" : seat.online ? "online" : "offline";
-    if (seat.taken && !seat.bot && everConnected && !connected) status = "unknown";
+    if (seat.taken && !seat.bot && everConnected && !connected) {
+      status = player === you ? "offline" : "unknown";
+    }
     presence.dataset.presence = status;
     const label = { free: "seat_free", unknown: "presence_unknown" }[status] || status;
     presence.textContent = seat.bot ? t(`bot_${seat.bot}`) : t(label);
