@@ -172,11 +172,21 @@ class LanguageMiddleware:
         prefix = prefix_of(lang)
         state["url_prefix"] = prefix  # read by templating.page_url
         secure = scope.get("scheme") == "https"
+        host = headers.get("host")
+        own_origin = f"{scope.get('scheme', 'http')}://{host}" if host else None
 
         async def send_with_language(message: Message) -> None:
             if message["type"] == "http.response.start":
                 response_headers = MutableHeaders(scope=message)
                 location = response_headers.get("location")
+                if location and own_origin and location.startswith(own_origin):
+                    # Starlette writes some redirects (an added trailing slash) with the
+                    # Host the client sent: kept on this site whatever that said, and in
+                    # the page's language.
+                    location = location[len(own_origin) :] or "/"
+                    if not location.startswith("/") or location.startswith("//"):
+                        location = "/"
+                    response_headers["location"] = location
                 if (
                     prefix
                     and location

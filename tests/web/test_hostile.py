@@ -147,3 +147,14 @@ def test_a_failure_inside_the_server_is_a_page_in_the_language_with_the_sites_he
         assert page.headers["x-content-type-options"] == "nosniff"
         assert "content-security-policy" in page.headers
         assert failing.get("/").status_code == 200  # and the site goes on
+
+
+@pytest.mark.parametrize(("path", "kept"), [("/static", "/static/"), ("/ko/static", "/ko/static/")])
+def test_a_redirect_never_leads_to_the_host_a_client_made_up(
+    client: TestClient, path: str, kept: str
+) -> None:
+    """Starlette adds a missing trailing slash with an absolute address built from the Host
+    header: a forged Host made it an open redirect (and it lost the language prefix)."""
+    response = client.get(path, headers={"host": "evil.example"}, follow_redirects=False)
+    assert response.status_code in (301, 302, 303, 307, 308)
+    assert response.headers["location"] == kept
