@@ -34,9 +34,10 @@ from playtable.tables.table import LoadedTable
 # never queued behind minutes of other people's work.
 MAX_QUEUED = 4
 MAX_QUEUED_PER_REQUESTER = 1
-# How far the analysis' workers step back for the bots' and the server's (added niceness).
-ANALYSIS_NICENESS = 10
-BACKGROUND_NICENESS = 15
+# How far the analysis' workers step back for the bots' and the server's (added niceness; the
+# computer's are 15): below the computer's, and the background's lower still (SCHED_IDLE).
+ANALYSIS_NICENESS = 19
+BACKGROUND_NICENESS = 19
 
 
 def require_open(table: LoadedTable) -> None:
@@ -111,7 +112,7 @@ class Analysis:
         self.fair = FairPool(self.pool)
         # The background analysis of finished games has a worker of its own, lower still: a
         # slice of it (a proof may run for seconds) never holds up a request someone waits for.
-        self.background = BotPool(1, nice=BACKGROUND_NICENESS)
+        self.background = BotPool(1, nice=BACKGROUND_NICENESS, idle=True)
         self.jobs = Jobs(
             store,
             settings,

@@ -41,8 +41,11 @@ from playtable.tables.table import Actor, Bot, LoadedTable
 
 logger = logging.getLogger(__name__)
 
-# Added to the computer's workers' niceness (the analysis' are 10 and 15 below the server).
-COMPUTER_NICENESS = 5
+# Added to the computer's workers' niceness (the analysis' are 19, and idle for the background
+# one). Far below the server: with the computer thinking on every core (a dozen tables against
+# the hard level), a player's move waited for a core, up to twice the quiet p99, at +5 (the
+# 12-tables attack of bench/abuse.py); at +15 the server takes a core at once when it wakes.
+COMPUTER_NICENESS = 15
 
 
 class JobKind(enum.Enum):

@@ -9,6 +9,7 @@ the service.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import functools
 import logging
 import multiprocessing
@@ -91,9 +92,10 @@ def default_workers() -> int:
 class BotPool:
     """A lazily started process pool; :meth:`run` awaits a function call in a worker."""
 
-    def __init__(self, workers: int, nice: int = 0) -> None:
+    def __init__(self, workers: int, nice: int = 0, *, idle: bool = False) -> None:
         self.workers = workers
         self.nice = nice  # added to the workers' niceness: the analysis' pool yields the CPU
+        self.idle = idle  # the workers only run when the CPU would otherwise be idle
         self._executor: ProcessPoolExecutor | None = None
 
     def _started(self) -> ProcessPoolExecutor:
@@ -107,7 +109,7 @@ class BotPool:
             executor = ProcessPoolExecutor(
                 max_workers=self.workers,
                 mp_context=multiprocessing.get_context("spawn"),
-                initializer=functools.partial(_worker_start, os.getpid(), self.nice),
+                initializer=functools.partial(_worker_start, os.getpid(), self.nice, self.idle),
             )
             for _ in range(self.workers):
                 executor.submit(warm_up).add_done_callback(_log_failure)
@@ -155,13 +157,17 @@ class BotPool:
             self._executor = None
 
 
-def _worker_start(server: int, nice: int) -> None:
-    """A worker's first act: yield the CPU to the bots' workers and the server (``nice``),
-    and watch the server: a worker outlives a server that was killed (SIGKILL, out of
-    memory) because it holds both ends of its own job queue, so it would wait for jobs
-    forever, holding its memory. It exits once its parent is gone."""
+def _worker_start(server: int, nice: int, idle: bool = False) -> None:
+    """A worker's first act: yield the CPU to the bots' workers and the server (``nice``;
+    ``idle``: Linux's SCHED_IDLE, below any niceness), and watch the server: a worker
+    outlives a server that was killed (SIGKILL, out of memory) because it holds both ends
+    of its own job queue, so it would wait for jobs forever, holding its memory. It exits
+    once its parent is gone."""
     if nice:
         os.nice(nice)
+    if idle and hasattr(os, "SCHED_IDLE"):
+        with contextlib.suppress(OSError):  # lowering one's own priority is always allowed
+            os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
     threading.Thread(target=_exit_with, args=(server,), name="server-watch", daemon=True).start()
 
 

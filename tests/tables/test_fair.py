@@ -93,11 +93,14 @@ async def test_the_pools_workers_yield_the_cpu_to_the_server_in_order(
     service: TableService,
 ) -> None:
     """The server's event loop comes first, then the computer's thinking, then a requested
-    analysis, then the background analysis: each pool's workers are niced accordingly."""
+    analysis, then the background analysis: each pool's workers are niced accordingly, and
+    the background's only run when a core would otherwise be idle (SCHED_IDLE)."""
     server = os.nice(0)
     pools = [service.computer.pool, service.analysis_pool, service.analyses.background]
     try:
         added = [await pool.run(os.nice, 0) - server for pool in pools]
+        policies = [await pool.run(os.sched_getscheduler, 0) for pool in pools]
     finally:
         await service.close()
-    assert added == [min(server + n, 19) - server for n in (5, 10, 15)]  # 19 at most
+    assert added == [min(server + n, 19) - server for n in (15, 19, 19)]  # 19 at most
+    assert policies == [os.SCHED_OTHER, os.SCHED_OTHER, os.SCHED_IDLE]
