@@ -51,6 +51,13 @@ def _api(request: Request) -> bool:
     return request.url.path.startswith("/api/")
 
 
+def _answer(request: Request, status_code: int, heading: str, message: str) -> Response:
+    """The API's JSON error, or the error page."""
+    if _api(request):
+        return JSONResponse({"error": message}, status_code=status_code)
+    return error_page(request, status_code, heading, message)
+
+
 async def not_found_handler(request: Request, exc: Exception) -> Response:
     """For ``Starlette(exception_handlers={404: not_found_handler})``: the site's 404 page."""
     _in_visitors_language(request)
@@ -64,11 +71,7 @@ async def method_not_allowed_handler(request: Request, exc: Exception) -> Respon
         _in_visitors_language(request)
     _ = gettext_for(request).gettext
     message = _("This address cannot be used that way. Go back to the page you came from.")
-    response: Response
-    if _api(request):
-        response = JSONResponse({"error": message}, status_code=405)
-    else:
-        response = error_page(request, 405, _("Request not supported"), message)
+    response = _answer(request, 405, _("Request not supported"), message)
     allowed = exc.headers.get("Allow") if isinstance(exc, HTTPException) and exc.headers else None
     if allowed:
         response.headers["Allow"] = allowed
@@ -82,11 +85,7 @@ async def server_error_handler(request: Request, exc: Exception) -> Response:
     try:
         _ = gettext_for(request).gettext
         message = _("Something went wrong on the server. Try again.")
-        response: Response
-        if _api(request):
-            response = JSONResponse({"error": message}, status_code=500)
-        else:
-            response = error_page(request, 500, _("Server error"), message)
+        response = _answer(request, 500, _("Server error"), message)
     except Exception:  # the error page itself failed: say it plainly
         log.exception("the error page for a server error failed")
         response = PlainTextResponse("Internal Server Error", status_code=500)

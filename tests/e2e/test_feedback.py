@@ -5,6 +5,7 @@ the turn line never says "Your turn", the opponent's presence unknown). In Finni
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 import pytest
 from playwright.sync_api import Browser, Page, WebSocketRoute, expect
@@ -25,6 +26,21 @@ pytestmark = pytest.mark.e2e
 def in_finnish(page: Page, server_url: str) -> None:
     page.goto(server_url + "/fi" + page.url.removeprefix(server_url))
     wait_ready(page)
+
+
+def seated_in_finnish(
+    browser: Browser, server_url: str, red: Page, route: Callable[[WebSocketRoute], None]
+) -> Page:
+    """Red's 2x2 table with its sockets through ``route``, the friend seated, red's page in
+    Finnish and red to move; the friend's page."""
+    red.route_web_socket(re.compile(r"/ws$"), route)
+    create_table(red, server_url, "dots", seat="red", dots_grid="square", dots_rows="2")
+    blue = browser.new_context().new_page()
+    accept_invitation(blue, red.locator("#invite-url").input_value())
+    wait_ready(blue)
+    in_finnish(red, server_url)
+    expect(red.locator("#turn")).to_have_text("Sinun vuorosi")
+    return blue
 
 
 def play_one(page: Page, ply: int) -> None:
@@ -108,13 +124,7 @@ def test_a_lost_connection_is_unmistakable(browser: Browser, server_url: str) ->
         ws.connect_to_server()
         sockets.append(ws)
 
-    red.route_web_socket(re.compile(r"/ws$"), route)
-    create_table(red, server_url, "dots", seat="red", dots_grid="square", dots_rows="2")
-    blue = browser.new_context().new_page()
-    accept_invitation(blue, red.locator("#invite-url").input_value())
-    wait_ready(blue)
-    in_finnish(red, server_url)
-    expect(red.locator("#turn")).to_have_text("Sinun vuorosi")
+    seated_in_finnish(browser, server_url, red, route)
     expect(red.locator("#player-blue .player__presence")).to_have_attribute(
         "data-presence", "online"
     )
@@ -168,14 +178,8 @@ def test_a_connection_gone_silent_is_given_up_not_left_sending(
         ws.on_message(to_server)
         server.on_message(to_page)
 
-    red.route_web_socket(re.compile(r"/ws$"), route)
-    create_table(red, server_url, "dots", seat="red", dots_grid="square", dots_rows="2")
-    blue = browser.new_context().new_page()
-    accept_invitation(blue, red.locator("#invite-url").input_value())
-    wait_ready(blue)
-    in_finnish(red, server_url)
+    blue = seated_in_finnish(browser, server_url, red, route)
     turn = red.locator("#turn")
-    expect(turn).to_have_text("Sinun vuorosi")
     move = wait_moves_offered(red)[0]
     silent["on"] = True
     red.locator(f'#board [data-move="{move}"]').click()

@@ -104,14 +104,7 @@ def test_a_correspondence_player_is_pushed_their_move_until_they_revoke_it(
     client: TestClient, receiver: Receiver, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("PLAYTABLE_VAPID_KEY_FILE", str(tmp_path / "vapid.pem"))
-    created = client.post(
-        "/api/tables",
-        json={"game": "dots", "options": DOTS, "seat": "red",
-              "time_control": {"kind": "correspondence", "days": 3}},
-    ).json()  # fmt: skip
-    table_id, red = created["id"], created["seat_url"].rsplit("/", 1)[1]
-    invite = created["invite_url"].rsplit("/", 1)[1]
-    blue = claim(client, Table(table_id, "red", red, invite, created))
+    table_id, red, blue = correspondence_table(client)
 
     # Blue's browser subscribes (its keys as a browser makes them) for this seat only.
     browser_key = ec.generate_private_key(ec.SECP256R1())
