@@ -21,7 +21,7 @@ from typing import Any, cast
 from playtable.games import GameError, Outcome, Player, Termination, other
 from playtable.store import KEEP, Change, MoveRow, NewTable
 from playtable.store.store import Keep
-from playtable.tables import clocks
+from playtable.tables import clocks, errors
 from playtable.tables.errors import GameOver, Illegal, NoOffer, NotSeated, NotYourTurn, Stale
 from playtable.tables.events import (
     Event,
@@ -69,7 +69,7 @@ def require_running(table: LoadedTable) -> None:
 
 def require_opponent(table: LoadedTable, player: Player) -> None:
     if not table.seated(other(player)):
-        raise Illegal("Nobody is seated opposite you yet.", version=table.version)
+        raise Illegal(errors.NO_OPPONENT, version=table.version)
 
 
 # -- building a decision -----------------------------------------------------------------------
@@ -239,7 +239,7 @@ def offer_draw(table: LoadedTable, actor: Actor, now: datetime | None = None) ->
     require_opponent(table, player)
     pending = table.offers.draw
     if pending == player:
-        raise Illegal("You have already offered a draw.", version=table.version)
+        raise Illegal(errors.DRAW_ALREADY_OFFERED, version=table.version)
     if pending == other(player):
         return _agree_draw(table, player, now)
     return decided(
@@ -255,7 +255,7 @@ def answer_draw(
     player = require_seat(table, actor)
     require_running(table)
     if table.offers.draw != other(player):
-        raise NoOffer("There is no draw offer to answer.", version=table.version)
+        raise NoOffer(errors.NO_DRAW_OFFER, version=table.version)
     if accept:
         return _agree_draw(table, player, now)
     return decided(
@@ -289,11 +289,11 @@ def request_undo(table: LoadedTable, actor: Actor) -> Decision:
     require_opponent(table, player)
     if undo_start(table, player) is None:
         raise Illegal(
-            "You can take back only your own last move, right after playing it.",
+            errors.UNDO_NOT_YOURS,
             version=table.version,
         )
     if table.offers.undo == player:
-        raise Illegal("You have already asked to take it back.", version=table.version)
+        raise Illegal(errors.UNDO_ALREADY_ASKED, version=table.version)
     return decided(
         table,
         (TableEvent(Kind.UNDO_REQUESTED, player),),
@@ -306,7 +306,7 @@ def answer_undo(table: LoadedTable, actor: Actor, accept: bool) -> Decision:
     require_running(table)
     requester = other(player)
     if table.offers.undo != requester:
-        raise NoOffer("There is no take-back request to answer.", version=table.version)
+        raise NoOffer(errors.NO_UNDO_REQUEST, version=table.version)
     start = undo_start(table, requester)
     if not accept or start is None:
         # A request that no longer fits the position (nothing of the requester's left to
@@ -356,9 +356,7 @@ def abort(table: LoadedTable, actor: Actor, now: datetime | None = None) -> Deci
     player = require_seat(table, actor)
     require_running(table)
     if table.both_moved():
-        raise Illegal(
-            "A table can be aborted only before both players have moved.", version=table.version
-        )
+        raise Illegal(errors.ABORT_TOO_LATE, version=table.version)
     outcome = Outcome(None, Termination.ABORTED)
     return decided(
         table,

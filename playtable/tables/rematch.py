@@ -11,7 +11,7 @@ from datetime import datetime
 
 from playtable.games import other
 from playtable.store import NewTable
-from playtable.tables import clocks, tokens
+from playtable.tables import clocks, errors, tokens
 from playtable.tables.decisions import Decision, decided, require_opponent, require_seat
 from playtable.tables.errors import Illegal, NoOffer
 from playtable.tables.events import Kind, RematchAccepted, TableEvent
@@ -37,14 +37,14 @@ def rematch(table: LoadedTable, actor: Actor, seats: RematchSeats) -> Decision |
     """
     player = require_seat(table, actor)
     if table.outcome() is None:
-        raise Illegal("A rematch can be proposed once the game is over.", version=table.version)
+        raise Illegal(errors.REMATCH_TOO_EARLY, version=table.version)
     require_opponent(table, player)
     if table.row.rematch_id is not None:
         return None
     offers = table.offers
     if player in offers.rematch:
         raise Illegal(
-            "You have proposed a rematch; your opponent has not answered yet.",
+            errors.REMATCH_PENDING,
             version=table.version,
         )
     new_id = offers.rematch_table or seats.fresh_id
@@ -88,7 +88,7 @@ def decline_rematch(table: LoadedTable, actor: Actor) -> Decision:
     """Say no to the opponent's rematch proposal: the proposal is withdrawn for both."""
     player = require_seat(table, actor)
     if other(player) not in table.offers.rematch or table.row.rematch_id is not None:
-        raise NoOffer("There is no rematch proposal to answer.", version=table.version)
+        raise NoOffer(errors.NO_REMATCH_OFFER, version=table.version)
     return decided(
         table,
         (TableEvent(Kind.REMATCH_DECLINED, player),),

@@ -16,6 +16,7 @@ from babel import Locale, UnknownLocaleError
 from jinja2.utils import htmlsafe_json_dumps
 from markupsafe import Markup
 
+from playtable.tables.errors import REASONS
 from playtable.web.presentation import quick_messages
 from playtable.web.replay_strings import replay_strings
 from playtable.web.timing import clock_strings
@@ -208,6 +209,8 @@ def _strings(catalog: gettext.NullTranslations) -> dict[str, str | Mapping[str, 
         # why the server refused, by the error's code (docs/protocol.md); the server's own
         # message is English, so the page says it in its language instead
         **{f"error_{code}": text for code, text in error_texts(catalog).items()},
+        # the table's own reasons for a refusal, by the English sentence the server sends
+        "refusals": {reason: _(reason) for reason in REASONS},
         **replay_strings(catalog),
         **clock_strings(catalog),  # the clocks and notifications (web/timing.py)
     }

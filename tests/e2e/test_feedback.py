@@ -4,6 +4,7 @@ the turn line never says "Your turn", the opponent's presence unknown). In Finni
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Callable
 
@@ -11,6 +12,7 @@ import pytest
 from playwright.sync_api import Browser, Page, WebSocketRoute, expect
 
 from tests.e2e.helpers import (
+    TIMEOUT,
     accept_invitation,
     create_table,
     record_announcements,
@@ -193,3 +195,23 @@ def test_a_connection_gone_silent_is_given_up_not_left_sending(
     red.locator(f'#board [data-move="{move}"]').click()
     wait_ply(red, 1)
     wait_ply(blue, 1)
+
+
+def test_the_tables_reason_for_a_refusal_is_said_in_the_pages_language(
+    browser: Browser, server_url: str
+) -> None:
+    """A refusal the page's buttons do not lead to (two tabs, a replayed message): the
+    server's reason is English, and the page says that reason in its own language, not
+    only the sentence of its code."""
+    red = browser.new_context().new_page()
+    servers: list[WebSocketRoute] = []
+
+    def route(ws: WebSocketRoute) -> None:
+        servers.append(ws.connect_to_server())
+
+    seated_in_finnish(browser, server_url, red, route)
+    servers[-1].send(json.dumps({"type": "offer_draw"}))  # as if a second tab had offered
+    expect(red.locator("#offer-draw")).to_be_hidden()
+    expect(red.locator("#action-draw")).to_be_hidden(timeout=TIMEOUT)
+    servers[-1].send(json.dumps({"type": "offer_draw"}))  # and offered again
+    expect(red.locator("#notice")).to_contain_text("Olet jo tarjonnut tasapeliä.")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from pathlib import Path
 
 import pytest
@@ -162,3 +163,18 @@ def test_every_error_code_of_the_protocol_has_a_sentence_in_every_language() -> 
         strings = client_strings(translations(lang))
         for code in ERROR_CODES:
             assert strings[f"error_{code}"] != english[f"error_{code}"], (lang, code)
+
+
+def test_every_reason_the_table_gives_for_a_refusal_is_said_in_every_language() -> None:
+    """The table service's reasons are English sentences in the error's "message"; the
+    page looks each up in its strings ("refusals"), so each must be translated."""
+    from playtable.tables.errors import REASONS
+    from playtable.web.client_strings import client_strings
+    from playtable.web.templating import translations
+
+    assert len(set(REASONS)) == len(REASONS) >= 10
+    for lang in LANGUAGES:
+        refusals = client_strings(translations(lang))["refusals"]
+        assert isinstance(refusals, Mapping)
+        for reason in REASONS:
+            assert refusals[reason] and refusals[reason] != reason, (lang, reason)

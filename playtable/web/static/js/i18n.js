@@ -28,6 +28,12 @@ export function hasString(key) {
   return Object.prototype.hasOwnProperty.call(load(), key);
 }
 
+/** The page's words for a reason the server gave in English (`reason`), if it has them. */
+export function refusal(reason) {
+  const known = load().refusals;
+  return known && Object.prototype.hasOwnProperty.call(known, reason) ? known[reason] : null;
+}
+
 /** The translated name of a player ("red" -> "Red"). */
 export function playerName(player) {
   return t(player);

@@ -4,7 +4,7 @@
 import { thinkSeconds, timeResult, updateClock } from "./clock.js";
 import { DotsBoard } from "./dots.js";
 import { clearFeedback, showFeedback } from "./feedback.js";
-import { formatNumber, hasString, playerName, t, tn } from "./i18n.js";
+import { formatNumber, hasString, playerName, refusal, t, tn } from "./i18n.js";
 import { moveWords } from "./move_words.js";
 import { applyPatch } from "./patch.js";
 import { toggleButton } from "./prefs.js";
@@ -294,6 +294,8 @@ function inPageLanguage(path) {
 
 // The server's message is English; a known code has a sentence in the page's language.
 function errorText(message) {
+  const reason = message.message && refusal(message.message); // the table's own reason
+  if (reason) return reason;
   const key = `error_${message.code}`;
   if (message.code && hasString(key)) return t(key);
   return message.message || message.code || "";
