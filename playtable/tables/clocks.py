@@ -299,9 +299,10 @@ def derive(
     turn_began: datetime | None = seated  # when the turn passed to the side now moving
     for index, move in enumerate(moves):
         at = utc(move.at)
-        following = moves[index + 1].player if index + 1 < len(moves) else to_move
-        if following is None and ended is not None and index + 1 == len(moves):
-            following = ended[0]
+        if index + 1 < len(moves):
+            following: Player | None = moves[index + 1].player
+        else:  # after the last move: the side to move, or the one on turn when it ended
+            following = to_move if to_move is not None or ended is None else ended[0]
         if isinstance(control, RealTime):
             left = banked.get(move.player, float(control.base_s))
             if move.player in started and seated is not None and at >= seated:

@@ -43,10 +43,7 @@ def rematch(table: LoadedTable, actor: Actor, seats: RematchSeats) -> Decision |
         return None
     offers = table.offers
     if player in offers.rematch:
-        raise Illegal(
-            errors.REMATCH_PENDING,
-            version=table.version,
-        )
+        raise Illegal(errors.REMATCH_PENDING, version=table.version)
     new_id = offers.rematch_table or seats.fresh_id
     new_seats = dict(offers.rematch_seats)
     new_bots = dict(offers.rematch_bots)

@@ -14,6 +14,7 @@ from starlette.routing import BaseRoute, Route
 from playtable.ai import LEVELS
 from playtable.games import GameError
 from playtable.tables import AnalysisBusy, AnalysisRefused, TableNotFound, TableService, clocks
+from playtable.web.bodies import read_body
 from playtable.web.budgets import SOLVER_UNITS_A_SECOND, Budget, Budgets, over_budget
 
 MAX_BODY = 16 * 1024
@@ -47,11 +48,9 @@ async def create_table(request: Request) -> Response:
     # Requiring JSON also keeps other sites out: a cross-site form cannot send this type.
     if request.headers.get("content-type", "").split(";")[0].strip() != "application/json":
         return _error(415, "send the table as JSON (Content-Type: application/json)")
-    body = b""
-    async for chunk in request.stream():
-        body += chunk
-        if len(body) > MAX_BODY:
-            return _error(413, f"the request is larger than {MAX_BODY // 1024} KiB")
+    body = await read_body(request, MAX_BODY)
+    if body is None:
+        return _error(413, f"the request is larger than {MAX_BODY // 1024} KiB")
     try:
         data = json.loads(body)
     except (ValueError, RecursionError):  # RecursionError: nested too deep to parse

@@ -36,6 +36,7 @@ from playtable.games import Player
 from playtable.store import PushSubscription, Store
 from playtable.tables import clocks
 from playtable.tables.table import LoadedTable
+from playtable.web.bodies import read_body
 from playtable.web.budgets import Budget, over_budget
 from playtable.web.links import seat_token_from
 from playtable.web.push_endpoints import EndpointRefused, Unresolved, check_resolved, host_and_port
@@ -177,7 +178,7 @@ def _error(status: int, message: str) -> JSONResponse:
 async def _seat_and_body(request: Request) -> tuple[Player, dict[str, Any]] | Response:
     if request.headers.get("content-type", "").split(";")[0].strip() != "application/json":
         return _error(415, "send JSON (Content-Type: application/json)")
-    body = await _body(request)
+    body = await read_body(request, MAX_BODY)
     if body is None:
         return _error(413, "the request is too large")
     try:
@@ -191,21 +192,6 @@ async def _seat_and_body(request: Request) -> tuple[Player, dict[str, Any]] | Re
     if not isinstance(data, dict):
         return _error(400, "expected a JSON object")
     return you, data
-
-
-async def _body(request: Request) -> bytes | None:
-    """The request's body, or ``None`` as soon as it is over :data:`MAX_BODY` bytes (a
-    200 MB body was read whole before being refused)."""
-    declared = request.headers.get("content-length", "")
-    if declared.isascii() and declared.isdecimal() and int(declared) > MAX_BODY:
-        return None
-    chunks, size = [], 0
-    async for chunk in request.stream():
-        size += len(chunk)
-        if size > MAX_BODY:
-            return None
-        chunks.append(chunk)
-    return b"".join(chunks)
 
 
 def _text(value: Any, limit: int) -> str | None:

@@ -60,17 +60,23 @@ async def seated(service: TableService, control: RealTime | Correspondence) -> t
     return created.id, created.seat_token, claimed[1]
 
 
+async def played(
+    service: TableService, clock: StepClock, table_id: str, red: str, blue: str, third_s: float
+) -> None:
+    """Three moves: red after 3 s (its first, free), blue after 4 s, red after ``third_s``."""
+    for seconds, token, ply, move in ((3, red, 0, "a1-b1"), (4, blue, 1, "a1-a2")):
+        clock.advance(seconds)
+        await service.play_move(table_id, token, ply, move)
+    clock.advance(third_s)
+    await service.play_move(table_id, red, 2, "b1-c1")
+
+
 async def test_the_clocks_come_from_the_stored_commit_times_and_survive_a_restart(
     store: Store, clock: StepClock
 ) -> None:
     first = service_on(store, clock)
     table_id, red, blue = await seated(first, RealTime(60, 2))
-    clock.advance(3)
-    await first.play_move(table_id, red, 0, "a1-b1")
-    clock.advance(4)
-    await first.play_move(table_id, blue, 1, "a1-a2")
-    clock.advance(10.25)
-    await first.play_move(table_id, red, 2, "b1-c1")  # red's 10.25 s are charged
+    await played(first, clock, table_id, red, blue, 10.25)  # red's 10.25 s are charged
     clock.advance(5)
     before = (await first.snapshot(table_id, None))["clock"]
     assert before["remaining"] == {"red": 53.75, "blue": 57.0}
@@ -184,12 +190,7 @@ async def test_after_a_resignation_the_clocks_read_back_as_they_stood(
     or after a reload (a player saw 4:37 become 5:05)."""
     first = service_on(store, clock)
     table_id, red, blue = await seated(first, RealTime(60, 2))
-    clock.advance(3)
-    await first.play_move(table_id, red, 0, "a1-b1")
-    clock.advance(4)
-    await first.play_move(table_id, blue, 1, "a1-a2")
-    clock.advance(10)
-    await first.play_move(table_id, red, 2, "b1-c1")
+    await played(first, clock, table_id, red, blue, 10)
     clock.advance(6)
     await first.play_move(table_id, blue, 3, "c1-d1")
     await first.request_undo(table_id, blue)
