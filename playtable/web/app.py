@@ -28,6 +28,7 @@ from playtable.web.errors import (
     not_found_handler,
     server_error_handler,
 )
+from playtable.web.hosts import AllowedHostsMiddleware, allowed_hosts
 from playtable.web.language import LanguageMiddleware
 from playtable.web.limits import Limits, trusted_proxies
 from playtable.web.push import Pusher
@@ -68,12 +69,15 @@ def create_app(
     redis_url: str | None = None,
     limits: Limits | None = None,
     proxies: list[str] | None = None,
+    hosts: list[str] | None = None,
     bots: BotSettings | None = None,
 ) -> Starlette:
     """The site. ``database_url`` defaults to ``PLAYTABLE_DATABASE_URL``, then SQLite in ./var/.
 
     The bus is ``bus``, else Redis at ``redis_url`` or ``PLAYTABLE_REDIS_URL`` (keys and
     channels under ``PLAYTABLE_REDIS_PREFIX``, default ``playtable:``), else in-process.
+
+    ``hosts`` defaults to ``PLAYTABLE_ALLOWED_HOSTS`` (empty: every ``Host`` is served).
 
     The schema is upgraded when the app starts (its lifespan), so run it inside a server or
     ``with TestClient(app)``.
@@ -116,6 +120,9 @@ def create_app(
         Middleware(LanguageMiddleware),
         Middleware(RequesterMiddleware),
     ]
+    hosts = allowed_hosts() if hosts is None else hosts
+    if hosts:  # the site's own names only (web/hosts.py), refused in the visitor's language
+        middleware.insert(2, Middleware(AllowedHostsMiddleware, hosts=hosts))
     if proxies:
         # Outermost, so the headers, the limits and the cookies all see the real client
         # address and scheme (HTTPS at the proxy means HSTS and Secure cookies here).

@@ -1,0 +1,88 @@
+"""``PLAYTABLE_ALLOWED_HOSTS``: a forged ``Host`` cannot put another site's name in the links."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+from starlette.testclient import TestClient
+from starlette.websockets import WebSocketDisconnect
+
+from playtable.web.app import create_app
+from playtable.web.hosts import AllowedHostsMiddleware, host_name
+from tests.web.conftest import SECRET, Socket, connect, create_table
+
+HOSTS = ["playtable.example", "*.games.example"]
+
+
+@pytest.fixture
+def site(db_url: str) -> Iterator[TestClient]:
+    app = create_app(db_url, secret=SECRET, hosts=HOSTS)
+    with TestClient(app, base_url="http://playtable.example") as client:
+        yield client
+
+
+def test_the_site_answers_to_its_own_names(site: TestClient) -> None:
+    assert site.get("/").status_code == 200
+    assert site.get("/", headers={"host": "PlayTable.example:8443"}).status_code == 200
+    assert site.get("/", headers={"host": "fi.games.example"}).status_code == 200
+    table = create_table(site)
+    page = site.get(f"/t/{table.id}")
+    assert page.status_code == 200
+    assert "http://playtable.example/t/" in page.text  # the links carry the real name
+
+
+def test_a_forged_host_gets_a_page_in_the_visitors_language_and_no_links(
+    site: TestClient,
+) -> None:
+    table = create_table(site)
+    for host in ("evil.example", "games.example", "playtable.example.evil", "x:y", ""):
+        response = site.get(f"/t/{table.id}/watch", headers={"host": host})
+        assert response.status_code == 400, host
+        assert "evil" not in response.text
+    finnish = site.get("/fi/", headers={"host": "evil.example"})
+    assert finnish.status_code == 400
+    assert '<html lang="fi"' in finnish.text and "Tuntematon" in finnish.text
+    site.cookies.clear()  # the Finnish page set the language cookie
+    korean = site.get("/", headers={"host": "evil.example", "accept-language": "ko"})
+    assert '<html lang="ko"' in korean.text
+
+
+def test_a_socket_with_a_forged_host_is_refused_at_the_handshake(site: TestClient) -> None:
+    table = create_table(site)
+    with connect(site, table.id, watch=True, host="playtable.example") as session:
+        assert Socket(session).join()["table"]["id"] == table.id
+    with (
+        pytest.raises(WebSocketDisconnect) as refused,
+        connect(site, table.id, watch=True, host="evil.example"),
+    ):
+        pass
+    assert refused.value.code == 1008
+
+
+def test_without_the_setting_every_name_is_served(client: TestClient) -> None:
+    assert client.get("/", headers={"host": "anything.example"}).status_code == 200
+
+
+@pytest.mark.parametrize(
+    ("header", "name"),
+    [
+        ("playtable.example", "playtable.example"),
+        ("PlayTable.Example:8000", "playtable.example"),
+        ("[::1]:8000", "::1"),
+        ("[::1]", "::1"),
+        ("[::1]x", None),
+        ("host:port", None),
+        ("host:８０", None),  # full-width digits are not a port
+        (":80", None),
+        ("", None),
+        (None, None),
+    ],
+)
+def test_host_names(header: str | None, name: str | None) -> None:
+    assert host_name(header) == name
+
+
+def test_a_wildcard_anywhere_but_the_front_is_a_configuration_error() -> None:
+    with pytest.raises(ValueError):
+        AllowedHostsMiddleware(create_app, ["play*.example"])
