@@ -93,7 +93,7 @@ def test_errors_do_not_stop_later_lines() -> None:
     assert out[0]["ok"] is False and "JSON" in str(out[0]["error"])
     assert out[1]["ok"] is False and "chess" in str(out[1]["error"])
     assert out[2]["ok"] is False and "rows" in str(out[2]["error"])
-    assert out[3] == {"ok": False, "ply": 2, "error": "the line a1-b1 is already drawn"}
+    assert out[3] == {"ok": False, "ply": 2, "error": "The line a1-b1 is already drawn."}
     assert out[4]["ok"] is True and len(out[4]["legal_moves"]) == 4  # type: ignore[arg-type]
 
 

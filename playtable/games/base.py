@@ -46,18 +46,14 @@ def owner_of(red: int, blue: int, index: int) -> Player | None:
     return None
 
 
-class GameError(ValueError):
-    """Base class of every error a player or a script can cause."""
-
-
 def N_(message: str) -> str:
     """Mark ``message`` for the catalogs (``make i18n`` extracts it) without translating it:
     the games know no language; whoever shows the message translates it."""
     return message
 
 
-class SettingsError(GameError):
-    """A table setting is unknown or out of range; the message names it.
+class GameError(ValueError):
+    """Base class of every error a player or a script can cause.
 
     ``message`` is an English sentence with ``%(name)s`` placeholders, a catalog message id
     (marked with :func:`N_`), and ``params`` fill it: ``str()`` is the English text (the API
@@ -82,8 +78,29 @@ class SettingsError(GameError):
         return text % self.params if self.params else text
 
 
+class SettingsError(GameError):
+    """A table setting is unknown or out of range; the message names it."""
+
+
 class IllegalMove(GameError):
-    """A move that the rules do not allow here; the message says why."""
+    """A move that the rules do not allow here; the message says why.
+
+    The games raise it with the catalog messages of their ``move_errors``, so a page can
+    say why in its language; a ``params`` value that a player typed is cut by :func:`shown`.
+    """
+
+
+def shown(value: object, limit: int = 24) -> str:
+    """A value a player sent, as an error quotes it: its ``repr``, at most ``limit``
+    characters (a 16 KB move text is not echoed whole).
+
+    >>> shown("a1-b1")
+    "'a1-b1'"
+    >>> shown("x" * 100)
+    "'xxxxxxxxxxxxxxxxxxxxxx…"
+    """
+    text = repr(value)
+    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 class NotationError(IllegalMove):
@@ -148,6 +165,8 @@ class Game(ABC, Generic[SettingsT, StateT, MoveT]):
     """
 
     name: ClassVar[str]
+    # The catalog messages the game's IllegalMove errors use (a page has their translations).
+    move_errors: ClassVar[tuple[str, ...]] = ()
     settings: SettingsT
 
     # -- settings --------------------------------------------------------------------------

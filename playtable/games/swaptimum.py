@@ -46,6 +46,7 @@ from playtable.games.base import (
     Termination,
     other,
     owner_of,
+    shown,
 )
 
 if TYPE_CHECKING:
@@ -57,6 +58,51 @@ DEFAULT_SIZE = 9
 FILES = "abcdefghijklmnopqrstuvwxyz"
 # Refused candidate swaps after which random_move() draws from the full list instead.
 SAMPLE_TRIES = 64
+
+
+# Why a move is refused: catalog messages (a page says them in its language).
+GAME_OVER = N_("The game is over.")
+OFF_BOARD = N_("The square %(square)s is off the board.")
+OCCUPIED = N_("The square %(square)s is already occupied.")
+NO_CROSSCUT = N_("A checker on %(square)s forms no crosscut, so no swap is allowed.")
+CHOOSE_SWAP = N_("A checker on %(square)s forms a crosscut: choose a swap.")
+RESTRICTED = N_("You cannot place a checker on %(square)s: every swap would leave a crosscut.")
+SWAP_PAIR = N_("A swap is a pair of squares, not %(swap)s.")
+SWAP_OFF_BOARD = N_("The swap's square %(square)s is off the board.")
+SWAP_SAME = N_("A swap needs two different squares.")
+SWAP_EMPTY = N_("The square %(square)s is empty: only checkers can be swapped.")
+SWAP_SAME_COLOUR = N_(
+    "The checkers on %(a)s and %(b)s are the same colour: swapping them changes nothing."
+)
+SWAP_NOT_FORMED = N_("Neither %(a)s nor %(b)s belongs to a crosscut just formed.")
+SWAP_NOT_ADJACENT = N_("The squares %(a)s and %(b)s are not adjacent.")
+SWAP_LEAVES_CROSSCUT = N_("The swap %(a)s-%(b)s leaves a crosscut at %(block)s.")
+NOT_TEXT = N_("A move is a text, not %(text)s.")
+SWAP_SYNTAX = N_("In %(text)s, the swap must be two squares joined by a hyphen, such as c3-d4.")
+SWAP_TEXT_SAME = N_("In %(text)s, the swap needs two different squares.")
+SWAP_ORDER = N_("In %(text)s, write the swap in board order: %(swap)s.")
+NO_SQUARE = N_("In %(text)s, %(name)s is not a square of the board (a1 to %(last)s, lower case).")
+MOVE_ERRORS = (
+    GAME_OVER,
+    OFF_BOARD,
+    OCCUPIED,
+    NO_CROSSCUT,
+    CHOOSE_SWAP,
+    RESTRICTED,
+    SWAP_PAIR,
+    SWAP_OFF_BOARD,
+    SWAP_SAME,
+    SWAP_EMPTY,
+    SWAP_SAME_COLOUR,
+    SWAP_NOT_FORMED,
+    SWAP_NOT_ADJACENT,
+    SWAP_LEAVES_CROSSCUT,
+    NOT_TEXT,
+    SWAP_SYNTAX,
+    SWAP_TEXT_SAME,
+    SWAP_ORDER,
+    NO_SQUARE,
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -106,6 +152,7 @@ class Swaptimum(Game[SwaptimumSettings, SwaptimumState, SwaptimumMove]):
     """Swaptimum with a fixed board size; every table the rules need is built once here."""
 
     name = "swaptimum"
+    move_errors = MOVE_ERRORS
 
     # -- settings --------------------------------------------------------------------------
     @classmethod
@@ -241,7 +288,7 @@ class Swaptimum(Game[SwaptimumSettings, SwaptimumState, SwaptimumMove]):
         """
         player = state.to_move
         if player is None:
-            raise IllegalMove("the game is over")
+            raise IllegalMove(GAME_OVER)
         red, blue = state.red, state.blue
         seen = self._last_makers  # apply() has just asked the same for this position
         if seen[0] == red and seen[1] == blue and seen[2] == player:
@@ -354,14 +401,14 @@ class Swaptimum(Game[SwaptimumSettings, SwaptimumState, SwaptimumMove]):
         """The position after ``move``; raises :class:`IllegalMove` saying why it is refused."""
         player = state.to_move
         if player is None:
-            raise IllegalMove("the game is over")
+            raise IllegalMove(GAME_OVER)
         square, swap = move
         # type() first: the usual case costs one test, and True is no square (bool is an int).
         if not (type(square) is int and 0 <= square < self.area):
-            raise IllegalMove(f"square {square!r} is off the board")
+            raise IllegalMove(OFF_BOARD, square=shown(square))
         red, blue = state.red, state.blue
         if (red | blue) >> square & 1:
-            raise IllegalMove(f"{self.names[square]} is occupied")
+            raise IllegalMove(OCCUPIED, square=self.names[square])
         if player == "red":
             red |= 1 << square
         else:
@@ -369,7 +416,7 @@ class Swaptimum(Game[SwaptimumSettings, SwaptimumState, SwaptimumMove]):
         formed = self._formed(red, blue, square)
         if not formed:
             if swap is not None:
-                raise IllegalMove(f"{self.names[square]} forms no crosscut: no swap is allowed")
+                raise IllegalMove(NO_CROSSCUT, square=self.names[square])
             # A running position has no chain (it would be over), and a bare placement changes
             # only the mover's colour: a chain now runs through the new checker or nowhere.
             if player == "red":
@@ -382,14 +429,11 @@ class Swaptimum(Game[SwaptimumSettings, SwaptimumState, SwaptimumMove]):
             # listed only to tell a restricted placement from a wrong or missing swap.
             try:
                 if swap is None:
-                    raise IllegalMove(f"{self.names[square]} forms a crosscut: choose a swap")
+                    raise IllegalMove(CHOOSE_SWAP, square=self.names[square])
                 flip = self._check_swap(red, blue, formed, swap)
             except IllegalMove:
                 if not self._swaps(state.red, state.blue, player, square):
-                    name = self.names[square]
-                    raise IllegalMove(
-                        f"placement at {name} is restricted: every swap leaves a crosscut"
-                    ) from None
+                    raise IllegalMove(RESTRICTED, square=self.names[square]) from None
                 raise
             red ^= flip
             blue ^= flip
@@ -401,30 +445,30 @@ class Swaptimum(Game[SwaptimumSettings, SwaptimumState, SwaptimumMove]):
         ``red`` and ``blue`` hold the placement, ``formed`` the squares of the crosscuts it made.
         """
         if not (isinstance(swap, tuple) and len(swap) == 2):
-            raise IllegalMove(f"a swap is a pair of squares, not {swap!r}")
+            raise IllegalMove(SWAP_PAIR, swap=shown(swap))
         first, second = swap
         for square in swap:
             if not _on_board(square, self.area):
-                raise IllegalMove(f"swap square {square!r} is off the board")
+                raise IllegalMove(SWAP_OFF_BOARD, square=shown(square))
         a, b = self.names[first], self.names[second]
         if first == second:
-            raise IllegalMove("a swap needs two different squares")
+            raise IllegalMove(SWAP_SAME)
         occupied = red | blue
         for square in swap:
             if not occupied >> square & 1:
-                raise IllegalMove(f"{self.names[square]} is empty: only checkers can be swapped")
+                raise IllegalMove(SWAP_EMPTY, square=self.names[square])
         if (red >> first & 1) == (red >> second & 1):
-            raise IllegalMove(f"{a} and {b} hold the same colour: swapping them changes nothing")
+            raise IllegalMove(SWAP_SAME_COLOUR, a=a, b=b)
         if not (formed >> first & 1 or formed >> second & 1):
-            raise IllegalMove(f"neither {a} nor {b} belongs to a crosscut just formed")
+            raise IllegalMove(SWAP_NOT_FORMED, a=a, b=b)
         if not self.around_masks[first] >> second & 1:
-            raise IllegalMove(f"{a} and {b} are not adjacent")
+            raise IllegalMove(SWAP_NOT_ADJACENT, a=a, b=b)
         flip: int = (1 << first) | (1 << second)
         left = self._crosscuts(red ^ flip, blue ^ flip)
         if left:
             corner = (left & -left).bit_length() - 1
             block = f"{self.names[corner]}-{self.names[corner + self.size + 1]}"
-            raise IllegalMove(f"the swap {a}-{b} leaves a crosscut at {block}")
+            raise IllegalMove(SWAP_LEAVES_CROSSCUT, a=a, b=b, block=block)
         return flip
 
     def _after(self, state: SwaptimumState, mover: Player, red: int, blue: int) -> SwaptimumState:
@@ -643,31 +687,27 @@ class Swaptimum(Game[SwaptimumSettings, SwaptimumState, SwaptimumMove]):
         SwaptimumMove(square=30, swap=(20, 30))
         """
         if not isinstance(text, str):
-            raise NotationError(f"a move is a text, not {text!r}")
+            raise NotationError(NOT_TEXT, text=shown(text))
         place, colon, swap_text = text.partition(":")
         square = self._parse_square(place, text)
         if not colon:
             return self.placements[square]
         first_text, hyphen, second_text = swap_text.partition("-")
         if not hyphen:
-            raise NotationError(f"{text!r}: a swap is two squares joined by '-', like c3-d4")
+            raise NotationError(SWAP_SYNTAX, text=shown(text))
         first = self._parse_square(first_text, text)
         second = self._parse_square(second_text, text)
         if first == second:
-            raise NotationError(f"{text!r}: a swap needs two different squares")
+            raise NotationError(SWAP_TEXT_SAME, text=shown(text))
         if self.order[first] > self.order[second]:
-            raise NotationError(
-                f"{text!r}: write the swap in board order, {second_text}-{first_text}"
-            )
+            raise NotationError(SWAP_ORDER, text=shown(text), swap=f"{second_text}-{first_text}")
         return SwaptimumMove(square, (first, second))
 
     def _parse_square(self, name: str, text: str) -> int:
         square = self.index.get(name)
         if square is None:
             last = self.names[-1]
-            raise NotationError(
-                f"{text!r}: {name!r} is not a square of the board (a1 to {last}, lower case)"
-            )
+            raise NotationError(NO_SQUARE, text=shown(text), name=shown(name), last=last)
         return square
 
     def format_move(self, move: SwaptimumMove) -> str:

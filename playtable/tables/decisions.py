@@ -185,7 +185,7 @@ def play(
         parsed = table.game.parse_move(text)
         state = table.game.apply(table.state, parsed)
     except GameError as error:
-        raise Illegal(str(error), version=table.version) from None
+        raise Illegal.of(error, table.version) from None
     played = MoveRow(ply, table.game.format_move(parsed), player, now, round(lag_s * 1000))
     return moved(table, played, state)
 
@@ -330,7 +330,7 @@ def set_nickname(table: LoadedTable, actor: Actor, text: str) -> Decision:
     """The seated player's name shown to the table; an empty one goes back to the colour."""
     player = require_seat(table, actor)
     if isinstance(actor, Bot):
-        raise Illegal("The computer keeps its name.", version=table.version)
+        raise Illegal(errors.COMPUTER_NAME, version=table.version)
     name = clean_nickname(text)
     return decided(
         table,

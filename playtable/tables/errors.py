@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from playtable.games.base import N_
+from collections.abc import Mapping
+
+from playtable.games.base import N_, GameError
 
 # Why the table refuses an action, as the server says it (English, in the error's "message");
 # catalog messages, so a page shows each in its language (web/client_strings.py "refusals").
@@ -16,6 +18,8 @@ ABORT_TOO_LATE = N_("A table can be aborted only before both players have moved.
 REMATCH_TOO_EARLY = N_("A rematch can be proposed once the game is over.")
 REMATCH_PENDING = N_("You have proposed a rematch; your opponent has not answered yet.")
 NO_REMATCH_OFFER = N_("There is no rematch proposal to answer.")
+COMPUTER_NAME = N_("The computer keeps its name.")
+NOT_A_QUICK_MESSAGE = N_("That is not one of the quick messages.")
 REASONS = (
     NO_OPPONENT,
     DRAW_ALREADY_OFFERED,
@@ -27,6 +31,8 @@ REASONS = (
     REMATCH_TOO_EARLY,
     REMATCH_PENDING,
     NO_REMATCH_OFFER,
+    COMPUTER_NAME,
+    NOT_A_QUICK_MESSAGE,
 )
 
 
@@ -35,10 +41,21 @@ class TableError(Exception):
 
     code = "illegal"
 
-    def __init__(self, message: str, *, version: int | None = None) -> None:
+    def __init__(
+        self,
+        message: str,
+        *,
+        version: int | None = None,
+        reason: str | None = None,
+        params: Mapping[str, object] | None = None,
+    ) -> None:
         super().__init__(message)
         self.message = message
         self.version = version
+        # The catalog message ``message`` was made from, with the values that fill it (a
+        # game's move errors); None when ``message`` is itself one (REASONS) or no catalog's.
+        self.reason = reason
+        self.params = {name: str(value) for name, value in (params or {}).items()}
 
 
 class TableNotFound(TableError, LookupError):
@@ -59,6 +76,11 @@ class Stale(TableError):
 
 class Illegal(TableError):
     code = "illegal"
+
+    @classmethod
+    def of(cls, error: GameError, version: int) -> Illegal:
+        """A game's refusal of a move, with its catalog message and values."""
+        return cls(str(error), version=version, reason=error.message, params=error.params)
 
 
 class GameOver(TableError):

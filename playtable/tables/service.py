@@ -42,7 +42,7 @@ from playtable.tables.announcer import Announcer
 from playtable.tables.best_moves import BestMoves
 from playtable.tables.computer import Computer
 from playtable.tables.decisions import Decision
-from playtable.tables.errors import Busy, Illegal, TableError, TableNotFound
+from playtable.tables.errors import NOT_A_QUICK_MESSAGE, Busy, Illegal, TableError, TableNotFound
 from playtable.tables.events import QUICK_MESSAGES, QuickMessage
 from playtable.tables.pool import BotPool, BotSettings
 from playtable.tables.presence import TablePresence
@@ -328,7 +328,7 @@ class TableService:
         table = await self.load(table_id)
         player = decisions.require_seat(table, token)
         if message not in QUICK_MESSAGES:
-            raise Illegal("That is not one of the quick messages.", version=table.version)
+            raise Illegal(NOT_A_QUICK_MESSAGE, version=table.version)
         await self.announcer.publish(table, [QuickMessage(player, message)])
 
     async def close(self) -> None:

@@ -16,6 +16,7 @@ from babel import Locale, UnknownLocaleError
 from jinja2.utils import htmlsafe_json_dumps
 from markupsafe import Markup
 
+from playtable.games import registry
 from playtable.tables.errors import REASONS
 from playtable.web.presentation import quick_messages
 from playtable.web.replay_strings import replay_strings
@@ -209,11 +210,17 @@ def _strings(catalog: gettext.NullTranslations) -> dict[str, str | Mapping[str, 
         # why the server refused, by the error's code (docs/protocol.md); the server's own
         # message is English, so the page says it in its language instead
         **{f"error_{code}": text for code, text in error_texts(catalog).items()},
-        # the table's own reasons for a refusal, by the English sentence the server sends
-        "refusals": {reason: _(reason) for reason in REASONS},
+        # the table's own reasons for a refusal, by the English sentence the server sends,
+        # and the games' reasons for refusing a move (with %(name)s placeholders)
+        "refusals": {reason: _(reason) for reason in (*REASONS, *move_errors())},
         **replay_strings(catalog),
         **clock_strings(catalog),  # the clocks and notifications (web/timing.py)
     }
+
+
+def move_errors() -> tuple[str, ...]:
+    """Every game's catalog messages for a refused move."""
+    return tuple(reason for cls in registry().values() for reason in cls.move_errors)
 
 
 #: The error codes of docs/protocol.md.

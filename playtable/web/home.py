@@ -15,7 +15,7 @@ from starlette.datastructures import FormData
 from starlette.requests import Request
 from starlette.responses import RedirectResponse, Response
 
-from playtable.games import GameError, SettingsError
+from playtable.games import GameError
 from playtable.games.base import N_
 from playtable.games.forms import FORMS, choice
 from playtable.web.budgets import Budget, over_budget
@@ -148,8 +148,8 @@ async def create_table(request: Request) -> Response:
                 game, options, seat, bot=bot, time_control=control
             )
         except GameError as exc:
-            # A settings error is a catalog message: said in the page's language.
-            reason = exc.translate(catalog.gettext) if isinstance(exc, SettingsError) else str(exc)
+            # A game's error is a catalog message: said in the page's language.
+            reason = exc.translate(catalog.gettext)
             return await _home(
                 request, values, error=reason[:1].upper() + reason[1:], status_code=400
             )

@@ -189,10 +189,20 @@ class TableSocket:
         async with self.send_lock:
             await self.websocket.send_text(text)
 
-    async def send_error(self, code: str, message: str, version: int | None = None) -> None:
+    async def send_error(
+        self,
+        code: str,
+        message: str,
+        version: int | None = None,
+        *,
+        cause: TableError | None = None,
+    ) -> None:
         error: dict[str, Any] = {"type": "error", "code": code, "message": message}
         if version is not None:
             error["version"] = version
+        if cause is not None and cause.reason is not None:
+            # a game's catalog message and its values: the page says it in its language
+            error["reason"], error["params"] = cause.reason, cause.params
         await self.send(error)
 
     # -- one client message -----------------------------------------------------------------
@@ -219,7 +229,7 @@ class TableSocket:
             await self.send_error(error.code, error.message, error.version)
             await self.send_state()
         except TableError as error:
-            await self.send_error(error.code, error.message, error.version)
+            await self.send_error(error.code, error.message, error.version, cause=error)
         except (asyncio.CancelledError, WebSocketDisconnect):
             raise
         except Exception:

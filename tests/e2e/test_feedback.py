@@ -215,3 +215,7 @@ def test_the_tables_reason_for_a_refusal_is_said_in_the_pages_language(
     expect(red.locator("#action-draw")).to_be_hidden(timeout=TIMEOUT)
     servers[-1].send(json.dumps({"type": "offer_draw"}))  # and offered again
     expect(red.locator("#notice")).to_contain_text("Olet jo tarjonnut tasapeliä.")
+    # a move the rules refuse (as a script or a stale tab might send it): the game's own
+    # reason, with its squares, in Finnish
+    servers[-1].send(json.dumps({"type": "move", "ply": 0, "move": "a1-c1"}))
+    expect(red.locator("#notice")).to_contain_text("Pisteet a1 ja c1 eivät ole vierekkäiset.")

@@ -240,7 +240,7 @@ def test_predrawn_lines_belong_to_nobody() -> None:
 def test_illegal_moves_are_refused_without_change() -> None:
     g = game(rows=2, cols=2, start="swedish")
     state = g.initial()
-    with pytest.raises(IllegalMove, match="pre-drawn"):
+    with pytest.raises(IllegalMove, match="is drawn at the start"):
         g.play(state, "a1-b1")
     state = g.play(state, "b1-b2")
     with pytest.raises(IllegalMove, match="already drawn"):
@@ -253,6 +253,8 @@ def test_illegal_moves_are_refused_without_change() -> None:
         g.play(state, "a1b1")
     with pytest.raises(IllegalMove):
         g.apply(state, 999)
+    with pytest.raises(IllegalMove, match="no line True"):
+        g.apply(state, True)  # a bool is an int to Python, not a line
     assert g.to_move(state) == "blue" and g.ply(state) == 1
 
 

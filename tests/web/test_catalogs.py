@@ -95,6 +95,24 @@ def test_czech_counts_take_the_right_form() -> None:
     assert korean.ngettext(one, many, 1) == korean.ngettext(one, many, 40)
 
 
+@pytest.mark.parametrize("lang", ["fi", "cs", "ko"])
+def test_every_reason_a_game_refuses_a_move_is_translated(lang: str) -> None:
+    """The games' move errors reach a page as their catalog message and values."""
+    from playtable.games import IllegalMove, load, registry
+    from playtable.web.templating import translations
+
+    catalog = translations(lang)
+    for cls in registry().values():
+        assert cls.move_errors
+        for reason in cls.move_errors:
+            assert catalog.gettext(reason) != reason, (lang, reason)
+    dots = load("dots", {"rows": 2, "cols": 2})
+    with pytest.raises(IllegalMove) as refused:
+        dots.play(dots.play(dots.initial(), "a1-b1"), "b1-a1")
+    said = refused.value.translate(catalog.gettext)
+    assert "a1-b1" in said and said != str(refused.value)
+
+
 def test_the_checks_catch_a_bad_translation(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -33,6 +33,7 @@ from playtable.games.base import (
     SettingsError,
     Termination,
     owner_of,
+    shown,
 )
 from playtable.games.dots.geometry import (
     GRIDS,
@@ -50,6 +51,26 @@ STARTS: tuple[Start, ...] = ("standard", "swedish", "icelandic")
 _SQRT3_2 = math.sqrt(3) / 2
 _SIZE_LIMITS = {"triangle": TRIANGLE_MAX, "hexagon": HEXAGON_MAX}
 _DEFAULT_SIZE = {"triangle": 4, "hexagon": 2}
+
+# Why a move is refused: catalog messages (a page says them in its language).
+GAME_OVER = N_("The game is over: every line is drawn.")
+NO_LINE = N_("There is no line %(line)s on this board.")
+PREDRAWN = N_("The line %(line)s is drawn at the start.")
+ALREADY_DRAWN = N_("The line %(line)s is already drawn.")
+NOT_TEXT = N_("A move is a text such as a1-b1.")
+NOT_A_LINE = N_("%(text)s is not a line: write two dots such as a1-b1.")
+NO_DOT = N_("There is no dot %(dot)s on this board.")
+NOT_NEIGHBOURS = N_("The dots %(first)s and %(second)s are not neighbours.")
+MOVE_ERRORS = (
+    GAME_OVER,
+    NO_LINE,
+    PREDRAWN,
+    ALREADY_DRAWN,
+    NOT_TEXT,
+    NOT_A_LINE,
+    NO_DOT,
+    NOT_NEIGHBOURS,
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -165,6 +186,7 @@ class DotsAndBoxes(Game[DotsSettings, DotsState, int]):
     """Dots and Boxes; a move is the index of a line on the board."""
 
     name: ClassVar[str] = "dots"
+    move_errors = MOVE_ERRORS
 
     @classmethod
     def parse_settings(cls, options: Mapping[str, Any]) -> DotsSettings:
@@ -369,14 +391,14 @@ class DotsAndBoxes(Game[DotsSettings, DotsState, int]):
     def apply(self, state: DotsState, move: int) -> DotsState:
         drawn, red, blue, mover, ply = state
         if mover is None:
-            raise IllegalMove("the game is over: every line is drawn")
-        if not isinstance(move, int) or not 0 <= move < self._line_count:
-            raise IllegalMove(f"there is no line {move!r} on this board")
+            raise IllegalMove(GAME_OVER)
+        # type() first: True is no line (bool is an int), as for Swaptimum's squares
+        if type(move) is not int or not 0 <= move < self._line_count:
+            raise IllegalMove(NO_LINE, line=shown(move))
         bit, first, first_sides, second, second_sides = self._sides[move]
         if drawn & bit:
-            name = self.board.lines[move].name
-            reason = "is pre-drawn" if self._predrawn & bit else "is already drawn"
-            raise IllegalMove(f"the line {name} {reason}")
+            reason = PREDRAWN if self._predrawn & bit else ALREADY_DRAWN
+            raise IllegalMove(reason, line=self.board.lines[move].name)
         drawn |= bit
         if drawn & first_sides != first_sides and drawn & second_sides != second_sides:
             # No cell claimed, the usual case: the turn passes. The game cannot be over,
@@ -415,20 +437,20 @@ class DotsAndBoxes(Game[DotsSettings, DotsState, int]):
     def parse_move(self, text: str) -> int:
         """A line by its two dots, ``a1-b1``; the dots may come in either order."""
         if not isinstance(text, str):
-            raise NotationError("a move must be text such as a1-b1")
+            raise NotationError(NOT_TEXT)
         index = self.board.line_index.get(text)
         if index is not None:
             return index
         parts = text.split("-")
         if len(parts) != 2 or not all(parts):
-            raise NotationError(f"{text!r} is not a line: write two dots such as a1-b1")
+            raise NotationError(NOT_A_LINE, text=shown(text))
         dot_index = self.board.dot_index
         for part in parts:
             if part not in dot_index:
-                raise NotationError(f"there is no dot {part!r} on this board")
+                raise NotationError(NO_DOT, dot=shown(part))
         index = self.board.line_index.get(f"{parts[1]}-{parts[0]}")
         if index is None:
-            raise NotationError(f"the dots {parts[0]} and {parts[1]} are not neighbours")
+            raise NotationError(NOT_NEIGHBOURS, first=parts[0], second=parts[1])
         return index
 
     def format_move(self, move: int) -> str:

@@ -18,6 +18,10 @@ export function t(key, params = {}) {
     console.warn(`missing translation key: ${key}`);
     return key;
   }
+  return fill(template, params);
+}
+
+function fill(template, params) {
   return template.replace(/%\((\w+)\)s/g, (whole, name) =>
     Object.prototype.hasOwnProperty.call(params, name) ? String(params[name]) : whole,
   );
@@ -28,10 +32,12 @@ export function hasString(key) {
   return Object.prototype.hasOwnProperty.call(load(), key);
 }
 
-/** The page's words for a reason the server gave in English (`reason`), if it has them. */
-export function refusal(reason) {
+/** The page's words for a reason the server gave in English (`reason`, a catalog message
+ * whose `%(name)s` placeholders `params` fill), if it has them. */
+export function refusal(reason, params = {}) {
   const known = load().refusals;
-  return known && Object.prototype.hasOwnProperty.call(known, reason) ? known[reason] : null;
+  if (!known || !Object.prototype.hasOwnProperty.call(known, reason)) return null;
+  return fill(known[reason], params);
 }
 
 /** The translated name of a player ("red" -> "Red"). */

@@ -294,7 +294,10 @@ function inPageLanguage(path) {
 
 // The server's message is English; a known code has a sentence in the page's language.
 function errorText(message) {
-  const reason = message.message && refusal(message.message); // the table's own reason
+  // the game's reason for refusing a move (a catalog message and its values), or the table's
+  const reason =
+    (message.reason && refusal(message.reason, message.params || {})) ||
+    (message.message && refusal(message.message));
   if (reason) return reason;
   const key = `error_${message.code}`;
   if (message.code && hasString(key)) return t(key);
