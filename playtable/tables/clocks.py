@@ -42,7 +42,7 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
-from typing import Any
+from typing import Any, cast
 
 from playtable.games import PLAYERS, Player, SettingsError
 
@@ -203,6 +203,48 @@ class Timed:
     lag_s: float = 0.0
 
 
+@dataclass(frozen=True, slots=True)
+class Restart:
+    """Where the clocks start again after a take-back: the moves from ``ply`` on were taken
+    back at ``at``, and each side had ``left`` seconds then (real time; empty otherwise).
+
+    Nobody's clock jumps at a take-back: the side whose move was taken back moves again from
+    the moment it was allowed, with the time it had; the side that allowed it keeps the time
+    its clock showed. (Derived from the remaining moves alone, the requester would be charged
+    everything since the move before, the opponent's thinking and the wait included.)
+    """
+
+    ply: int
+    at: datetime
+    left: Mapping[Player, float] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"ply": self.ply, "at": _iso(self.at), "left": dict(self.left)}
+
+    @classmethod
+    def from_json(cls, data: Any) -> Restart | None:
+        """The stored restart, or None for none (or one that does not parse)."""
+        if not isinstance(data, Mapping):
+            return None
+        try:
+            at = datetime.fromisoformat(str(data["at"]).replace("Z", "+00:00"))
+            left = {p: float(v) for p, v in dict(data.get("left") or {}).items() if p in PLAYERS}
+            return cls(int(data["ply"]), utc(at), cast(Mapping[Player, float], left))
+        except (KeyError, TypeError, ValueError):
+            return None
+
+
+def restart_at(clocks: Clocks, ply: int, now: datetime) -> Restart | None:
+    """The restart of a take-back to ``ply`` allowed at ``now``; None without a clock."""
+    control = clocks.control
+    if isinstance(control, Unlimited):
+        return None
+    left: dict[Player, float] = {}
+    if isinstance(control, RealTime):
+        left = {p: round(clocks.remaining(p, now) or 0.0, 3) for p in PLAYERS}
+    return Restart(ply, utc(now), left)
+
+
 @dataclass(frozen=True)
 class Clocks:
     """Both clocks of a table, derived from its moves; ask :meth:`remaining` at any moment."""
@@ -282,13 +324,15 @@ def derive(
     seated_at: datetime | None,
     flagged: Player | None = None,
     ended: tuple[Player, datetime] | None = None,
+    restart: Restart | None = None,
 ) -> Clocks:
     """Both clocks after ``moves``; ``to_move`` is ``None`` once the game is over and
     ``seated_at`` is when the second seat was taken (``None`` while one is free);
     ``flagged`` is the player who lost on time (their clock shows zero). ``ended`` is who
     was on turn and when, for a game over off the board (a resignation, an agreement, a
     flag): the clocks stop as they stood then, the last move's increment earned and the
-    side on turn charged its time so far."""
+    side on turn charged its time so far. ``restart``: the last take-back's (see
+    :class:`Restart`), from which the moves after its ply are timed."""
     if isinstance(control, Unlimited):
         return Clocks(control, history=tuple(None for _ in moves))
     seated = None if seated_at is None else utc(seated_at)
@@ -297,7 +341,12 @@ def derive(
     banked: dict[Player, float] = {}
     previous: datetime | None = None
     turn_began: datetime | None = seated  # when the turn passed to the side now moving
+    if restart is not None and restart.ply > len(moves):
+        restart = None  # not this list's (cannot happen: a take-back records a new one)
     for index, move in enumerate(moves):
+        if restart is not None and index == restart.ply:
+            banked.update(restart.left)
+            previous = turn_began = restart.at
         at = utc(move.at)
         if index + 1 < len(moves):
             following: Player | None = moves[index + 1].player
@@ -319,6 +368,9 @@ def derive(
         previous = at
         if following is not None and following != move.player:
             turn_began = at if seated is None else max(at, seated)
+    if restart is not None and restart.ply == len(moves):
+        banked.update(restart.left)
+        previous = turn_began = restart.at
     if to_move is None and ended is not None and isinstance(control, RealTime):
         player, stopped = ended[0], utc(ended[1])
         if player in started and seated is not None:

@@ -301,7 +301,10 @@ def request_undo(table: LoadedTable, actor: Actor) -> Decision:
     )
 
 
-def answer_undo(table: LoadedTable, actor: Actor, accept: bool) -> Decision:
+def answer_undo(
+    table: LoadedTable, actor: Actor, accept: bool, now: datetime | None = None
+) -> Decision:
+    """``now``: when the take-back is allowed, where the clocks start again (clocks.Restart)."""
     player = require_seat(table, actor)
     require_running(table)
     requester = other(player)
@@ -317,10 +320,11 @@ def answer_undo(table: LoadedTable, actor: Actor, accept: bool) -> Decision:
             offers=dataclasses.replace(table.offers, undo=None),
         )
     remaining = table.moves[:start]
+    restart = None if now is None else clocks.restart_at(table.clocks(), start, now)
     return decided(
         table,
         (UndoEvent(requester, table.moves[start].move, table.ply - start),),
-        offers=table.offers.cleared(),
+        offers=dataclasses.replace(table.offers.cleared(), restart=restart),
         drop_from=start,
         state=table.game.replay([m.move for m in remaining]),
     )

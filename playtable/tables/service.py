@@ -264,7 +264,9 @@ class TableService:
         return await self._change(table_id, lambda t: decisions.request_undo(t, token))
 
     async def answer_undo(self, table_id: str, token: Actor, accept: bool) -> int:
-        return await self._change(table_id, lambda t: decisions.answer_undo(t, token, accept))
+        return await self._change(
+            table_id, lambda t: decisions.answer_undo(t, token, accept, self.clock())
+        )
 
     async def rematch(self, table_id: str, token: Actor) -> int:
         """Propose a rematch with colours swapped, or accept the opponent's proposal.

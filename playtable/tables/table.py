@@ -62,6 +62,9 @@ class Offers:
     rematch_table: str | None = None
     rematch_seats: Mapping[Player, str] = field(default_factory=dict)
     rematch_bots: Mapping[Player, str] = field(default_factory=dict)
+    # Not an offer but kept with them, as what the last accepted take-back left: where the
+    # clocks start again (clocks.Restart). No player sees it; a move keeps it.
+    restart: clocks.Restart | None = None
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> Offers:
@@ -72,6 +75,7 @@ class Offers:
             rematch_table=data.get("rematch_table") or None,
             rematch_seats=_by_player(data.get("rematch_seats")),
             rematch_bots=_by_player(data.get("rematch_bots")),
+            restart=clocks.Restart.from_json(data.get("restart")),
         )
 
     def to_json(self) -> dict[str, Any]:
@@ -80,6 +84,8 @@ class Offers:
             data["rematch_table"] = self.rematch_table
             data["rematch_seats"] = dict(self.rematch_seats)
             data["rematch_bots"] = dict(self.rematch_bots)
+        if self.restart is not None:
+            data["restart"] = self.restart.to_json()
         return data
 
     def public(self) -> dict[str, Any]:
@@ -171,7 +177,10 @@ class LoadedTable:
             on_turn = self.game.to_move(self.state)  # a result off the board: who was to move
             if on_turn is not None:
                 ended = (on_turn, self.row.finished_at)
-        return clocks.derive(control, timed, self.to_move(), self.row.seated_at, flagged, ended)
+        restart = self.offers.restart
+        return clocks.derive(
+            control, timed, self.to_move(), self.row.seated_at, flagged, ended, restart
+        )
 
     def clocks(self) -> clocks.Clocks:
         """Both clocks, derived from the moves' commit times (:mod:`playtable.tables.clocks`)."""

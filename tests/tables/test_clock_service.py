@@ -206,3 +206,32 @@ async def test_after_a_resignation_the_clocks_read_back_as_they_stood(
     clock.advance(60)
     reread = (await service_on(store, clock).snapshot(table_id, None))["clock"]
     assert reread["remaining"] == running["remaining"]
+
+
+async def test_a_take_back_moves_no_clock(store: Store, clock: StepClock) -> None:
+    """The opponent thinking and then allowing a take-back costs the requester nothing: both
+    clocks keep what they showed, the requester's runs from the moment it was allowed (a
+    player was flagged at once when the wait was longer than their time left), on both
+    processes' reading of the store."""
+    first = service_on(store, clock)
+    table_id, red, blue = await seated(first, RealTime(30, 0))
+    await played(first, clock, table_id, red, blue, 18)  # red: 30 - 18 = 12 s left
+    await first.request_undo(table_id, red)
+    clock.advance(13)  # blue thinks it over (its first move was free): 30 - 13 = 17 s left
+    shown = (await first.snapshot(table_id, None))["clock"]["remaining"]
+    assert shown == {"red": 12.0, "blue": 17.0}
+    await first.answer_undo(table_id, blue, True)
+    after = await first.snapshot(table_id, None)
+    assert after["outcome"] is None and after["ply"] == 2
+    assert after["clock"]["remaining"] == shown
+    assert after["clock"]["running"] == "red"
+    clock.advance(5)  # red's clock runs from the take-back
+    reread = (await service_on(store, clock).snapshot(table_id, None))["clock"]
+    assert reread["remaining"] == {"red": 7.0, "blue": 17.0}
+    row = await store.table(table_id)
+    assert row is not None and row.deadline == clock.now + timedelta(seconds=7 + 0.5)
+    await first.play_move(table_id, red, 2, "c1-d1")  # 5 s charged, then blue's runs again
+    clock.advance(2)
+    moved = (await first.snapshot(table_id, None))["clock"]["remaining"]
+    assert moved == {"red": 7.0, "blue": 15.0}
+    await first.close()
