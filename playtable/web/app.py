@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import os
 import secrets
+import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -49,16 +50,34 @@ def load_secret(secret: str | bytes | None = None) -> bytes:
     if secret is None:
         secret = os.environ.get("PLAYTABLE_SECRET") or None
     if secret is None:
-        path = Path(os.environ.get("PLAYTABLE_SECRET_FILE") or DEFAULT_SECRET_FILE)
-        if not path.exists():
-            path.parent.mkdir(parents=True, exist_ok=True)
-            # Exclusive create: of two processes starting at once, one writes, both read.
-            with contextlib.suppress(FileExistsError):
-                fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-                with os.fdopen(fd, "w") as handle:
-                    handle.write(secrets.token_hex(32) + "\n")
-        secret = path.read_text().strip()
+        secret = _secret_file(Path(os.environ.get("PLAYTABLE_SECRET_FILE") or DEFAULT_SECRET_FILE))
     return secret.encode() if isinstance(secret, str) else secret
+
+
+def _secret_file(path: Path) -> str:
+    """The secret in ``path``, made on first use. Of processes starting at once (a first
+    ``make run`` beside a second server), one makes it and all read the same: it is written
+    whole under another name and linked into place, so no process reads it half-written;
+    and a file still empty (made by an older release's writer) is read again for a while."""
+    if not path.exists():
+        path.parent.mkdir(parents=True, exist_ok=True)
+        draft = path.with_name(f".{path.name}.{os.getpid()}.{secrets.token_hex(4)}")
+        fd = os.open(draft, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        try:
+            with os.fdopen(fd, "w") as handle:
+                handle.write(secrets.token_hex(32) + "\n")
+                handle.flush()
+                os.fsync(handle.fileno())
+            with contextlib.suppress(FileExistsError):
+                os.link(draft, path)  # fails if another process linked its own first
+        finally:
+            draft.unlink()
+    for _ in range(50):
+        secret = path.read_text().strip()
+        if secret:
+            return secret
+        time.sleep(0.1)
+    return secret
 
 
 def create_app(
