@@ -174,3 +174,21 @@ def test_an_address_out_of_solver_time_gets_only_answers_already_found(db_url: s
         assert 1 <= int(refused.headers["Retry-After"]) <= 60
         again = client.get(f"/api/tables/{tables[0]}/analysis/best?ply=0")
         assert again.status_code == 200 and again.json() == first.json()
+
+
+def test_a_swaptimum_table_page_leads_to_its_analysis(bot_client: TestClient) -> None:
+    """Swaptimum has an analysis (its search's win rates): the table page links to it, as
+    Dots and Boxes' does, and the page it leads to answers."""
+    response = bot_client.post(
+        "/api/tables",
+        json={"game": "swaptimum", "options": {"size": 5}, "opponent": {"bot": "easy"}},
+    )
+    assert response.status_code == 201, response.text
+    created = response.json()
+    bot_client.get(created["seat_url"])  # the seat cookie
+    page = bot_client.get(f"/fi/t/{created['id']}")
+    links = re.findall(r'href="([^"]+)" id="(analysis-link|analysis-now-link)"', page.text)
+    assert sorted(name for _, name in links) == ["analysis-link", "analysis-now-link"]
+    for href, _ in links:
+        assert href == f"/fi/t/{created['id']}/analysis"
+        assert bot_client.get(href).status_code == 200
