@@ -16,7 +16,10 @@ from playtable.tables import TableService
 from playtable.web.errors import error_page, table_not_found
 from playtable.web.templating import DEFAULT_LANGUAGE, gettext_for, language_of
 
-COOKIE_LIFETIME = 30 * 24 * 3600  # seconds
+# Seconds a seat cookie lives, renewed by every visit to the table page and to /games: 400
+# days, the most a browser keeps a cookie (RFC 6265bis). A correspondence game can run longer
+# than any fixed lifetime (14 days a move), so the renewal is what keeps a player seated.
+COOKIE_LIFETIME = 400 * 24 * 3600
 
 
 SEAT_COOKIE_PREFIX = "pt_"  # a seat cookie's name: this and the table's id

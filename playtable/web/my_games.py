@@ -29,7 +29,7 @@ from starlette.routing import BaseRoute, Route
 from playtable.games import Player, other
 from playtable.tables import TableNotFound, TableService, tokens
 from playtable.web.errors import error_page, table_not_found
-from playtable.web.links import seat_token_from
+from playtable.web.links import seat_token_from, set_seat_cookie
 from playtable.web.presentation import bot_names, game_title, settings_summary
 from playtable.web.templating import gettext_for, page_url, render
 from playtable.web.timing import time_left
@@ -116,12 +116,18 @@ async def games_page(request: Request) -> Response:
                 "time_left": None if left is None else time_left(left, request),
             }
         )
-    return render(
+    response = render(
         request,
         "my_games.html",
         {"rows": rows, "nav": "games"},
         headers={"Cache-Control": "no-store"},
     )
+    for row in rows:  # each seat listed is renewed, as by a visit to its table
+        game = row["game"]
+        token = seat_token_from(request, game.table["id"])
+        if token is not None:
+            set_seat_cookie(response, request, game.table["id"], token)
+    return response
 
 
 def qr_svg(text: str) -> Markup:

@@ -96,6 +96,9 @@ async def _table(request: Request, *, watch: bool, invite: str | None = None) ->
     )
     if new_token:
         set_csrf_cookie(response, request, token)
+    seat_token = seat_token_from(request, table_id)
+    if you is not None and seat_token is not None:
+        set_seat_cookie(response, request, table_id, seat_token)  # renewed by each visit
     if invitation is not None:
         # The address carries the invitation: out of search indexes (the site-wide
         # Referrer-Policy, same-origin, already keeps it from other sites; no-referrer would

@@ -15,7 +15,7 @@ def test_a_seat_link_sets_the_cookie_and_leaves_the_address_bar(client: TestClie
     assert response.headers["location"] == f"/t/{table.id}"
     cookie = response.headers["set-cookie"]
     assert cookie.startswith(f"pt_{table.id}={table.token};")
-    for attribute in ("HttpOnly", "Path=/", "SameSite=lax", "Max-Age=2592000"):
+    for attribute in ("HttpOnly", "Path=/", "SameSite=lax", "Max-Age=34560000"):
         assert attribute in cookie
     assert "Secure" not in cookie  # plain http here; https gets Secure
     assert response.headers["referrer-policy"] == "no-referrer"
@@ -169,3 +169,25 @@ def test_a_page_of_another_site_cannot_act_with_the_cookie(client: TestClient) -
         assert Socket(session).join()["table"]["you"] is None
     with connect(client, table.id, table.token, origin="http://testserver") as session:
         assert Socket(session).join()["table"]["you"] == "red"
+
+
+def test_a_seat_is_renewed_by_each_visit_so_a_long_game_keeps_its_player(
+    client: TestClient,
+) -> None:
+    """A correspondence game outlives any fixed cookie lifetime (14 days a move): the table
+    page and /games renew the seat they recognise, and nothing else."""
+    table = create_table(client)
+    client.cookies.clear()
+    seat = {"cookie": f"pt_{table.id}={table.token}"}
+    for path in (f"/t/{table.id}", f"/fi/t/{table.id}", "/games"):
+        response = client.get(path, headers=seat)
+        cookies = response.headers.get_list("set-cookie")
+        renewed = [c for c in cookies if c.startswith(f"pt_{table.id}=")]
+        assert renewed and renewed[0].startswith(f"pt_{table.id}={table.token};"), path
+        assert "Max-Age=34560000" in renewed[0] and "HttpOnly" in renewed[0]
+        client.cookies.clear()
+    for path in (f"/t/{table.id}/watch", f"/t/{table.id}"):  # no seat, or a forged one
+        forged = {"cookie": f"pt_{table.id}={table.invite}"}
+        response = client.get(path, headers=forged)
+        assert f"pt_{table.id}=" not in response.headers.get("set-cookie", ""), path
+        client.cookies.clear()
