@@ -104,7 +104,8 @@ def _opponent(request: Request, game: MyGame) -> str:
 async def games_page(request: Request) -> Response:
     catalog = gettext_for(request)
     rows = []
-    for game in await my_games(request.app.state.service, request):
+    games = await my_games(request.app.state.service, request)
+    for game in games:
         clock = game.table.get("clock")
         left = (clock or {}).get("remaining", {}).get(game.you) if game.running else None
         rows.append(
@@ -122,8 +123,7 @@ async def games_page(request: Request) -> Response:
         {"rows": rows, "nav": "games"},
         headers={"Cache-Control": "no-store"},
     )
-    for row in rows:  # each seat listed is renewed, as by a visit to its table
-        game = row["game"]
+    for game in games:  # each seat listed is renewed, as by a visit to its table
         token = seat_token_from(request, game.table["id"])
         if token is not None:
             set_seat_cookie(response, request, game.table["id"], token)
