@@ -28,6 +28,7 @@ from tests.e2e.helpers import (
     wait_ply,
     wait_ready,
 )
+from tests.e2e.test_a11y import serious_violations
 
 pytestmark = pytest.mark.e2e
 
@@ -200,6 +201,9 @@ def test_my_games_and_the_seat_qr_link_carry_a_seat_to_a_second_device(
     expect(laptop.locator("#seat-qr svg")).to_have_count(1)
     link = laptop.locator("#seat-url").input_value()
     assert re.fullmatch(rf"{re.escape(table_url)}/seat/[\w-]+", link)
+    laptop.emulate_media(color_scheme="dark")  # the warning stays readable in the dark
+    assert not serious_violations(laptop)
+    laptop.emulate_media(color_scheme="light")
 
     phone = browser.new_context().new_page()  # another device: no cookie of the laptop's
     phone.goto(server_url + "/games")
@@ -293,3 +297,82 @@ def test_the_push_subscription_flow_at_a_correspondence_table(
     )
     assert statuses == [201, True]
     expect(red.locator("#push-on")).to_be_visible()  # each seat asks for itself
+
+
+def test_a_state_held_up_on_the_way_counts_from_when_the_server_sent_it(
+    browser: Browser, server_url: str
+) -> None:
+    """A phone's network stalls while the opponent moves: the move arrives seconds late, and
+    the player's own clock must show what the server's shows, not seconds more."""
+    control = {"kind": "realtime", "minutes": 1, "increment": 0}
+    red_context, blue_context = browser.new_context(), browser.new_context()
+    created = api_table(red_context, server_url, control)
+    held: list[str | bytes] = []
+    pages: list[Any] = []  # the page's side of red's socket
+    stalled = [False]
+
+    def route(ws: Any) -> None:
+        server = ws.connect_to_server()
+        pages.append(ws)
+
+        def to_page(message: str | bytes) -> None:
+            if stalled[0]:
+                held.append(message)
+            else:
+                ws.send(message)
+
+        server.on_message(to_page)
+
+    red, blue = red_context.new_page(), blue_context.new_page()
+    red.route_web_socket(re.compile(r"/ws$"), route)
+    red.goto(created["seat_url"])
+    wait_ready(red)
+    accept_invitation(blue, created["invite_url"])
+    wait_ready(blue)
+    play_one(red, 0)  # the first moves are free
+    wait_ply(blue, 1)
+    stalled[0] = True
+    play_one(blue, 1)  # red's clock starts now, at the server
+    red.wait_for_timeout(3000)
+    assert held, "nothing was held up"
+    stalled[0] = False
+    for message in held:  # the network gives everything at once
+        pages[-1].send(message)
+    wait_ply(red, 2)
+    red.wait_for_timeout(200)
+    shown, opponent_shows = clock_seconds(red, "red"), clock_seconds(blue, "red")
+    assert opponent_shows < 57.5  # blue's page, never held up, counts the stall against red
+    assert abs(shown - opponent_shows) < 0.8, (shown, opponent_shows)
+
+
+def test_a_running_clock_reads_out_only_the_thresholds_it_crosses(
+    browser: Browser, server_url: str
+) -> None:
+    """A 12-second clock starting: a screen reader hears "10 seconds left" when it gets
+    there, not "one minute left" and "30 seconds left" the moment it starts."""
+    control = {"kind": "realtime", "minutes": 0.2, "increment": 0}
+    red, blue, _ = seated_pair(browser, server_url, control)
+    red.evaluate(
+        """() => {
+            window.heard = [];
+            const region = document.getElementById("clock-announcer");
+            new MutationObserver(() => window.heard.push(region.textContent)).observe(
+                region, {childList: true, characterData: true, subtree: true});
+        }"""
+    )
+    play_one(red, 0)  # the first moves are free
+    play_one(blue, 1)
+    wait_ply(red, 2)
+    red.wait_for_function("() => window.heard.length > 0", timeout=TIMEOUT)
+    red.wait_for_timeout(300)
+    assert red.evaluate("() => window.heard") == ["Red has 10 seconds left."]
+
+
+def test_a_correspondence_first_move_is_due_on_a_date(browser: Browser, server_url: str) -> None:
+    """The first move may be days away: the note names the day, not a bare time of day."""
+    control = {"kind": "correspondence", "days": 3}
+    red, _, _ = seated_pair(browser, server_url, control)
+    note = red.locator("#clock-note")
+    expect(note).to_be_visible()
+    due = time.gmtime(time.time() + 3 * 86400)  # three days from the friend sitting down
+    expect(note).to_contain_text(str(due.tm_year))  # its year: a date is written

@@ -5,7 +5,8 @@
 // they allowed it, a browser notification).
 //
 // The server is the only authority: every state carries each side's time left as of the
-// moment the server sent it, and this page only counts down from there until the next one.
+// moment the server sent it (clock.now), and this page only counts down from that moment
+// until the next state.
 
 import { playerName, t } from "./i18n.js";
 import { setUpPush } from "./push.js";
@@ -25,7 +26,23 @@ const tenths = new Intl.NumberFormat(lang, { minimumFractionDigits: 1, maximumFr
 
 let current = null; // the table object last given
 let you = null;
-let receivedAt = 0; // performance.now() when that state arrived
+let receivedAt = 0; // performance.now() when the server sent that state, as seen here
+let arrivedAt = 0; // performance.now() when it arrived (the player saw it from then)
+// The server's clock minus this page's monotonic one, from the quickest message so far: a
+// state that arrives late (a phone's network stalling for seconds) is counted down from when
+// the server sent it (its clock.now), not from when it arrived.
+let bestSkew = -Infinity;
+const LATE_MAX_MS = 10 * 60 * 1000;
+
+/** How long ago, in ms, the server sent a state stamped `now`, beyond the quickest delivery
+ * seen (0 for a state as timely as the best). */
+function lateness(now) {
+  const sent = now ? Date.parse(now) : NaN;
+  if (!Number.isFinite(sent)) return 0;
+  const skew = sent - (performance.timeOrigin + performance.now());
+  if (skew > bestSkew) bestSkew = skew;
+  return Math.min(LATE_MAX_MS, bestSkew - skew);
+}
 let frame = null;
 let announced = new Set(); // thresholds already read out in this stretch
 let stretchKey = "";
@@ -33,7 +50,7 @@ let wasMyTurn = null;
 
 /** The time the viewer spent on their move so far, in seconds (for lag compensation). */
 export function thinkSeconds() {
-  return Math.max(0, (performance.now() - receivedAt) / 1000);
+  return Math.max(0, (performance.now() - arrivedAt) / 1000);
 }
 
 /** The result sentence of a game ended by the clock, or "" for any other end. */
@@ -100,9 +117,11 @@ function draw() {
     const firstMove = !over && clock.expiry === "abort" && !clock.running && clock.deadline;
     note.hidden = !firstMove;
     if (firstMove) {
+      // a correspondence first move may be days away: its date too, not a bare time
+      const format = correspondence ? dateTime : clockTime;
       note.textContent = t("clock_first_move", {
         player: playerName(clock.waiting_for),
-        time: clockTime.format(new Date(clock.deadline)),
+        time: format.format(new Date(clock.deadline)),
       });
     }
   }
@@ -185,12 +204,16 @@ export function updateClock(table, viewer) {
   }
   if (table !== current) {
     current = table;
-    receivedAt = performance.now();
+    arrivedAt = performance.now();
+    receivedAt = arrivedAt - lateness(table.clock && table.clock.now);
     const clock = table.clock;
     const key = clock ? `${clock.running}:${table.ply}` : "";
     if (key !== stretchKey) {
       stretchKey = key;
-      announced = new Set();
+      // read out only the thresholds this stretch crosses: a one-minute game does not start
+      // with "one minute left", nor does a page opened with 20 s left say "30 seconds"
+      const left = clock && clock.running ? remaining(clock.running) : null;
+      announced = new Set(THRESHOLDS_S.filter((threshold) => left !== null && left <= threshold));
     }
     const over = table.outcome !== null && table.outcome !== undefined;
     const myTurn = Boolean(viewer) && !over && table.to_move === viewer;
