@@ -268,6 +268,8 @@ class Clocks:
         if isinstance(control, Unlimited):
             return None
         if isinstance(control, Correspondence):
+            if player in self.banked:  # the side that ran out of time
+                return self.banked[player]
             if self.waiting_for == player and self.deadline is not None:
                 return max(0.0, (self.deadline - now).total_seconds())
             return float(control.days * DAY_S)
@@ -377,8 +379,8 @@ def derive(
             since = max(previous, seated) if previous is not None else seated
             spent = max(0.0, (stopped - since).total_seconds())
             banked[player] = max(0.0, banked.get(player, float(control.base_s)) - spent)
-    if flagged is not None and isinstance(control, RealTime):
-        banked[flagged] = 0.0
+    if flagged is not None:
+        banked[flagged] = 0.0  # its clock shows zero (in correspondence too, not its days)
     if to_move is None or seated is None:
         return Clocks(control, banked, history=tuple(history))
     since = max(previous, seated) if previous is not None else seated

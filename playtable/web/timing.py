@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from babel.dates import format_timedelta
+from babel.numbers import format_decimal
 from starlette.requests import Request
 from starlette.responses import RedirectResponse, Response
 from starlette.routing import BaseRoute, Route
@@ -61,12 +62,12 @@ def time_control_from_form(values: Mapping[str, Any]) -> clocks.TimeControl:
     return clocks.RealTime(minutes * 60, increment)
 
 
-def describe(control: clocks.TimeControl, catalog: gettext.NullTranslations) -> str:
-    """The time control in a few words of the page's language: "5 min + 3 s"."""
+def describe(control: clocks.TimeControl, catalog: gettext.NullTranslations, lang: str) -> str:
+    """The time control in a few words of the page's language: "5 min + 3 s" ("1,5 min" in
+    Finnish and Czech: the number by Babel)."""
     _ = catalog.gettext
     if isinstance(control, clocks.RealTime):
-        minutes = control.base_s / 60
-        shown = int(minutes) if minutes.is_integer() else round(minutes, 2)
+        shown = format_decimal(round(control.base_s / 60, 2), locale=lang)
         return _("%(minutes)s min + %(seconds)d s") % {
             "minutes": shown,
             "seconds": control.increment_s,
@@ -114,7 +115,7 @@ def table_time(request: Request, table: Mapping[str, Any], you: str | None) -> d
     control = clocks.parse(clock["spec"]) if clock else clocks.UNLIMITED
     movers = set(table.get("movers") or ())
     return {
-        "time_control": describe(control, catalog) if clock else "",
+        "time_control": describe(control, catalog, language_of(request)) if clock else "",
         "can_abort": bool(you) and table.get("outcome") is None and len(movers) < 2,
     }
 

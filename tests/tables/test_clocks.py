@@ -132,6 +132,19 @@ def test_a_run_of_boxes_is_one_turn_with_one_increment() -> None:
     assert c.running == "red"
 
 
+def test_a_correspondence_flag_leaves_the_loser_no_time() -> None:
+    """Lost on time in correspondence: the loser's clock shows nothing left, not the full
+    days a move every clock shows once the game is over."""
+    t = table("1/172800", [("red", "a1-b1", 1), ("blue", "a1-a2", 2), ("red", "b1-c1", 5)])
+    deadline = t.clocks().deadline
+    assert deadline == at(5 + 2 * 86400)
+    decision = decisions.flag(t, deadline)
+    assert decision is not None
+    clock = decision.after.clocks().to_json(deadline)
+    assert clock is not None
+    assert clock["remaining"] == {"red": 2 * 86400.0, "blue": 0.0}
+
+
 def test_the_flag_falls_at_the_deadline_and_the_side_to_move_loses_on_time() -> None:
     t = table("10+0", [("red", "a1-b1", 1), ("blue", "a1-a2", 2), ("red", "b1-c1", 5)])
     deadline = t.clocks().deadline

@@ -42,6 +42,12 @@ def test_the_api_creates_a_clocked_table_and_refuses_a_bad_time_control(
     page = client.get(f"/t/{table_id}")
     assert "3 min + 2 s" in page.text
     assert 'id="clock-red"' in page.text and 'id="clock-blue"' in page.text
+    half = {"kind": "realtime", "minutes": 1.5, "increment": 2}
+    created = client.post("/api/tables", json={**body, "time_control": half})
+    table_id = created.json()["id"]
+    client.get(created.json()["seat_url"])
+    assert "1,5 min + 2 s" in client.get(f"/fi/t/{table_id}").text  # Finnish decimal comma
+    assert "1.5 min + 2 s" in client.get(f"/t/{table_id}").text
 
 
 def test_the_home_form_sets_the_time_control(client: TestClient) -> None:
