@@ -137,7 +137,12 @@ def test_the_table_page_previews_the_game_without_secrets(client: TestClient) ->
     assert tags["twitter:image"] == tags["og:image"]
     assert tags["og:url"] == f"http://testserver/t/{table.id}/watch"
     assert tags["og:title"] == "Dots and Boxes · 2 × 2 boxes · Swedish board"
-    assert "A seat is free" in tags["og:description"]
+    # the table's own address is no invitation: nobody can sit down through it
+    assert (
+        tags["og:description"]
+        == "A game waiting for its second player: watch it begin. 0 moves played."
+    )
+    assert tags["og:image:alt"] == "The board after 0 moves"
     for _, content in meta:
         assert table.token not in content and table.invite not in content
     # the image it names is there
@@ -150,7 +155,7 @@ def test_the_table_page_previews_the_game_without_secrets(client: TestClient) ->
             client.get(f"/fi/t/{table.id}").text,
         )
     )
-    assert finnish["og:description"].startswith("Paikka on vapaana")
+    assert finnish["og:description"].startswith("Peli odottaa toista pelaajaa")
 
 
 def test_an_invitation_link_previews_the_game_without_its_secret(client: TestClient) -> None:
@@ -161,5 +166,7 @@ def test_an_invitation_link_previews_the_game_without_its_secret(client: TestCli
         re.findall(r'<meta (?:property|name)="((?:og|twitter):[\w:]+)" content="([^"]*)">', html)
     )
     assert tags["og:image"] == f"http://testserver/t/{table.id}.png?ply=0"
-    assert "A seat is free" in tags["og:description"]
+    assert "A seat is free: open the link to play." in tags["og:description"]
     assert all(table.invite not in content for content in tags.values())
+    # no canonical address: a service that follows og:url would send the friend to watch
+    assert "og:url" not in tags
