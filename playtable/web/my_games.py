@@ -101,6 +101,31 @@ def _opponent(request: Request, game: MyGame) -> str:
     return name + " · " + (_("online") if seat["online"] else _("offline"))
 
 
+def _result(request: Request, game: MyGame) -> str:
+    """How a finished game ended for this seat, in a few words ("You lost on time 3–5")."""
+    _ = gettext_for(request).gettext
+    outcome = game.table.get("outcome") or {}
+    winner, reason = outcome.get("winner"), str(outcome.get("reason"))
+    if reason == "aborted":
+        return _("Aborted")
+    if winner is None:
+        words = _("Draw agreed") if reason == "draw_agreed" else _("Draw")
+    elif winner == game.you:
+        words = {
+            "resign": _("You won: your opponent resigned"),
+            "timeout": _("You won on time"),
+        }.get(reason, _("You won"))
+    else:
+        words = {"resign": _("You resigned"), "timeout": _("You lost on time")}.get(
+            reason, _("You lost")
+        )
+    score = outcome.get("score")
+    if isinstance(score, Mapping) and game.you in score:
+        mine, theirs = score[game.you], score[other(game.you)]
+        return f"{words} · {mine}–{theirs}"
+    return words
+
+
 async def games_page(request: Request) -> Response:
     catalog = gettext_for(request)
     rows = []
@@ -115,6 +140,7 @@ async def games_page(request: Request) -> Response:
                 "summary": settings_summary(game.table["game"], game.table["options"], catalog),
                 "opponent": _opponent(request, game),
                 "time_left": None if left is None else time_left(left, request),
+                "result": None if game.running else _result(request, game),
             }
         )
     response = render(

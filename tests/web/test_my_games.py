@@ -67,3 +67,30 @@ def test_the_continue_page_shows_the_seat_link_and_its_qr_code_only_to_the_seat_
     client.cookies.clear()
     assert client.get(f"/t/{table.id}/continue").status_code == 403
     assert client.get("/t/nosuchtabl/continue").status_code == 404
+
+
+def test_a_finished_game_says_how_it_ended_for_this_seat(client: TestClient) -> None:
+    """Won, lost, on time, resigned, aborted: each reads differently, with the score."""
+    from tests.web.test_pictures import play_blue_wins
+
+    table = play_blue_wins(client)  # blue takes all four boxes
+    client.cookies.clear()
+    client.cookies.set(f"pt_{table.id}", table.token)  # red's seat
+    page = client.get("/games").text
+    assert "You lost · 0–4" in page
+    client.cookies.clear()  # (the page renewed red's seat cookie)
+    client.cookies.set(f"pt_{table.id}", table.urls["blue_token"])
+    assert "Voitit · 4–0" in client.get("/fi/games").text
+    resigned = create_table(client, seat="red")
+    blue = claim(client, resigned)
+    with connect(client, resigned.id, resigned.token) as session:
+        socket = Socket(session)
+        socket.join()
+        socket.send("resign")
+        socket.until_state(lambda t: t["outcome"] is not None)
+    client.cookies.clear()
+    client.cookies.set(f"pt_{resigned.id}", resigned.token)
+    assert "You resigned" in client.get("/games").text
+    client.cookies.clear()
+    client.cookies.set(f"pt_{resigned.id}", blue)
+    assert "You won: your opponent resigned" in client.get("/games").text
