@@ -149,7 +149,7 @@ def test_a_correspondence_game_ends_on_time_while_nobody_is_connected(
 ) -> None:
     url, database = own_server
     red, blue, watch_url = seated_pair(browser, url, {"kind": "correspondence", "days": 1})
-    expect(red.locator("#clock-red")).to_have_text(re.compile(r"^Move by "))
+    expect(red.locator("#clock-red")).to_have_text(re.compile(r"^Next move by "))
     play_one(red, 0)
     play_one(blue, 1)
     expect(red.locator("#clock-red")).to_have_class(re.compile("is-running"))
