@@ -302,3 +302,41 @@ async def test_budgets_count_here_at_once_while_redis_is_frozen(own_redis: OwnRe
         assert keys, "the count before the freeze was in Redis"
     finally:
         await budgets.close()
+
+
+async def test_a_process_starts_while_redis_is_away_and_joins_the_site_once_it_is_back(
+    tmp_path: Path, postgres_url: str, own_redis: OwnRedis
+) -> None:
+    """A restart during a Redis outage (a crash, a rolling upgrade) must not take the process
+    down: it serves its tables from the store, and once Redis answers it hears the others."""
+    env = {"PLAYTABLE_DATABASE_URL": postgres_url, "PLAYTABLE_REDIS_URL": own_redis.url}
+    own_redis.kill()
+    a = Node(tmp_path, env, "a")
+    a.launch()
+    b = Node(tmp_path, env, "b")
+    try:
+        a.wait_ready()  # it used to exit at once (status 3)
+        table_id, red_token, invite = create_table(a)
+        blue_token = claim(a, table_id, invite)
+        red, blue = Player(table_id, red_token), Player(table_id, blue_token)
+        await red.connect(a)
+        await blue.connect(a)
+        state = red.state
+        assert state is not None
+        await red.send({"type": "move", "ply": 0, "move": state["view"]["legal_moves"][0]})
+        await blue.until(lambda t: t["ply"] == 1, timeout=10)
+        own_redis.start()
+        b.launch()
+        b.wait_ready()
+        watcher = Player(table_id, None)
+        assert (await watcher.connect(b))["ply"] == 1
+        assert blue.state is not None
+        await blue.send({"type": "move", "ply": 1, "move": blue.state["view"]["legal_moves"][0]})
+        await watcher.until(lambda t: t["ply"] == 2, timeout=20)  # across the processes
+        assert not [e for e in red.errors + blue.errors if e["code"] == "internal"]
+        assert "connected" in a.log() or "does not answer at start" in a.log()
+        for player in (red, blue, watcher):
+            await player.close()
+    finally:
+        a.stop()
+        b.stop()

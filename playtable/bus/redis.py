@@ -109,19 +109,50 @@ class RedisBus(Bus):
         return f"{self._prefix}table:{table_id}"
 
     async def start(self) -> None:
-        """Connect, and start listening and heartbeating; raises if Redis is unreachable."""
+        """Connect, and start listening and heartbeating. A Redis that does not answer does
+        not stop the process from starting (a restart during an outage would otherwise take
+        the site down): it serves from the store, the relay carries its messages, and it
+        connects in the background with back-off until Redis answers."""
+        if self.relay is not None:
+            await self.relay.start()
+        try:
+            await self._connect()
+            listen = self._listen()
+        except (RedisError, OSError):
+            log.warning(
+                "Redis bus: Redis does not answer at start; serving from the store and the "
+                "relay, connecting in the background",
+                exc_info=True,
+            )
+            self._troubled()
+            listen = self._connect_then_listen()
+        self._tasks = [
+            asyncio.create_task(listen, name="redis-bus-listen"),
+            asyncio.create_task(self._beat(), name="redis-bus-heartbeat"),
+            asyncio.create_task(self._subscribe_pending(), name="redis-bus-pending"),
+        ]
+
+    async def _connect(self) -> None:
         await self._client.ping()
         await self.presence.heartbeat()
         # A channel of this process alone keeps the pub/sub connection subscribed (and so
         # readable) even while no table is watched.
         await self._pubsub.subscribe(f"{self._prefix}node:{self.node}")
-        if self.relay is not None:
-            await self.relay.start()
-        self._tasks = [
-            asyncio.create_task(self._listen(), name="redis-bus-listen"),
-            asyncio.create_task(self._beat(), name="redis-bus-heartbeat"),
-            asyncio.create_task(self._subscribe_pending(), name="redis-bus-pending"),
-        ]
+
+    async def _connect_then_listen(self) -> None:
+        delay = RECONNECT_MIN
+        while True:
+            await asyncio.sleep(delay * random.uniform(0.5, 1.5))
+            try:
+                await self._connect()
+                break
+            except (RedisError, OSError):
+                self._troubled()
+                delay = min(delay * 2, RECONNECT_MAX)
+        log.warning("Redis bus: connected")
+        self._troubled()  # another process may not hear Redis yet either: relay a while
+        self._overflow_all()  # what only Redis would have carried: re-read the store
+        await self._listen()
 
     def _troubled(self) -> None:
         """Redis failed us: relay every message for a while, also once it seems back."""
