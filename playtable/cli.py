@@ -1,4 +1,8 @@
-"""The ``playtable`` command: one function per subcommand, dispatched by ``main``."""
+"""Playtable: two people play Dots and Boxes or Swaptimum in the browser by sharing a link.
+
+Run the site (``serve``; its settings are environment variables, see docs/deploy.md), manage
+its database, replay and solve game records, and build the atlas of solved boards.
+"""
 
 from __future__ import annotations
 
@@ -161,17 +165,16 @@ def __getattr__(name: str) -> Any:
 
 def cmd_serve(args: argparse.Namespace) -> int:
     """Run the site with uvicorn; the database comes from PLAYTABLE_DATABASE_URL."""
-    import logging
     import os
 
     import uvicorn
 
-    from playtable.access_log import RedactLinks
+    from playtable import logs
     from playtable.web.app import create_app
     from playtable.web.collector import frozen_after_start_up
     from playtable.web.server import WS_PROTOCOL, GuardedHttpProtocol
 
-    logging.getLogger("uvicorn.access").addFilter(RedactLinks())
+    logs.configure(args.log_level)  # times, levels, sources; no seat token (playtable/logs.py)
     app = create_app(args.database_url, redis_url=args.redis_url)
     uvicorn.run(
         # The start-up's objects out of the collector's full walks (web/collector.py).
@@ -191,6 +194,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
         # may send PLAYTABLE_PENDING_PER_ADDRESS at once (slow clients, web/server.py).
         http=GuardedHttpProtocol,
         ws=WS_PROTOCOL,
+        log_config=None,  # configured above
         log_level=args.log_level,
     )
     return 0
@@ -264,7 +268,9 @@ def build_parser() -> argparse.ArgumentParser:
         "serve",
         help="run the site",
         description="Serve the site. The database is PLAYTABLE_DATABASE_URL, by default a "
-        "SQLite file under ./var/ (created when needed).",
+        "SQLite file under ./var/ (created when needed). Every setting is an environment "
+        "variable (PLAYTABLE_*): docs/deploy.md lists them. The first log line says which "
+        "database, bus and secret this process uses.",
     )
     serve.add_argument("--host", default="127.0.0.1", help="address to listen on")
     serve.add_argument("--port", type=int, default=8000, help="port to listen on")
@@ -279,7 +285,10 @@ def build_parser() -> argparse.ArgumentParser:
         help="Redis for the bus between processes (default: PLAYTABLE_REDIS_URL, else none)",
     )
     serve.add_argument(
-        "--log-level", default="info", choices=["critical", "error", "warning", "info", "debug"]
+        "--log-level",
+        default="info",
+        choices=["critical", "error", "warning", "info", "debug"],
+        help="the least severe lines logged, the site's and the access log's (default info)",
     )
     serve.set_defaults(func=cmd_serve)
 

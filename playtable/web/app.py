@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-import contextlib
+import logging
 import os
 import secrets
-import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -15,8 +14,10 @@ from starlette.middleware import Middleware
 from starlette.routing import Router
 from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
+import playtable
 from playtable.bus import Bus, make_bus
 from playtable.bus.redis import DEFAULT_PREFIX
+from playtable.logs import describe, shown_url
 from playtable.store import DEFAULT_URL, Store
 from playtable.tables import TableService
 from playtable.tables.pool import BotSettings
@@ -30,12 +31,16 @@ from playtable.web.errors import (
     server_error_handler,
 )
 from playtable.web.hosts import AllowedHostsMiddleware, allowed_hosts
+from playtable.web.keyfiles import made_once
 from playtable.web.language import LanguageMiddleware
 from playtable.web.limits import Limits, trusted_proxies
 from playtable.web.push import Pusher
 from playtable.web.requester import RequesterMiddleware
 from playtable.web.security import SecurityHeaders
+from playtable.web.templating import commit
 from playtable.web.urls import SiteLinks
+
+log = logging.getLogger(__name__)
 
 DEFAULT_SECRET_FILE = "var/secret.key"
 
@@ -54,30 +59,19 @@ def load_secret(secret: str | bytes | None = None) -> bytes:
     return secret.encode() if isinstance(secret, str) else secret
 
 
+def secret_source() -> str:
+    """Where :func:`load_secret` takes the secret from, for the start-up log line."""
+    if os.environ.get("PLAYTABLE_SECRET"):
+        return "from PLAYTABLE_SECRET"
+    path = Path(os.environ.get("PLAYTABLE_SECRET_FILE") or DEFAULT_SECRET_FILE).resolve()
+    return f"in {path}"
+
+
 def _secret_file(path: Path) -> str:
-    """The secret in ``path``, made on first use. Of processes starting at once (a first
-    ``make run`` beside a second server), one makes it and all read the same: it is written
-    whole under another name and linked into place, so no process reads it half-written;
-    and a file still empty (made by an older release's writer) is read again for a while."""
-    if not path.exists():
-        path.parent.mkdir(parents=True, exist_ok=True)
-        draft = path.with_name(f".{path.name}.{os.getpid()}.{secrets.token_hex(4)}")
-        fd = os.open(draft, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-        try:
-            with os.fdopen(fd, "w") as handle:
-                handle.write(secrets.token_hex(32) + "\n")
-                handle.flush()
-                os.fsync(handle.fileno())
-            with contextlib.suppress(FileExistsError):
-                os.link(draft, path)  # fails if another process linked its own first
-        finally:
-            draft.unlink()
-    for _ in range(50):
-        secret = path.read_text().strip()
-        if secret:
-            return secret
-        time.sleep(0.1)
-    return secret
+    """The secret in ``path``, made on first use (web/keyfiles.py: of processes starting
+    at once, one makes it and all read the same, never half-written)."""
+    made = made_once(path, lambda: (secrets.token_hex(32) + "\n").encode())
+    return made.decode().strip()
 
 
 def create_app(
@@ -109,6 +103,18 @@ def create_app(
     if bus is None:
         bus = make_bus(redis_url, prefix=prefix, database_url=url)
     the_bus = bus
+    log.info(
+        "%s",
+        describe(
+            (
+                ("Playtable", f"{playtable.__version__} ({commit()}):"),
+                ("database", shown_url(url)),
+                ("bus", shown_url(redis_url) if redis_url else "in this process"),
+                ("secret", "given" if secret is not None else secret_source()),
+                ("allowed hosts", ", ".join(allowed_hosts()) or "any"),
+            )
+        ),
+    )
     bot_settings = bots if bots is not None else BotSettings.from_env()
     routes = routing.routes()
     links = SiteLinks(Router(routes=routes))

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import socket
 import subprocess
 import sys
@@ -116,3 +117,39 @@ def test_the_access_log_never_shows_a_seat_token() -> None:
     )
     assert RedactLinks().filter(record)
     assert record.getMessage() == '127.0.0.1:5000 - "GET /t/k3j9x2mq/seat/… HTTP/1.1" 303'
+
+
+def test_the_server_log_says_when_what_and_where_from(tmp_path: Path) -> None:
+    """An operator reads the log: each line has its time, level and source; the first says
+    which database, bus and secret the process uses; a seat link is logged without its key."""
+    port = free_port()
+    env = {k: v for k, v in os.environ.items() if not k.startswith("PLAYTABLE_")}
+    command = [sys.executable, "-m", "playtable.cli", "serve", "--port", str(port)]
+    process = subprocess.Popen(
+        command, cwd=tmp_path, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    )
+    base = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 20
+        while True:
+            try:
+                urllib.request.urlopen(base + "/", timeout=1).close()
+                break
+            except OSError:
+                assert process.poll() is None and time.monotonic() < deadline
+                time.sleep(0.1)
+        created = post_json(base + "/api/tables", {"game": "dots", "options": DOTS})
+        urllib.request.urlopen(created["seat_url"], timeout=5).close()
+    finally:
+        process.terminate()
+        out, err = process.communicate(timeout=10)
+    stamp = r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d[+-]\d{4}"
+    first = next(line for line in err.splitlines() if "playtable" in line)
+    database = f"sqlite:///{tmp_path.resolve() / 'var' / 'playtable.sqlite3'}"
+    assert re.match(rf"{stamp} INFO playtable\.web\.app: Playtable \d", first), first
+    assert f"database {database}" in first and "bus in this process" in first
+    assert f"secret in {tmp_path.resolve() / 'var' / 'secret.key'}" in first
+    seat = [line for line in out.splitlines() if "/seat/" in line]
+    assert seat and re.match(rf"{stamp} INFO access: ", seat[0]), out
+    token = created["seat_url"].rsplit("/", 1)[1]
+    assert token not in out + err and "/seat/…" in seat[0]
