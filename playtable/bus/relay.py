@@ -121,6 +121,7 @@ class NotifyRelay:
 
     async def _keep_listening(self) -> None:
         delay = RECONNECT_MIN
+        failing = 0  # tries failed in a row: an outage is logged once, and its end
         while True:
             closed = asyncio.get_running_loop().create_future()
             try:
@@ -130,10 +131,17 @@ class NotifyRelay:
             except asyncio.CancelledError:
                 raise
             except Exception:
-                log.warning("PostgreSQL relay: cannot listen; trying again", exc_info=True)
+                failing += 1
+                if failing == 1:
+                    log.warning("PostgreSQL relay: cannot listen; trying again", exc_info=True)
+                else:
+                    log.debug("PostgreSQL relay: cannot listen (%d tries)", failing, exc_info=True)
                 await asyncio.sleep(delay * random.uniform(0.5, 1.5))
                 delay = min(delay * 2, RECONNECT_MAX)
                 continue
+            if failing:
+                log.warning("PostgreSQL relay: listening again after %d tries", failing)
+            failing = 0
             self._connection = connection
             self._ready.set()
             delay = RECONNECT_MIN

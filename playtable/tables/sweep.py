@@ -79,6 +79,7 @@ class Sweep:
             logger.warning("table %s: not ended on time", table_id, exc_info=True)
 
     async def _loop(self) -> None:
+        failing = 0  # rounds failed in a row: an outage is logged once, and its end
         while True:
             self.counts["rounds"] += 1
             due = 0
@@ -88,9 +89,18 @@ class Sweep:
             except asyncio.CancelledError:
                 raise
             except Exception:
-                # The database may be away for a moment; the deadlines wait in it.
-                logger.warning("the sweep failed; trying again", exc_info=True)
+                # The database may be away for a moment; the deadlines wait in it. Tried
+                # again every round, but a traceback twice a second would flood the log.
+                failing += 1
+                if failing == 1:
+                    logger.warning("the sweep failed; trying again", exc_info=True)
+                else:
+                    logger.debug("the sweep failed again (%d rounds)", failing, exc_info=True)
                 upcoming = None
+            else:
+                if failing:
+                    logger.warning("the sweep works again after %d failed rounds", failing)
+                failing = 0
             now = self.service.clock()
             sleep = self.max_sleep_s
             if upcoming is not None:
