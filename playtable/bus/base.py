@@ -77,6 +77,11 @@ class Bus(ABC):
     async def start(self) -> None:  # noqa: B027 (a hook: most buses need no start)
         """Connect; call once before the first subscription."""
 
+    def state(self) -> str:
+        """``"ok"``, or ``"degraded"`` while its server does not answer and the tables go
+        by their fallback (the readiness check says so; the site still serves)."""
+        return "ok"
+
     @abstractmethod
     async def publish(self, table_id: str, message: Message) -> None:
         """Deliver ``message`` to every current subscriber of ``table_id``."""

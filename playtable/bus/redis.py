@@ -104,6 +104,7 @@ class RedisBus(Bus):
         # Until then, every publish also takes the relay: right after an outage, another
         # process may not have subscribed again yet, and what Redis carries would miss it.
         self._relay_until = 0.0
+        self._listening = False  # connected and reading its pub/sub messages
 
     def channel(self, table_id: str) -> str:
         return f"{self._prefix}table:{table_id}"
@@ -153,6 +154,9 @@ class RedisBus(Bus):
         self._troubled()  # another process may not hear Redis yet either: relay a while
         self._overflow_all()  # what only Redis would have carried: re-read the store
         await self._listen()
+
+    def state(self) -> str:
+        return "degraded" if self.breaker.open or not self._listening else "ok"
 
     def _troubled(self) -> None:
         """Redis failed us: relay every message for a while, also once it seems back."""
@@ -289,6 +293,7 @@ class RedisBus(Bus):
         return len(self._subscribers.get(table_id, ()))
 
     async def _listen(self) -> None:
+        self._listening = True
         broken = False
         delay = RECONNECT_MIN
         while True:
@@ -304,6 +309,7 @@ class RedisBus(Bus):
                 if not broken:
                     log.warning("Redis bus: connection lost; reconnecting", exc_info=True)
                 broken = True
+                self._listening = False
                 self._troubled()
                 await asyncio.sleep(delay * random.uniform(0.5, 1.5))
                 delay = min(delay * 2, RECONNECT_MAX)
@@ -315,6 +321,7 @@ class RedisBus(Bus):
             if broken:
                 log.warning("Redis bus: reconnected")
                 broken = False
+                self._listening = True
                 self._troubled()
                 delay = RECONNECT_MIN
                 self._overflow_all()

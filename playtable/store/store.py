@@ -389,6 +389,10 @@ class Store:
         (one range scan of the deadline index)."""
         return await self._read(_read_due, now, limit)
 
+    async def ping(self) -> None:
+        """One round trip to the database (the readiness check); raises if it is away."""
+        await self._read(_ping)
+
     async def next_deadline(self) -> datetime | None:
         """The earliest deadline of any table (the first entry of the deadline index)."""
         return await self._read(_read_next_deadline)
@@ -641,6 +645,10 @@ def _read_due(conn: Connection, now: datetime, limit: int) -> list[str]:
         .limit(limit)
     )
     return [r.id for r in rows]
+
+
+def _ping(conn: Connection) -> None:
+    conn.execute(sa.text("SELECT 1"))
 
 
 def _read_next_deadline(conn: Connection) -> datetime | None:

@@ -5,7 +5,8 @@ spectator link, the link preview's ``og:url``, the continue page's QR code, the 
 ``join_url``). Behind a proxy that passes any ``Host`` through, a forged one would put
 another site's name in those links, and in any cache in front of the site. With the
 setting, such a request gets a 400 page in the visitor's language and a socket is refused
-at its handshake; without it (the default, as for ``make run``) every name is served.
+at its handshake; without it (the default, as for ``make run``) every name is served. The
+health checks (``/healthz``, ``/readyz``) answer whatever the name: probes come by address.
 
 Patterns are names (``playtable.example``) or a leading wildcard (``*.playtable.example``,
 which does not match ``playtable.example`` itself), compared without the port and case.
@@ -20,6 +21,7 @@ from starlette.responses import Response
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from playtable.web.errors import error_page
+from playtable.web.health import PATHS
 from playtable.web.templating import gettext_for
 
 
@@ -68,7 +70,7 @@ class AllowedHostsMiddleware:
         self.hosts = [pattern.lower() for pattern in hosts]
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] not in ("http", "websocket"):
+        if scope["type"] not in ("http", "websocket") or scope["path"] in PATHS:
             await self.app(scope, receive, send)
             return
         header = None

@@ -3,14 +3,17 @@ makes comes from these names (:mod:`playtable.web.urls`)."""
 
 from __future__ import annotations
 
-from starlette.routing import BaseRoute, WebSocketRoute
+from starlette.routing import BaseRoute, Route, WebSocketRoute
 
 from playtable.web import api, atlas, guides, links, my_games, pages, pictures, push, replay, timing
+from playtable.web.health import healthz, readyz
 from playtable.web.socket import table_socket
 
 
 def routes() -> list[BaseRoute]:
     return [
+        Route("/healthz", healthz, name="healthz"),
+        Route("/readyz", readyz, name="readyz"),
         *api.routes,
         *links.routes,
         WebSocketRoute("/t/{table_id}/ws", table_socket, name="table_socket"),

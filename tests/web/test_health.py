@@ -1,0 +1,66 @@
+"""The health checks a load balancer probes: alive, and ready only while the database
+answers; a Redis that is away leaves the process ready (degraded), whatever the Host."""
+
+from __future__ import annotations
+
+import asyncio
+
+import asyncpg
+import sqlalchemy as sa
+from starlette.testclient import TestClient
+
+from playtable.web.app import create_app
+from tests.conftest import POSTGRES_ADMIN_URL
+from tests.nodes import free_port
+from tests.web.conftest import SECRET
+
+
+def test_a_healthy_process_is_alive_and_ready_whatever_the_host(db_url: str) -> None:
+    app = create_app(db_url, secret=SECRET, hosts=["play.example"])
+    with TestClient(app, base_url="http://10.0.0.11:8001") as client:  # a probe, by address
+        assert client.get("/healthz").json() == {"alive": True}
+        ready = client.get("/readyz")
+        assert ready.status_code == 200
+        assert ready.json() == {"ready": True, "database": "ok", "bus": "ok"}
+        assert ready.headers["cache-control"] == "no-store"
+        assert client.get("/").status_code == 400  # the site itself keeps to its names
+
+
+def test_a_process_whose_redis_is_away_still_serves_and_says_so(db_url: str) -> None:
+    dead = f"redis://127.0.0.1:{free_port()}/0"  # nothing listens there
+    with TestClient(create_app(db_url, secret=SECRET, redis_url=dead)) as client:
+        ready = client.get("/readyz")
+        assert ready.status_code == 200
+        assert ready.json() == {"ready": True, "database": "ok", "bus": "degraded"}
+        assert client.get("/").status_code == 200
+
+
+def test_a_process_that_cannot_reach_its_database_is_not_ready(postgres_url: str) -> None:
+    name = sa.make_url(postgres_url).database
+    admin_url = sa.make_url(POSTGRES_ADMIN_URL).set(drivername="postgresql")
+    admin = admin_url.render_as_string(hide_password=False)
+
+    async def allow(allowed: bool) -> None:
+        connection = await asyncpg.connect(admin, timeout=5)
+        try:
+            await connection.execute(f'ALTER DATABASE "{name}" ALLOW_CONNECTIONS {allowed}')
+            if not allowed:
+                await connection.execute(
+                    "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+                    " WHERE datname = $1 AND pid <> pg_backend_pid()",
+                    name,
+                )
+        finally:
+            await connection.close()
+
+    with TestClient(create_app(postgres_url, secret=SECRET)) as client:
+        assert client.get("/readyz").status_code == 200
+        try:
+            asyncio.run(allow(False))
+            away = client.get("/readyz")
+            assert away.status_code == 503
+            assert away.json()["database"] == "unreachable"
+            assert client.get("/healthz").status_code == 200  # alive: do not restart it
+        finally:
+            asyncio.run(allow(True))
+        assert client.get("/readyz").status_code == 200
