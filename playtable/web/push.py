@@ -38,6 +38,7 @@ from playtable.tables import clocks
 from playtable.tables.table import LoadedTable
 from playtable.web.bodies import read_body
 from playtable.web.budgets import Budget, over_budget
+from playtable.web.keyfiles import made_once
 from playtable.web.links import seat_token_from
 from playtable.web.push_endpoints import EndpointRefused, Unresolved, check_resolved, host_and_port
 from playtable.web.templating import STATIC_DIR, available_languages, translations
@@ -54,16 +55,15 @@ SEND_THREADS = 2  # pushes are sent in threads of their own, never the store's
 def load_vapid(path: str | None = None) -> Vapid02:
     """The site's VAPID key pair, from ``path`` or ``PLAYTABLE_VAPID_KEY_FILE``; made once."""
     file = Path(path or os.environ.get("PLAYTABLE_VAPID_KEY_FILE") or DEFAULT_KEY_FILE)
-    if not file.exists():
-        file.parent.mkdir(parents=True, exist_ok=True)
-        fresh = Vapid02()
-        fresh.generate_keys()
-        # Exclusive create: of two processes starting at once, one writes, both read.
-        with contextlib.suppress(FileExistsError):
-            fd = os.open(file, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-            with os.fdopen(fd, "wb") as handle:
-                handle.write(fresh.private_pem())
-    return Vapid02.from_file(str(file))
+
+    def fresh() -> bytes:
+        pair = Vapid02()
+        pair.generate_keys()
+        pem: bytes = pair.private_pem()
+        return pem
+
+    # Of processes starting at once, one makes it and all read the same (web/keyfiles.py).
+    return Vapid02.from_pem(made_once(file, fresh))
 
 
 def public_key(vapid: Vapid02) -> str:

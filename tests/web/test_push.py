@@ -7,6 +7,8 @@ from __future__ import annotations
 import base64
 import json
 import secrets
+import subprocess
+import sys
 import threading
 import time
 from collections.abc import Iterator
@@ -306,3 +308,36 @@ def test_subscriptions_are_refused_past_an_addresss_budget_and_bodies_past_4_kib
     ]
     assert statuses[0].status_code == 201
     assert statuses[-1].status_code == 429 and int(statuses[-1].headers["Retry-After"]) > 0
+
+
+def test_processes_starting_at_once_share_one_whole_vapid_key(tmp_path: Path) -> None:
+    """Of servers started together, each reads the same key pair, never a half-written
+    file (11 of 60 loads failed with 'Could not deserialize key data' before)."""
+    go = tmp_path / "go"
+    code = (
+        "import pathlib, sys, time\n"
+        "from playtable.web.push import load_vapid, public_key\n"
+        "print('ready', flush=True)\n"
+        "while not pathlib.Path(sys.argv[1]).exists(): time.sleep(0.001)\n"
+        "for n in range(15):\n"
+        "    print(public_key(load_vapid(sys.argv[2] + f'/{n}/vapid.pem')), flush=True)\n"
+    )
+    starts = [
+        subprocess.Popen(
+            [sys.executable, "-c", code, str(go), str(tmp_path)],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        for _ in range(4)
+    ]
+    for start in starts:  # every one imported and waiting
+        assert start.stdout is not None and start.stdout.readline() == "ready\n"
+    go.touch()  # all at once
+    outputs = [start.communicate(timeout=60) for start in starts]
+    assert all(start.returncode == 0 for start in starts), [err for _, err in outputs]
+    for n in range(15):  # each path: one key, the same for every process
+        assert len({out.splitlines()[n] for out, _ in outputs}) == 1
+        folder = tmp_path / str(n)
+        assert [p.name for p in folder.iterdir()] == ["vapid.pem"]  # no draft left behind
+        assert (folder / "vapid.pem").stat().st_mode & 0o077 == 0
