@@ -218,4 +218,4 @@ def test_the_tables_reason_for_a_refusal_is_said_in_the_pages_language(
     # a move the rules refuse (as a script or a stale tab might send it): the game's own
     # reason, with its squares, in Finnish
     servers[-1].send(json.dumps({"type": "move", "ply": 0, "move": "a1-c1"}))
-    expect(red.locator("#notice")).to_contain_text("Pisteet a1 ja c1 eivät ole vierekkäiset.")
+    expect(red.locator("#notice")).to_contain_text("Pisteet a1 ja c1 eivät ole vierekkäisiä.")

@@ -46,8 +46,10 @@ def test_a_player_replays_while_the_opponent_moves(browser: Browser, server_url:
     second = play(blue, 2)
     wait_ply(red, 2)
 
-    # blue steps back one move with the key, then to the start with the button
-    blue.locator("body").press("ArrowLeft")
+    # blue steps back one move with the key (the page's, not the board's: arrows on the
+    # board stay on the board), then to the start with the button
+    blue.evaluate("() => document.activeElement.blur()")
+    blue.keyboard.press("ArrowLeft")
     shown(blue, 1)
     expect(blue.locator("#board")).to_have_attribute("data-past", "true")
     expect(blue.locator("#board .line--drawn")).to_have_count(1)

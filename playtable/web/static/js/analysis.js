@@ -40,8 +40,8 @@ const known = (value) => value !== null && value !== undefined;
 
 // -- the board and the replay --------------------------------------------------------------
 const board = dots
-  ? new DotsBoard($("board"), { still: true })
-  : new SwaptimumBoard($("board"), { still: true });
+  ? new DotsBoard($("board"), { still: true, describe: true })
+  : new SwaptimumBoard($("board"), { still: true, describe: true });
 const replay = new Replay({
   root: $("replay"),
   list: $("analysis-moves"),
@@ -49,6 +49,13 @@ const replay = new Replay({
   onChange: () => render(),
   game: table.game,
   liveText: null, // a finished game: » goes to its end
+  // a step reads the position's value (and its mistake) once; the card is not a live
+  // region, since every step redraws it several times (the value, then the best moves)
+  said: () =>
+    [$("analysis-value"), $("analysis-mistake")]
+      .filter((line) => !line.hidden)
+      .map((line) => line.textContent)
+      .join(" "),
   positionUrl: (ply) => `/t/${tableId}/position.json?ply=${ply}`,
   pictures: { png: (ply) => `/t/${tableId}.png?ply=${ply}`, gif: `/t/${tableId}.gif` },
 });
@@ -88,7 +95,11 @@ async function loadBest(ply) {
   } catch {
     best.delete(ply);
   }
-  if (replay.at() === ply) render();
+  if (replay.at() === ply) {
+    render();
+    // the best moves of the position the viewer stays on, read once when they come
+    if (best.has(ply)) replay.say($("analysis-best").textContent);
+  }
 }
 
 function render() {

@@ -19,9 +19,34 @@ export function svgEl(tag, attrs = {}, parent = null) {
   return node;
 }
 
+/**
+ * The position in words for a screen reader (the SVG drawing is hidden from it, and its
+ * targets are only the moves open now): a list, visually hidden, that follows the drawing
+ * inside the board's group. Not focusable and not live: read when the player explores the
+ * board, never with every target. Null when there is nothing to list.
+ */
+export function positionList(items) {
+  if (!items.length) return null;
+  const list = document.createElement("ul");
+  list.className = "visually-hidden board-position";
+  for (const text of items) {
+    const item = document.createElement("li");
+    item.textContent = text;
+    list.append(item);
+  }
+  return list;
+}
+
 /** Round to two decimals: keeps the SVG source small and stable. */
 export function r2(value) {
   return Math.round(value * 100) / 100;
+}
+
+/** Move the focus to a board: its target in the tab order, else its root (which then hands
+ * the focus on to a target when the turn comes round). */
+export function focusBoard(root) {
+  const current = root.querySelector('.target[tabindex="0"]');
+  (current || root).focus({ preventScroll: true });
 }
 
 const DIRECTIONS = {
@@ -109,7 +134,10 @@ export class BoardControls {
       return;
     }
     const target = event.target.closest(".target[data-key]");
-    if (!target) return;
+    if (!target) {
+      this.rootKeydown(event);
+      return;
+    }
     if (event.key === "Enter" || event.key === " ") {
       event.preventDefault();
       this.onActivate(target.dataset.move ?? null, target, true);
@@ -131,6 +159,18 @@ export class BoardControls {
       this.makeCurrent(next);
       next.focus();
     }
+  }
+
+  /** A key pressed on the root itself (it holds the focus while there is nothing to play):
+   * the board's keys stay on the board. Passed on, they would reach the page's replay keys
+   * and step the game back unseen, leaving a past position on the board when the turn
+   * comes. An arrow goes to the target in the tab order, if there is one. */
+  rootKeydown(event) {
+    if (event.target !== this.root || event.altKey || event.ctrlKey || event.metaKey) return;
+    if (!DIRECTIONS[event.key] && event.key !== "Home" && event.key !== "End") return;
+    event.preventDefault();
+    const current = this.root.querySelector('.target[tabindex="0"]');
+    if (current) current.focus();
   }
 
   /** Put one target in the tab order after a redraw, keeping the focus if the board had it. */

@@ -1,8 +1,9 @@
 // The Dots and Boxes board: any grid (square, triangle, hexagon) drawn from the view's
 // dots, lines and cells. Board units have y pointing up; the SVG flips them.
 
-import { BoardControls, r2, svgEl } from "./board.js";
+import { BoardControls, positionList, r2, svgEl } from "./board.js";
 import { playerInitial, playerName, t } from "./i18n.js";
+import { moveWords } from "./move_words.js";
 
 const U = 100; // SVG units per board unit
 const PAD = 0.45; // margin around the board, in board units
@@ -11,9 +12,11 @@ const OUTSIDE = 0.42; // how far an outline line's hit area reaches outside the 
 
 export class DotsBoard {
   // `still: true` draws a picture that nobody plays on (the diagrams of the rules and variant
-  // pages): no keyboard handling, no targets.
-  constructor(root, { onMove = null, still = false } = {}) {
+  // pages): no keyboard handling, no targets. `describe`: the position is also listed in
+  // words for screen readers (a board that is played or replayed; a diagram has its caption).
+  constructor(root, { onMove = null, still = false, describe = !still } = {}) {
     this.root = root;
+    this.describe = describe;
     this.onMove = onMove;
     this.turned = false;
     this.last = null; // the table and interactivity of the last render, to redraw turned
@@ -247,13 +250,33 @@ export class DotsBoard {
       }
     }
 
-    this.root.replaceChildren(svg);
+    const words = this.describe ? positionList(describePosition(table, drawer)) : null;
+    this.root.replaceChildren(...[svg, words].filter(Boolean));
     if (this.controls) this.controls.refresh({ hadFocus });
   }
 
   cancel() {
     return false;
   }
+}
+
+/** The position in words: each claimed box (by its corners) and its owner, then each drawn
+ * line and who drew it (the move list's words), or a line drawn before the game. */
+function describePosition(table, drawer) {
+  const view = table.view;
+  const boxes = view.cells
+    .filter((cell) => cell.owner)
+    .map((cell) => {
+      const corners = cell.dots.map((i) => view.dots[i].name).join("-");
+      return `${t("dots_box", { player: playerName(cell.owner) })}: ${corners}`;
+    });
+  const lines = view.lines
+    .filter((line) => line.drawn)
+    .map((line) => {
+      const by = line.predrawn ? null : drawer.get(line.name);
+      return by ? moveWords("dots", by, line.name) : t("dots_line", { line: line.name });
+    });
+  return [...boxes, ...lines];
 }
 
 /** Who drew each line: a Dots and Boxes move is the line's name; `movers[i]` played move i. */

@@ -5,6 +5,7 @@
 // replay of the record as the pictures), and the board takes no moves. A move arriving
 // meanwhile is shown as a notice with one button back to the live position.
 
+import { focusBoard } from "./board.js";
 import { t } from "./i18n.js";
 
 const COORDS_KEY = "playtable.coordinates";
@@ -42,7 +43,15 @@ export class Replay {
     keys = true,
     pictures = null,
     liveText = "replay_live",
+    board = null,
+    said = null,
   }) {
+    // the board the focus goes back to from "Back to the game" (which then hides itself)
+    this.board = board;
+    // what a step the viewer takes is announced with (else the status line): read once
+    // per step, never on a redraw that a move or a loaded value makes
+    this.said = said;
+    this.stepped = false;
     // the key of the one button back to the live position; null: none (nothing is live)
     this.liveText = liveText;
     this.root = root;
@@ -81,7 +90,12 @@ export class Replay {
     const status = document.createElement("p");
     status.className = "replay__status";
     status.id = "replay-status";
-    status.setAttribute("aria-live", "polite");
+    // not a live region: it changes with every move played, which the page announces
+    // itself; a step the viewer takes is read from #replay-said
+    const said = document.createElement("p");
+    said.className = "visually-hidden";
+    said.id = "replay-said";
+    said.setAttribute("aria-live", "polite");
     const live = document.createElement("div");
     live.className = "replay__live";
     live.id = "replay-live";
@@ -125,11 +139,12 @@ export class Replay {
     const help = document.createElement("p");
     help.className = "replay__help";
     help.textContent = t("replay_help");
-    this.root.replaceChildren(bar, status, live, extras, help);
+    this.root.replaceChildren(bar, status, said, live, extras, help);
     this.root.hidden = false;
     this.root.addEventListener("click", (event) => {
       const target = event.target.closest("[data-replay]");
-      if (!target) return;
+      // a button with nowhere to go is aria-disabled, not disabled: it keeps the focus
+      if (!target || target.getAttribute("aria-disabled") === "true") return;
       const kind = target.dataset.replay;
       const total = this.table().ply;
       const at = this.at();
@@ -140,7 +155,10 @@ export class Replay {
         end: total,
         live: total,
       }[kind];
+      const focused = document.activeElement === target;
       this.go(next);
+      // "Back to the game" hid itself: the keyboard player lands on the game's board
+      if (kind === "live" && focused && this.board) focusBoard(this.board);
     });
   }
 
@@ -170,6 +188,7 @@ export class Replay {
       this.ply = target;
       this.load(target);
     }
+    this.stepped = true;
     this.onChange();
   }
 
@@ -229,11 +248,14 @@ export class Replay {
     const status = this.root.querySelector("#replay-status");
     const where = at === 0 ? t("replay_at_start", { total }) : t("replay_at", { ply: at, total });
     status.textContent = this.isLive() ? where : [where, t("replay_past")].join(" ");
+    // aria-disabled rather than disabled: a disabled button drops the focus to <body>
     for (const kind of ["start", "back"]) {
-      this.root.querySelector(`[data-replay="${kind}"]`).disabled = at === 0;
+      const node = this.root.querySelector(`[data-replay="${kind}"]`);
+      node.setAttribute("aria-disabled", String(at === 0));
     }
     for (const kind of ["forward", "end"]) {
-      this.root.querySelector(`[data-replay="${kind}"]`).disabled = at === total;
+      const node = this.root.querySelector(`[data-replay="${kind}"]`);
+      node.setAttribute("aria-disabled", String(at === total));
     }
     const live = this.root.querySelector("#replay-live");
     const arrived = !this.isLive() && total > this.seenPly;
@@ -245,6 +267,20 @@ export class Replay {
     const png = this.root.querySelector("#replay-png");
     if (png && this.pictures) png.href = this.pictures.png(at);
     this.decorate(at);
+    if (this.stepped) {
+      this.stepped = false;
+      this.say(this.said ? this.said() : status.textContent);
+    }
+  }
+
+  /** Read `text` once (the region is emptied first, so the same words again are read). */
+  say(text) {
+    const region = this.root.querySelector("#replay-said");
+    region.textContent = "";
+    clearTimeout(this.sayTimer);
+    this.sayTimer = setTimeout(() => {
+      region.textContent = text;
+    }, 50);
   }
 
   /** Make each move of the list a button that shows the position after it. The button holds
@@ -298,5 +334,6 @@ export function replayFor(tableId, game, table, onChange) {
     game,
     positionUrl: (ply) => `/t/${id}/position.json?ply=${ply}`,
     pictures: { png: (ply) => `/t/${id}.png?ply=${ply}`, gif: `/t/${id}.gif` },
+    board: document.getElementById("board"),
   });
 }

@@ -4,7 +4,7 @@
 // possible one highlighted as a whole square, then a confirmation outside the board
 // (`onPending` tells the page which step it is at). Any step can be taken back.
 
-import { BoardControls, r2, svgEl } from "./board.js";
+import { BoardControls, positionList, r2, svgEl } from "./board.js";
 import { playerName, t } from "./i18n.js";
 import { SwapChoice, parseMove } from "./swap_choice.js";
 
@@ -31,8 +31,10 @@ export function squareIndex(name, size) {
 export class SwaptimumBoard {
   // `still: true` draws a picture that nobody plays on (the diagrams of the rules page).
   // `onPending(choice or null)` follows the swap being chosen (a SwapChoice).
-  constructor(root, { onMove = null, onPending = null, still = false } = {}) {
+  // `describe`: the checkers are also listed in words for screen readers (see dots.js).
+  constructor(root, { onMove = null, onPending = null, still = false, describe = !still } = {}) {
     this.root = root;
+    this.describe = describe;
     this.onMove = onMove;
     this.onPending = onPending || (() => {});
     this.choice = null;
@@ -276,7 +278,15 @@ export class SwaptimumBoard {
       insetSquare(marks, centre(name), 4, "marked-square");
     }
 
-    this.root.replaceChildren(svg);
+    // the checkers in words: the arrow keys reach only the empty squares
+    const words = this.describe
+      ? positionList(
+          view.board
+            .map((owner, index) => owner && checkerWords(squareName(index, N), owner))
+            .filter(Boolean),
+        )
+      : null;
+    this.root.replaceChildren(...[svg, words].filter(Boolean));
     if (!this.controls) return;
     let first = prefer;
     if (choice && !first) {
@@ -386,6 +396,10 @@ function insetSquare(parent, c, inset, cls, extra = {}) {
   );
 }
 
+function checkerWords(square, player) {
+  return t("square_checker", { square, player: playerName(player) });
+}
+
 function drawChecker(parent, x, y, player, extra = "", name = null) {
   const group = svgEl("g", { class: `checker checker--${player}${extra}` }, parent);
   svgEl("circle", { cx: x, cy: y, r: 36, class: "checker-disc" }, group);
@@ -397,7 +411,7 @@ function drawChecker(parent, x, y, player, extra = "", name = null) {
   }
   if (name) {
     const title = svgEl("title", {}, group);
-    title.textContent = t("square_checker", { square: name, player: playerName(player) });
+    title.textContent = checkerWords(name, player);
   }
   return group;
 }

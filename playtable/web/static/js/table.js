@@ -1,6 +1,7 @@
 // The table page: the live client of the WebSocket protocol (docs/protocol.md) and
 // everything around the board: turn, players, offers, actions, links, moves, result.
 
+import { focusBoard } from "./board.js";
 import { thinkSeconds, timeResult, updateClock } from "./clock.js";
 import { DotsBoard } from "./dots.js";
 import { clearFeedback, showFeedback } from "./feedback.js";
@@ -273,7 +274,9 @@ function receiveChange(message) {
     return;
   }
   version = Math.max(version, message.version);
-  for (const event of message.events) handleEvent(event);
+  // the events are read against the table they lead to (who moved last decides the words
+  // of a Swaptimum win), though the page shows it only after them
+  for (const event of message.events) handleEvent(event, next);
   showTable(next, message.version);
 }
 
@@ -320,7 +323,7 @@ function noteLapsedOffers(before, next, seen) {
   }
 }
 
-function handleEvent(event) {
+function handleEvent(event, after) {
   const who = event.player ? playerName(event.player) : "";
   let text = "";
   let next = "";
@@ -393,7 +396,7 @@ function handleEvent(event) {
     case "game_over":
       clearFeedback(); // the result says what happened
       playSound("end");
-      text = resultText(event.outcome);
+      text = resultText(event.outcome, after);
       break;
     default:
       break;
@@ -422,6 +425,7 @@ function myTurn() {
 }
 
 function render() {
+  const focused = document.activeElement;
   const over = isOver();
   boardRoot.dataset.ply = String(table.ply);
   if (over) boardRoot.dataset.outcome = table.outcome.winner || "draw";
@@ -443,6 +447,35 @@ function render() {
   renderResult(over);
   replay.update();
   updateClock(table, you);
+  keepFocus(focused);
+}
+
+// The offer each action makes, shown to its maker as waiting for an answer.
+const OFFER_OF = {
+  request_undo: "offer-undo",
+  offer_draw: "offer-draw",
+  rematch: "offer-rematch",
+};
+
+// An action's button hides itself once the table has taken the action (an offer made or
+// answered, the game over), and the focus would drop to <body>: a keyboard or screen-reader
+// player would not know where they are. The focus goes to what the action led to instead:
+// their offer waiting for an answer, else the result, else the board.
+function visible(element) {
+  // checkVisibility() where the browser has it (2022 on), else whether it takes up space
+  return element.checkVisibility ? element.checkVisibility() : element.getClientRects().length > 0;
+}
+
+function keepFocus(focused) {
+  if (!focused || !focused.closest || !focused.closest("#actions, #offers")) return;
+  if (visible(focused)) return;
+  const now = document.activeElement;
+  if (now !== focused && now !== document.body && now !== null) return; // it went elsewhere
+  const id = OFFER_OF[focused.dataset.action];
+  const offer = id ? $(id) : null;
+  if (offer && visible(offer)) offer.focus();
+  else if (isOver()) $("result").focus();
+  else focusBoard(boardRoot);
 }
 
 function renderTurn(over) {
@@ -658,7 +691,7 @@ function renderMoves() {
   if (last) list.scrollTop = list.scrollHeight;
 }
 
-function resultText(outcome) {
+function resultText(outcome, current = table) {
   if (!outcome) return "";
   const winner = outcome.winner ? playerName(outcome.winner) : "";
   switch (outcome.reason) {
@@ -672,11 +705,11 @@ function resultText(outcome) {
           }
         : { score: formatNumber(score.red) };
       let text = outcome.winner ? t("wins_score", params) : t("draw_score", params);
-      if (table.view && table.view.misere) text += ` ${t("misere_rule")}`;
+      if (current.view && current.view.misere) text += ` ${t("misere_rule")}`;
       return text;
     }
     case "connection": {
-      const mover = lastMoverOf(table);
+      const mover = lastMoverOf(current);
       if (mover && outcome.winner && mover !== outcome.winner) {
         return t("wins_connection_swap", { winner, mover: playerName(mover) });
       }
@@ -730,8 +763,10 @@ let announceQueue = [];
 let announceNext = ""; // "Red to move", read last, unless the game ended meanwhile
 function announce(text, next = "") {
   // Events arriving together (a move, then the end of the game) are read as one message;
-  // the region is emptied first so the same words twice are still announced.
-  announceQueue.push(text);
+  // the region is emptied first so the same words twice are still announced. Within one
+  // message a sentence is read once: a resignation or an agreed draw is both its own
+  // event and the result of the "game_over" behind it, in the same words.
+  if (!announceQueue.includes(text)) announceQueue.push(text);
   if (next) announceNext = next;
   const region = $("announcer");
   region.textContent = "";
