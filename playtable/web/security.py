@@ -6,6 +6,7 @@ route has not set itself, so a page that needs a stricter or different policy st
 
 from __future__ import annotations
 
+import os
 from urllib.parse import urlsplit
 
 from starlette.datastructures import Headers, MutableHeaders
@@ -18,7 +19,10 @@ CONTENT_SECURITY_POLICY = (
     "connect-src 'self'; font-src 'self'; object-src 'none'; base-uri 'none'; "
     "form-action 'self'; frame-ancestors 'none'"
 )
-HSTS = "max-age=31536000; includeSubDomains"
+# Strict-Transport-Security over HTTPS: a year, for this name only by default (a site under
+# a shared parent domain must not force HTTPS on its siblings). PLAYTABLE_HSTS replaces it
+# ("max-age=31536000; includeSubDomains; preload", say), "off" sends none.
+HSTS = os.environ.get("PLAYTABLE_HSTS", "").strip() or "max-age=31536000"
 UNSAFE_METHODS = {"POST", "PUT", "PATCH", "DELETE"}
 
 
@@ -31,7 +35,7 @@ def headers_for(https: bool) -> list[tuple[str, str]]:
         ("cross-origin-opener-policy", "same-origin"),
         ("permissions-policy", "camera=(), microphone=(), geolocation=()"),
     ]
-    if https:
+    if https and HSTS.lower() != "off":
         # Only over HTTPS: sent over plain HTTP it would be ignored, or lock out a test site.
         headers.append(("strict-transport-security", HSTS))
     return headers
