@@ -100,7 +100,7 @@ def _strings(catalog: gettext.NullTranslations) -> dict[str, str | Mapping[str, 
         # results
         "wins_score": _("%(winner)s wins %(winner_score)s–%(loser_score)s."),
         "draw_score": _("Draw, %(score)s–%(score)s."),
-        "misere_rule": _("Misère: fewer boxes wins."),
+        "misere_rule": _("Misère: the player with fewer boxes wins."),
         "wins_connection": _("%(winner)s wins: a chain of %(winner)s checkers joins both sides."),
         "wins_connection_swap": _(
             "%(winner)s wins on %(mover)s's turn: the swap completed the %(winner)s chain."
@@ -255,7 +255,7 @@ def error_texts(catalog: gettext.NullTranslations) -> dict[str, str]:
         "protocol": _("This page is out of date. Reload it."),
         "not_seated": _("Only the two players can do that."),
         "not_your_turn": _("It is not your turn."),
-        "stale": _("The board had changed: here it is as it stands now."),
+        "stale": _("The board has changed: here it is as it stands now."),
         "illegal": _("That is not allowed at this point of the game."),
         "game_over": _("The game is already over."),
         "no_offer": _("There is no offer to answer."),

@@ -51,8 +51,8 @@ def replay_strings(catalog: gettext.NullTranslations) -> dict[str, str]:
         "analysis_retrying": _("The solver is trying the estimated endgames again…"),
         # Translators: an estimate from the bots' search, not a proof: "About Blue by 2".
         "eval_about": _("About %(player)s by %(boxes)s (estimate)"),
-        "eval_about_you_win": _("You ahead by about %(boxes)s (estimate)"),
-        "eval_about_you_lose": _("You behind by about %(boxes)s (estimate)"),
+        "eval_about_you_win": _("You are ahead by about %(boxes)s (estimate)"),
+        "eval_about_you_lose": _("You are behind by about %(boxes)s (estimate)"),
         "eval_about_even": _("About even (estimate)"),
         "eval_some_estimates": _(
             "Positions not proved in time: %(count)s of %(total)s. Their values are estimates "
