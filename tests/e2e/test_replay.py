@@ -103,9 +103,19 @@ def test_keys_home_end_and_coordinates(browser: Browser, server_url: str) -> Non
     shown(page, 0)
     page.keyboard.press("ArrowRight")
     shown(page, 1)
+    # the address follows the position shown, so a link copied now opens it
+    table_url = page.url.split("#")[0]
+    assert page.url == table_url + "#ply=1"
     page.keyboard.press("End")
     shown(page, 2)
     expect(page.locator("#board")).to_have_attribute("data-past", "false")
+    assert page.url == table_url  # the live position: no position in the address
+    linked = page.context.new_page()  # the link, opened: the position it names, in the past
+    linked.goto(table_url + "#ply=1")
+    shown(linked, 1)
+    expect(linked.locator("#board")).to_have_attribute("data-past", "true")
+    expect(linked.locator("#board .line--drawn")).to_have_count(1)
+    linked.close()
     # coordinates on request: the columns' letters and rows' numbers of the move texts
     expect(page.locator("#board .dots-coords")).to_have_count(0)
     page.get_by_label("Coordinates").check()

@@ -67,6 +67,13 @@ export class Replay {
     this.coordinates = localStorage.getItem(COORDS_KEY) === "1";
     this.build();
     if (keys) document.addEventListener("keydown", (event) => this.keydown(event));
+    // An address may name a position (#ply=12: a moment of the game shared as a link), and
+    // the address follows the steps, so a link copied from the bar opens where it was.
+    this.linked = keys;
+    if (keys) {
+      window.addEventListener("hashchange", () => this.goToHash());
+      setTimeout(() => this.goToHash(), 0);
+    }
     list?.addEventListener("click", (event) => {
       const target = event.target.closest("[data-replay-ply]");
       if (target) this.go(Number(target.dataset.replayPly));
@@ -189,7 +196,23 @@ export class Replay {
       this.load(target);
     }
     this.stepped = true;
+    this.remember(target === total ? null : target);
     this.onChange();
+  }
+
+  /** The position the address names (#ply=n), if any. */
+  goToHash() {
+    const match = /^#ply=(\d{1,5})$/.exec(window.location.hash);
+    if (match && Number(match[1]) !== this.at()) this.go(Number(match[1]));
+  }
+
+  /** Put the shown position in the address (none for the live one), without a history
+   * entry per step. */
+  remember(ply) {
+    if (!this.linked) return;
+    const bare = window.location.pathname + window.location.search;
+    const wanted = ply === null ? bare : `${bare}#ply=${ply}`;
+    if (wanted !== bare + window.location.hash) window.history.replaceState(null, "", wanted);
   }
 
   key(ply, table) {
