@@ -168,6 +168,9 @@ def test_a_screen_reader_reads_the_lines_boxes_and_checkers_on_the_board(
     items = board.get_by_role("listitem")
     texts = items.all_text_contents()
     assert "Box claimed by Blue: a1-b1-b2-a2" in texts, texts
+    # and how many sides each open box has: the decision of the game
+    assert "Open box b1-c1-c2-b2: 1 of 4 sides drawn" in texts, texts
+    assert "Open box a2-b2-b3-a3: 1 of 4 sides drawn" in texts, texts
     for words in (
         "Red drew the line from a1 to b1.",
         "Blue drew the line from a1 to a2.",

@@ -2,7 +2,7 @@
 // dots, lines and cells. Board units have y pointing up; the SVG flips them.
 
 import { BoardControls, positionList, r2, svgEl } from "./board.js";
-import { playerInitial, playerName, t } from "./i18n.js";
+import { formatNumber, playerInitial, playerName, t } from "./i18n.js";
 import { moveWords } from "./move_words.js";
 
 const U = 100; // SVG units per board unit
@@ -260,8 +260,9 @@ export class DotsBoard {
   }
 }
 
-/** The position in words: each claimed box (by its corners) and its owner, then each drawn
- * line and who drew it (the move list's words), or a line drawn before the game. */
+/** The position in words: each claimed box (by its corners) and its owner, each open box
+ * with sides drawn (most first), then each drawn line and who drew it (the move list's
+ * words), or a line drawn before the game. */
 function describePosition(table, drawer) {
   const view = table.view;
   const boxes = view.cells
@@ -270,13 +271,26 @@ function describePosition(table, drawer) {
       const corners = cell.dots.map((i) => view.dots[i].name).join("-");
       return `${t("dots_box", { player: playerName(cell.owner) })}: ${corners}`;
     });
+  // each open box with sides drawn: how close it is to a third side, the decision of the game
+  const open = view.cells
+    .filter((cell) => !cell.owner)
+    .map((cell) => [cell, cell.lines.filter((i) => view.lines[i].drawn).length])
+    .filter(([, count]) => count > 0)
+    .sort(([, a], [, b]) => b - a)
+    .map(([cell, count]) =>
+      t("dots_box_sides", {
+        box: cell.dots.map((i) => view.dots[i].name).join("-"),
+        count: formatNumber(count),
+        total: formatNumber(cell.lines.length),
+      }),
+    );
   const lines = view.lines
     .filter((line) => line.drawn)
     .map((line) => {
       const by = line.predrawn ? null : drawer.get(line.name);
       return by ? moveWords("dots", by, line.name) : t("dots_line", { line: line.name });
     });
-  return [...boxes, ...lines];
+  return [...boxes, ...open, ...lines];
 }
 
 /** Who drew each line: a Dots and Boxes move is the line's name; `movers[i]` played move i. */
