@@ -46,7 +46,8 @@ def test_the_api_creates_a_clocked_table_and_refuses_a_bad_time_control(
     created = client.post("/api/tables", json={**body, "time_control": half})
     table_id = created.json()["id"]
     client.get(created.json()["seat_url"])
-    assert "1,5 min + 2 s" in client.get(f"/fi/t/{table_id}").text  # Finnish decimal comma
+    finnish = client.get(f"/fi/t/{table_id}").text
+    assert "1,5\u00a0min + 2\u00a0s" in finnish  # the decimal comma, no break before a unit
     assert "1.5 min + 2 s" in client.get(f"/t/{table_id}").text
 
 
