@@ -320,7 +320,8 @@ def answer_undo(
             offers=dataclasses.replace(table.offers, undo=None),
         )
     remaining = table.moves[:start]
-    restart = None if now is None else clocks.restart_at(table.clocks(), start, now)
+    movers = [m.player for m in table.moves]
+    restart = clocks.restart_at(table.clocks(), start, now, movers, table.to_move())
     return decided(
         table,
         (UndoEvent(requester, table.moves[start].move, table.ply - start),),

@@ -235,3 +235,29 @@ async def test_a_take_back_moves_no_clock(store: Store, clock: StepClock) -> Non
     moved = (await first.snapshot(table_id, None))["clock"]["remaining"]
     assert moved == {"red": 7.0, "blue": 15.0}
     await first.close()
+
+
+async def test_playing_and_taking_back_gains_no_time(store: Store, clock: StepClock) -> None:
+    """A take-back reverts the increments of the moves it takes back: a player who plays and
+    takes back (the computer always allows it) cannot add an increment a time, and the first
+    move taken back leaves the base time, not more (a hostile review: 60 s became 180 s)."""
+    service = service_on(store, clock)
+    table_id, red, blue = await seated(service, RealTime(60, 10))
+    for _ in range(3):  # red's first move, taken back, three times
+        clock.advance(1)
+        await service.play_move(table_id, red, 0, "a1-b1")
+        await service.request_undo(table_id, red)
+        await service.answer_undo(table_id, blue, True)
+    start = (await service.snapshot(table_id, None))["clock"]["remaining"]
+    assert start == {"red": 60.0, "blue": 60.0}
+    await played(service, clock, table_id, red, blue, 5)  # first moves free: red 70 - 5 + 10
+    before = (await service.snapshot(table_id, None))["clock"]["remaining"]
+    assert before == {"red": 75.0, "blue": 70.0}
+    for _ in range(3):  # blue thinks 2 s, plays, and takes it back: 2 s spent, nothing won
+        clock.advance(2)
+        await service.play_move(table_id, blue, 3, "c1-d1")
+        await service.request_undo(table_id, blue)
+        await service.answer_undo(table_id, red, True)
+    after = (await service.snapshot(table_id, None))["clock"]["remaining"]
+    assert after == {"red": 75.0, "blue": 64.0}
+    await service.close()
