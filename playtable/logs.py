@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import logging
 import logging.config
+import re
 from collections.abc import Iterable
 from typing import Any
 
@@ -21,6 +22,7 @@ ACCESS_FORMAT = (
     '%(asctime)s %(levelname)s access: %(client_addr)s - "%(request_line)s" %(status_code)s'
 )
 DATE_FORMAT = "%Y-%m-%dT%H:%M:%S%z"
+SECRET_KEY = re.compile(r"pass|secret|token|key|auth|cred", re.IGNORECASE)
 
 
 def config(level: str) -> dict[str, Any]:
@@ -80,7 +82,10 @@ def shown_url(url: str | None) -> str:
         from pathlib import Path
 
         parsed = parsed.set(database=str(Path(parsed.database).resolve()))
-    return parsed.render_as_string(hide_password=True)
+    # a password may also come in the query (?password=..., both drivers read it there)
+    query = {key: "***" if SECRET_KEY.search(key) else value for key, value in parsed.query.items()}
+    shown = parsed.set(query=query).render_as_string(hide_password=True)
+    return shown.replace("%2A%2A%2A", "***")
 
 
 def describe(items: Iterable[tuple[str, str]]) -> str:

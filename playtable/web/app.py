@@ -104,10 +104,11 @@ def create_app(
         bus = make_bus(redis_url, prefix=prefix, database_url=url)
     the_bus = bus
     log.info(
-        "%s",
+        "Playtable %s (%s): %s",
+        playtable.__version__,
+        commit(),
         describe(
             (
-                ("Playtable", f"{playtable.__version__} ({commit()}):"),
                 ("database", shown_url(url)),
                 ("bus", shown_url(redis_url) if redis_url else "in this process"),
                 ("secret", "given" if secret is not None else secret_source()),

@@ -153,3 +153,15 @@ def test_the_server_log_says_when_what_and_where_from(tmp_path: Path) -> None:
     assert seat and re.match(rf"{stamp} INFO access: ", seat[0]), out
     token = created["seat_url"].rsplit("/", 1)[1]
     assert token not in out + err and "/seat/…" in seat[0]
+
+
+def test_the_log_shows_no_password_of_the_database_or_redis_address() -> None:
+    from playtable.logs import shown_url
+
+    assert shown_url("postgresql+asyncpg://app:hunter2@db/playtable") == (
+        "postgresql+asyncpg://app:***@db/playtable"
+    )
+    # both drivers also take a password in the query
+    shown = shown_url("redis://cache:6379/0?password=hunter2&socket_timeout=5")
+    assert "hunter2" not in shown and "password=***" in shown and "socket_timeout=5" in shown
+    assert "hunter2" not in shown_url("postgresql+asyncpg://db/p?sslmode=require&password=hunter2")
