@@ -15,6 +15,7 @@ which does not match ``playtable.example`` itself), compared without the port an
 from __future__ import annotations
 
 import os
+import re
 
 from starlette.requests import Request
 from starlette.responses import Response
@@ -23,6 +24,8 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 from playtable.web.errors import error_page
 from playtable.web.health import PATHS
 from playtable.web.templating import gettext_for
+
+HOST_NAME = re.compile(r"[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*")
 
 
 def allowed_hosts() -> list[str]:
@@ -46,7 +49,10 @@ def host_name(header: str | None) -> str | None:
     name, colon, port = value.partition(":")
     if colon and not (port.isascii() and port.isdigit()):
         return None
-    return name or None
+    # a DNS name (letters, digits, hyphens, dot-separated labels; a trailing dot is the root)
+    # or an IPv4 address: a wildcard pattern must not let "evil/.site.example" through
+    bare = name.removesuffix(".")
+    return bare if HOST_NAME.fullmatch(bare) else None
 
 
 def matches(name: str, patterns: list[str]) -> bool:

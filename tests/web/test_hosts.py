@@ -36,7 +36,15 @@ def test_a_forged_host_gets_a_page_in_the_visitors_language_and_no_links(
     site: TestClient,
 ) -> None:
     table = create_table(site)
-    for host in ("evil.example", "games.example", "playtable.example.evil", "x:y", ""):
+    for host in (
+        "evil.example",
+        "games.example",
+        "playtable.example.evil",
+        "x:y",
+        "",
+        "evil.example/.games.example",  # a wildcard pattern, fooled before
+        ".games.example",
+    ):
         response = site.get(f"/t/{table.id}/watch", headers={"host": host})
         assert response.status_code == 400, host
         assert "evil" not in response.text
@@ -77,6 +85,13 @@ def test_without_the_setting_every_name_is_served(client: TestClient) -> None:
         (":80", None),
         ("", None),
         (None, None),
+        ("PlayTable.Example.:443", "playtable.example"),  # the root's trailing dot
+        ("evil.example/.games.example", None),  # no name at all: a wildcard must not match
+        ("evil.example#.games.example", None),
+        ("user@x.games.example", None),
+        (".games.example", None),
+        ("x y.games.example", None),
+        ("10.0.0.11:8001", "10.0.0.11"),
     ],
 )
 def test_host_names(header: str | None, name: str | None) -> None:
