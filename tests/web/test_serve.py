@@ -27,6 +27,18 @@ def free_port() -> int:
         return port
 
 
+def wait_until_serving(process: subprocess.Popen[str] | subprocess.Popen[bytes], base: str) -> None:
+    deadline = time.monotonic() + 20
+    while True:
+        try:
+            urllib.request.urlopen(base + "/", timeout=1).close()
+            return
+        except OSError:
+            if process.poll() is not None or time.monotonic() > deadline:
+                raise RuntimeError("playtable serve did not start") from None
+            time.sleep(0.1)
+
+
 @pytest.fixture
 def server(tmp_path: Path) -> Iterator[str]:
     port = free_port()
@@ -47,15 +59,7 @@ def server(tmp_path: Path) -> Iterator[str]:
     )
     base = f"http://127.0.0.1:{port}"
     try:
-        deadline = time.monotonic() + 20
-        while True:
-            try:
-                urllib.request.urlopen(base + "/", timeout=1).close()
-                break
-            except OSError:
-                if process.poll() is not None or time.monotonic() > deadline:
-                    raise RuntimeError("playtable serve did not start") from None
-                time.sleep(0.1)
+        wait_until_serving(process, base)
         yield base
     finally:
         process.terminate()
@@ -130,14 +134,7 @@ def test_the_server_log_says_when_what_and_where_from(tmp_path: Path) -> None:
     )
     base = f"http://127.0.0.1:{port}"
     try:
-        deadline = time.monotonic() + 20
-        while True:
-            try:
-                urllib.request.urlopen(base + "/", timeout=1).close()
-                break
-            except OSError:
-                assert process.poll() is None and time.monotonic() < deadline
-                time.sleep(0.1)
+        wait_until_serving(process, base)
         created = post_json(base + "/api/tables", {"game": "dots", "options": DOTS})
         urllib.request.urlopen(created["seat_url"], timeout=5).close()
     finally:
