@@ -37,6 +37,7 @@ from playtable.tables.events import (
 )
 from playtable.tables.nicknames import clean_nickname
 from playtable.tables.table import Actor, Bot, LoadedTable, Offers
+from playtable.tables.takeback import restart_at
 
 
 @dataclass(frozen=True)
@@ -321,7 +322,7 @@ def answer_undo(
         )
     remaining = table.moves[:start]
     movers = [m.player for m in table.moves]
-    restart = clocks.restart_at(table.clocks(), start, now, movers, table.to_move())
+    restart = restart_at(table.clocks(), start, now, movers, table.to_move())
     return decided(
         table,
         (UndoEvent(requester, table.moves[start].move, table.ply - start),),
