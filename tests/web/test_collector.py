@@ -72,10 +72,12 @@ def test_playtable_serve_runs_the_frozen_app(monkeypatch: pytest.MonkeyPatch) ->
     """``playtable serve`` hands uvicorn the wrapped app (without starting a server here)."""
     import uvicorn
 
-    from playtable import cli
+    from playtable import cli, logs
 
     served: list[Any] = []
     monkeypatch.setattr(uvicorn, "run", lambda app, **options: served.append(app))
+    # the server's logging (handlers on the playtable loggers) stays out of this test process
+    monkeypatch.setattr(logs, "configure", lambda level: None)
     assert cli.main(["serve", "--database-url", "sqlite:///:memory:"]) == 0
     (app,) = served
     assert app.__qualname__ == "frozen_after_start_up.<locals>.wrapped"

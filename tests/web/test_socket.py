@@ -342,9 +342,15 @@ def test_a_player_who_catches_up_by_a_re_read_still_gets_the_rematch_link(
             blue.until_state(lambda t: t["offers"]["rematch"] == ["red"])
             blue.send("rematch")  # blue accepts
             assert blue.next("rematch")["url"]
-            # red's socket subscribes again and re-reads: the state, then the link
-            _, state = red.until_state(lambda t: t["rematch_id"] is not None)
-            links = []
+            # red's socket subscribes again and re-reads: the state, then the link (which
+            # may also come first, as the answer to red's own proposal if blue's acceptance
+            # landed between red's proposal and its look for the link)
+            links: list[str] = []
+            while (message := red.receive())["type"] != "state" or not message["table"][
+                "rematch_id"
+            ]:
+                links += [message["url"]] if message["type"] == "rematch" else []
+            state = message["table"]
             for _ in range(50):  # a ping's pong at a time, so a missing link fails, not hangs
                 red.send("ping")
                 while (message := red.receive())["type"] != "pong":
