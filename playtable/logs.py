@@ -10,7 +10,7 @@ from __future__ import annotations
 import logging
 import logging.config
 import re
-from collections.abc import Iterable
+from pathlib import Path
 from typing import Any
 
 from sqlalchemy.engine import make_url
@@ -79,8 +79,6 @@ def shown_url(url: str | None) -> str:
     except Exception:
         return "(an address that does not parse)"
     if parsed.get_backend_name() == "sqlite" and parsed.database not in (None, "", ":memory:"):
-        from pathlib import Path
-
         parsed = parsed.set(database=str(Path(parsed.database).resolve()))
     # a password may also come in the query (?password=..., both drivers read it there)
     query = {key: "***" if SECRET_KEY.search(key) else value for key, value in parsed.query.items()}
@@ -88,8 +86,4 @@ def shown_url(url: str | None) -> str:
     return shown.replace("%2A%2A%2A", "***")
 
 
-def describe(items: Iterable[tuple[str, str]]) -> str:
-    return "; ".join(f"{name} {value}" for name, value in items)
-
-
-__all__ = ["config", "configure", "describe", "shown_url"]
+__all__ = ["config", "configure", "shown_url"]

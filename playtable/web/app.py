@@ -17,7 +17,7 @@ from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 import playtable
 from playtable.bus import Bus, make_bus
 from playtable.bus.redis import DEFAULT_PREFIX
-from playtable.logs import describe, shown_url
+from playtable.logs import shown_url
 from playtable.store import DEFAULT_URL, Store
 from playtable.tables import TableService
 from playtable.tables.pool import BotSettings
@@ -103,18 +103,15 @@ def create_app(
     if bus is None:
         bus = make_bus(redis_url, prefix=prefix, database_url=url)
     the_bus = bus
+    hosts = allowed_hosts() if hosts is None else hosts
     log.info(
-        "Playtable %s (%s): %s",
+        "Playtable %s (%s): database %s; bus %s; secret %s; allowed hosts %s",
         playtable.__version__,
         commit(),
-        describe(
-            (
-                ("database", shown_url(url)),
-                ("bus", shown_url(redis_url) if redis_url else "in this process"),
-                ("secret", "given" if secret is not None else secret_source()),
-                ("allowed hosts", ", ".join(allowed_hosts()) or "any"),
-            )
-        ),
+        shown_url(url),
+        shown_url(redis_url) if redis_url else "in this process",
+        "given" if secret is not None else secret_source(),
+        ", ".join(hosts) or "any",
     )
     bot_settings = bots if bots is not None else BotSettings.from_env()
     routes = routing.routes()
@@ -146,7 +143,6 @@ def create_app(
         Middleware(LanguageMiddleware),
         Middleware(RequesterMiddleware),
     ]
-    hosts = allowed_hosts() if hosts is None else hosts
     if hosts:  # the site's own names only (web/hosts.py), refused in the visitor's language
         middleware.insert(2, Middleware(AllowedHostsMiddleware, hosts=hosts))
     if proxies:

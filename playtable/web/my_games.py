@@ -47,6 +47,7 @@ class MyGame:
     you: Player
     your_move: bool
     running: bool
+    token: str  # the seat's, from this browser's cookie
 
     @property
     def order(self) -> tuple[int, float]:
@@ -79,7 +80,7 @@ async def my_games(service: TableService, request: Request) -> list[MyGame]:
         except TableNotFound:
             continue
         running = table["outcome"] is None
-        games.append(MyGame(table, you, running and table["to_move"] == you, running))
+        games.append(MyGame(table, you, running and table["to_move"] == you, running, token))
     return sorted(games, key=lambda game: game.order)
 
 
@@ -150,9 +151,7 @@ async def games_page(request: Request) -> Response:
         headers={"Cache-Control": "no-store"},
     )
     for game in games:  # each seat listed is renewed, as by a visit to its table
-        token = seat_token_from(request, game.table["id"])
-        if token is not None:
-            set_seat_cookie(response, request, game.table["id"], token)
+        set_seat_cookie(response, request, game.table["id"], game.token)
     return response
 
 

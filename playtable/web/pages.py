@@ -50,8 +50,9 @@ async def _table(request: Request, *, watch: bool, invite: str | None = None) ->
         )
         response.headers["Retry-After"] = str(wait)
         return response
+    seat_token = seat_token_from(request, table_id)
     try:
-        you = None if watch else await service.seat_of(table_id, seat_token_from(request, table_id))
+        you = None if watch else await service.seat_of(table_id, seat_token)
         shared, live = await service.snapshot_parts(table_id)
     except TableNotFound:
         return table_not_found(request)
@@ -96,7 +97,6 @@ async def _table(request: Request, *, watch: bool, invite: str | None = None) ->
     )
     if new_token:
         set_csrf_cookie(response, request, token)
-    seat_token = seat_token_from(request, table_id)
     if you is not None and seat_token is not None:
         set_seat_cookie(response, request, table_id, seat_token)  # renewed by each visit
     if invitation is not None:
