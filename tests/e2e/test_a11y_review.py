@@ -200,6 +200,8 @@ def test_a_plain_winning_placement_is_announced_as_the_result_shows_it(
     seats = pair(browser, server_url, "swaptimum", swaptimum_size="3")
     red = seats["red"]
     play_record(seats, ["a1", "b1", "a2", "b2"])
+    # the moves so far read out (moves arriving within 50 ms are read as one message)
+    expect(red.locator("#announcer")).to_contain_text("checker on b2")
     record_announcements(red)
     play_record(seats, ["a3"])
     shown = "Red wins: a chain of Red checkers joins both sides."
