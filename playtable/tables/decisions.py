@@ -30,14 +30,12 @@ from playtable.tables.events import (
     NicknameEvent,
     TableEvent,
     TimeOut,
-    UndoEvent,
 )
 from playtable.tables.events import (
     GameOver as GameOverEvent,
 )
 from playtable.tables.nicknames import clean_nickname
 from playtable.tables.table import Actor, Bot, LoadedTable, Offers
-from playtable.tables.takeback import restart_at
 
 
 @dataclass(frozen=True)
@@ -74,6 +72,15 @@ def require_opponent(table: LoadedTable, player: Player) -> None:
 
 
 # -- building a decision -----------------------------------------------------------------------
+def out_of_time(table: LoadedTable, now: datetime | None) -> Decision | None:
+    """The table ended on time, if its deadline passed before an action at ``now`` (an
+    answer, an offer, a resignation): the clock falls first, as it would have had the sweep
+    come first. ``None`` if in time, unclocked or ``now`` unknown."""
+    if now is None or not table.clocks().due(now):
+        return None
+    return flag(table, now)
+
+
 def decided(
     table: LoadedTable,
     events: tuple[Event, ...],
@@ -212,6 +219,8 @@ def moved(table: LoadedTable, played: MoveRow, state: Any) -> Decision:
 def resign(table: LoadedTable, actor: Actor, now: datetime | None = None) -> Decision:
     player = require_seat(table, actor)
     require_running(table)
+    if (late := out_of_time(table, now)) is not None:
+        return late
     outcome = ended(table, other(player), Termination.RESIGN)
     return decided(
         table,
@@ -237,6 +246,8 @@ def offer_draw(table: LoadedTable, actor: Actor, now: datetime | None = None) ->
     """Offer a draw; offering back to a player who offered one agrees to it."""
     player = require_seat(table, actor)
     require_running(table)
+    if (late := out_of_time(table, now)) is not None:
+        return late
     require_opponent(table, player)
     pending = table.offers.draw
     if pending == player:
@@ -255,6 +266,8 @@ def answer_draw(
 ) -> Decision:
     player = require_seat(table, actor)
     require_running(table)
+    if (late := out_of_time(table, now)) is not None:
+        return late
     if table.offers.draw != other(player):
         raise NoOffer(errors.NO_DRAW_OFFER, version=table.version)
     if accept:
@@ -263,72 +276,6 @@ def answer_draw(
         table,
         (TableEvent(Kind.DRAW_DECLINED, player),),
         offers=dataclasses.replace(table.offers, draw=None),
-    )
-
-
-def undo_start(table: LoadedTable, player: Player) -> int | None:
-    """The first ply a take-back by ``player`` would remove, or ``None`` if none is possible.
-
-    Between people only the requester's own last move, right after playing it. Against the
-    computer, whose answer comes at once, the requester's last move and every reply after it.
-    """
-    if not table.moves:
-        return None
-    if table.moves[-1].player == player:
-        return table.ply - 1
-    if other(player) not in table.bots:
-        return None
-    for index in range(table.ply - 1, -1, -1):
-        if table.moves[index].player == player:
-            return index
-    return None
-
-
-def request_undo(table: LoadedTable, actor: Actor) -> Decision:
-    player = require_seat(table, actor)
-    require_running(table)
-    require_opponent(table, player)
-    if undo_start(table, player) is None:
-        raise Illegal(
-            errors.UNDO_NOT_YOURS,
-            version=table.version,
-        )
-    if table.offers.undo == player:
-        raise Illegal(errors.UNDO_ALREADY_ASKED, version=table.version)
-    return decided(
-        table,
-        (TableEvent(Kind.UNDO_REQUESTED, player),),
-        offers=dataclasses.replace(table.offers, undo=player),
-    )
-
-
-def answer_undo(
-    table: LoadedTable, actor: Actor, accept: bool, now: datetime | None = None
-) -> Decision:
-    """``now``: when the take-back is allowed, where the clocks start again (clocks.Restart)."""
-    player = require_seat(table, actor)
-    require_running(table)
-    requester = other(player)
-    if table.offers.undo != requester:
-        raise NoOffer(errors.NO_UNDO_REQUEST, version=table.version)
-    start = undo_start(table, requester)
-    if not accept or start is None:
-        # A request that no longer fits the position (nothing of the requester's left to
-        # take back) lapses like a declined one.
-        return decided(
-            table,
-            (TableEvent(Kind.UNDO_DECLINED, player),),
-            offers=dataclasses.replace(table.offers, undo=None),
-        )
-    remaining = table.moves[:start]
-    movers = [m.player for m in table.moves]
-    restart = restart_at(table.clocks(), start, now, movers, table.to_move())
-    return decided(
-        table,
-        (UndoEvent(requester, table.moves[start].move, table.ply - start),),
-        offers=dataclasses.replace(table.offers.cleared(), restart=restart),
-        drop_from=start,
-        state=table.game.replay([m.move for m in remaining]),
     )
 
 
@@ -361,6 +308,8 @@ def abort(table: LoadedTable, actor: Actor, now: datetime | None = None) -> Deci
     """End the table without a result: allowed to either player until both have moved."""
     player = require_seat(table, actor)
     require_running(table)
+    if (late := out_of_time(table, now)) is not None:
+        return late
     if table.both_moved():
         raise Illegal(errors.ABORT_TOO_LATE, version=table.version)
     outcome = Outcome(None, Termination.ABORTED)
@@ -429,19 +378,17 @@ __all__ = [
     "Decision",
     "abort",
     "answer_draw",
-    "answer_undo",
     "decided",
     "ended",
     "flag",
     "heard",
     "moved",
     "offer_draw",
+    "out_of_time",
     "play",
-    "request_undo",
     "require_opponent",
     "require_running",
     "require_seat",
     "resign",
     "take_seat",
-    "undo_start",
 ]

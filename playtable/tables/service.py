@@ -35,7 +35,7 @@ from playtable.bus import Bus, Subscription
 from playtable.games import PLAYERS, Player
 from playtable.games.records import GameRecord
 from playtable.store import Store
-from playtable.tables import clocks, decisions, seating, tokens, views
+from playtable.tables import clocks, decisions, seating, takeback, tokens, views
 from playtable.tables import rematch as rematches
 from playtable.tables.analysis import Analysis
 from playtable.tables.announcer import Announcer
@@ -261,11 +261,11 @@ class TableService:
         )
 
     async def request_undo(self, table_id: str, token: Actor) -> int:
-        return await self._change(table_id, lambda t: decisions.request_undo(t, token))
+        return await self._change(table_id, lambda t: takeback.request_undo(t, token, self.clock()))
 
     async def answer_undo(self, table_id: str, token: Actor, accept: bool) -> int:
         return await self._change(
-            table_id, lambda t: decisions.answer_undo(t, token, accept, self.clock())
+            table_id, lambda t: takeback.answer_undo(t, token, accept, self.clock())
         )
 
     async def rematch(self, table_id: str, token: Actor) -> int:

@@ -1,12 +1,26 @@
-"""Where the clocks start again when a take-back is allowed (:class:`clocks.Restart`)."""
+"""The take-back: who may ask for one, what it takes back, and where the clocks start again
+when it is allowed (:class:`clocks.Restart`). Decisions as in :mod:`playtable.tables.decisions`."""
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
 from datetime import datetime
 
-from playtable.games import PLAYERS, Player
+from playtable.games import PLAYERS, Player, other
+from playtable.tables import errors
 from playtable.tables.clocks import Clocks, RealTime, Restart, Unlimited, utc
+from playtable.tables.decisions import (
+    Decision,
+    decided,
+    out_of_time,
+    require_opponent,
+    require_running,
+    require_seat,
+)
+from playtable.tables.errors import Illegal, NoOffer
+from playtable.tables.events import Kind, TableEvent, UndoEvent
+from playtable.tables.table import Actor, LoadedTable
 
 
 def restart_at(
@@ -37,4 +51,74 @@ def restart_at(
     return Restart(ply, utc(now), left)
 
 
-__all__ = ["restart_at"]
+def undo_start(table: LoadedTable, player: Player) -> int | None:
+    """The first ply a take-back by ``player`` would remove, or ``None`` if none is possible.
+
+    Between people only the requester's own last move, right after playing it. Against the
+    computer, whose answer comes at once, the requester's last move and every reply after it.
+    """
+    if not table.moves:
+        return None
+    if table.moves[-1].player == player:
+        return table.ply - 1
+    if other(player) not in table.bots:
+        return None
+    for index in range(table.ply - 1, -1, -1):
+        if table.moves[index].player == player:
+            return index
+    return None
+
+
+def request_undo(table: LoadedTable, actor: Actor, now: datetime | None = None) -> Decision:
+    player = require_seat(table, actor)
+    require_running(table)
+    if (late := out_of_time(table, now)) is not None:
+        return late
+    require_opponent(table, player)
+    if undo_start(table, player) is None:
+        raise Illegal(
+            errors.UNDO_NOT_YOURS,
+            version=table.version,
+        )
+    if table.offers.undo == player:
+        raise Illegal(errors.UNDO_ALREADY_ASKED, version=table.version)
+    return decided(
+        table,
+        (TableEvent(Kind.UNDO_REQUESTED, player),),
+        offers=dataclasses.replace(table.offers, undo=player),
+    )
+
+
+def answer_undo(
+    table: LoadedTable, actor: Actor, accept: bool, now: datetime | None = None
+) -> Decision:
+    """``now``: when the take-back is allowed, where the clocks start again (clocks.Restart)."""
+    player = require_seat(table, actor)
+    require_running(table)
+    if (late := out_of_time(table, now)) is not None:
+        return late
+    requester = other(player)
+    if table.offers.undo != requester:
+        raise NoOffer(errors.NO_UNDO_REQUEST, version=table.version)
+    start = undo_start(table, requester)
+    if not accept or start is None:
+        # A request that no longer fits the position (nothing of the requester's left to
+        # take back) lapses like a declined one.
+        return decided(
+            table,
+            (TableEvent(Kind.UNDO_DECLINED, player),),
+            offers=dataclasses.replace(table.offers, undo=None),
+        )
+    remaining = table.moves[:start]
+    movers = [m.player for m in table.moves]
+    restart = restart_at(table.clocks(), start, now, movers, table.to_move())
+    return decided(
+        table,
+        (UndoEvent(requester, table.moves[start].move, table.ply - start),),
+        offers=dataclasses.replace(table.offers.cleared(), restart=restart),
+        drop_from=start,
+        state=table.game.replay([m.move for m in remaining]),
+    )
+
+
+__all__ = ["answer_undo", "request_undo", "restart_at", "undo_start"]

@@ -261,3 +261,28 @@ async def test_playing_and_taking_back_gains_no_time(store: Store, clock: StepCl
     after = (await service.snapshot(table_id, None))["clock"]["remaining"]
     assert after == {"red": 75.0, "blue": 64.0}
     await service.close()
+
+
+@pytest.mark.parametrize("action", ["accept_draw", "resign", "request_undo", "offer_draw"])
+async def test_an_answer_after_the_flag_fell_ends_the_game_on_time(
+    store: Store, clock: StepClock, action: str
+) -> None:
+    """Blue's time runs out with a draw offer of its own on the table; red's answer (or any
+    other action) that the server hears before the sweep does still finds the game lost on
+    time: accepting the draw does not turn red's win into a draw, and red's resignation or
+    take-back request does not give blue the game."""
+    service = service_on(store, clock)
+    table_id, red, blue = await seated(service, RealTime(30, 0))
+    await played(service, clock, table_id, red, blue, 10)  # blue to move, 30 s left
+    await service.offer_draw(table_id, blue)
+    clock.advance(31)  # no sweep runs here: the flag fell unseen
+    act = {
+        "accept_draw": lambda: service.answer_draw(table_id, red, True),
+        "resign": lambda: service.resign(table_id, red),
+        "request_undo": lambda: service.request_undo(table_id, red),
+        "offer_draw": lambda: service.offer_draw(table_id, red),
+    }[action]
+    await act()
+    outcome = (await service.snapshot(table_id, None))["outcome"]
+    assert outcome["winner"] == "red" and outcome["reason"] == "timeout"
+    await service.close()

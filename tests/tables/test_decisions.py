@@ -15,7 +15,7 @@ import pytest
 from playtable import games
 from playtable.games import Player, Termination
 from playtable.store import KEEP, MoveRow, TableRow
-from playtable.tables import decisions, tokens
+from playtable.tables import decisions, takeback, tokens
 from playtable.tables import rematch as rematches
 from playtable.tables.decisions import Decision
 from playtable.tables.errors import GameOver, Illegal, NoOffer, NotSeated, NotYourTurn, Stale
@@ -75,8 +75,8 @@ SEATS = RematchSeats(
         decisions.resign,
         decisions.offer_draw,
         lambda t, a: decisions.answer_draw(t, a, True),
-        decisions.request_undo,
-        lambda t, a: decisions.answer_undo(t, a, True),
+        takeback.request_undo,
+        lambda t, a: takeback.answer_undo(t, a, True),
         lambda t, a: rematches.rematch(t, a, SEATS),
         rematches.decline_rematch,
     ],
@@ -190,15 +190,15 @@ def test_no_draw_without_an_opponent_or_after_the_end() -> None:
 def test_a_take_back_of_your_own_last_move() -> None:
     played = table([("red", "a2-b2")])
     with pytest.raises(Illegal, match="only your own"):
-        decisions.request_undo(played, BLUE)
-    asked = decisions.request_undo(played, RED).after
+        takeback.request_undo(played, BLUE)
+    asked = takeback.request_undo(played, RED).after
     with pytest.raises(Illegal, match="already"):
-        decisions.request_undo(asked, RED)
+        takeback.request_undo(asked, RED)
     with pytest.raises(NoOffer):
-        decisions.answer_undo(asked, RED, True)
-    declined = decisions.answer_undo(asked, BLUE, False)
+        takeback.answer_undo(asked, RED, True)
+    declined = takeback.answer_undo(asked, BLUE, False)
     assert kinds(declined) == ["undo_declined"] and declined.after.ply == 1
-    accepted = decisions.answer_undo(asked, BLUE, True)
+    accepted = takeback.answer_undo(asked, BLUE, True)
     assert [e.to_json() for e in accepted.events] == [
         {"kind": "undo", "player": "red", "move": "a2-b2"}
     ]
@@ -209,24 +209,24 @@ def test_a_take_back_of_your_own_last_move() -> None:
 
 def test_no_take_back_before_any_move_or_without_an_opponent() -> None:
     with pytest.raises(Illegal):
-        decisions.request_undo(table(), RED)
+        takeback.request_undo(table(), RED)
     with pytest.raises(Illegal, match="Nobody"):
-        decisions.request_undo(table([("red", "a2-b2")], seats=("red",)), RED)
+        takeback.request_undo(table([("red", "a2-b2")], seats=("red",)), RED)
 
 
 def test_against_the_computer_a_take_back_includes_its_replies() -> None:
     # Red (a person) played, then the computer (blue) took all four boxes but one move.
     moves: list[tuple[Player, str]] = [("red", "a2-b2"), ("blue", "b1-b2"), ("blue", "b2-b3")]
     versus_bot = table(moves, bots={"blue": "easy"})
-    asked = decisions.request_undo(versus_bot, RED).after
-    accepted = decisions.answer_undo(asked, Bot("blue"), True)
+    asked = takeback.request_undo(versus_bot, RED).after
+    accepted = takeback.answer_undo(asked, Bot("blue"), True)
     assert [e.to_json() for e in accepted.events] == [
         {"kind": "undo", "player": "red", "move": "a2-b2", "count": 3}
     ]
     assert accepted.change.drop_ply == 0 and accepted.after.ply == 0
     # Between people the same request is refused: the last move is not red's.
     with pytest.raises(Illegal, match="only your own"):
-        decisions.request_undo(table(moves), RED)
+        takeback.request_undo(table(moves), RED)
 
 
 # -- rematch -----------------------------------------------------------------------------------
