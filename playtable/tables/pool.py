@@ -151,10 +151,20 @@ class BotPool:
             raise
 
     def shutdown(self) -> None:
-        if self._executor is not None:
-            # Work still queued is dropped; a worker busy with a move finishes it alone.
-            self._executor.shutdown(wait=False, cancel_futures=True)
-            self._executor = None
+        """Stop the pool for good (the server is closing): work still queued is dropped, a
+        worker busy with a search is stopped (nobody waits for its answer any more), and
+        the pool's queues are closed before the server exits, so that no process is left
+        behind and Python's resource tracker finds no semaphore leaked."""
+        executor, self._executor = self._executor, None
+        if executor is None:
+            return
+        workers = list((executor._processes or {}).values())
+        executor.shutdown(wait=False, cancel_futures=True)
+        for worker in workers:
+            worker.terminate()
+        for worker in workers:
+            worker.join(timeout=5)
+        executor.shutdown(wait=True)
 
 
 def _worker_start(server: int, nice: int, idle: bool = False) -> None:

@@ -162,3 +162,63 @@ def test_the_log_shows_no_password_of_the_database_or_redis_address() -> None:
     shown = shown_url("redis://cache:6379/0?password=hunter2&socket_timeout=5")
     assert "hunter2" not in shown and "password=***" in shown and "socket_timeout=5" in shown
     assert "hunter2" not in shown_url("postgresql+asyncpg://db/p?sslmode=require&password=hunter2")
+
+
+def test_a_server_stopped_while_the_computer_thinks_stops_cleanly(tmp_path: Path) -> None:
+    """An operator restarts the site while the computer is thinking on a 5x5 board: the
+    server exits at once, leaves none of its computer's worker processes behind, and its log
+    ends without Python's "leaked semaphore objects" warning (it did every time)."""
+    port = free_port()
+    env = {k: v for k, v in os.environ.items() if not k.startswith("PLAYTABLE_")}
+    command = [sys.executable, "-m", "playtable.cli", "serve", "--port", str(port)]
+    process = subprocess.Popen(
+        command, cwd=tmp_path, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    )
+    base = f"http://127.0.0.1:{port}"
+    try:
+        wait_until_serving(process, base)
+        five = {"grid": "square", "rows": 5, "cols": 5, "start": "standard"}
+        body = {"game": "dots", "options": five, "seat": "blue", "opponent": {"bot": "hard"}}
+        post_json(base + "/api/tables", body)  # the computer is red: it starts thinking
+        deadline = time.monotonic() + 20
+        while not (workers := _children(process.pid)) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert workers, "the computer's pool never started"
+    finally:
+        process.terminate()
+        _out, err = process.communicate(timeout=15)
+    assert "Application shutdown complete" in err, err
+    assert "leaked semaphore" not in err, err
+    deadline = time.monotonic() + 5
+    while (left := [pid for pid in workers if _alive(pid)]) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert not left, [_command(pid) for pid in left]
+
+
+def _alive(pid: int) -> bool:
+    try:
+        return " Z " not in Path(f"/proc/{pid}/stat").read_text().split(")", 1)[1][:4]
+    except OSError:
+        return False
+
+
+def _command(pid: int) -> str:
+    try:
+        return Path(f"/proc/{pid}/cmdline").read_text().replace("\0", " ")
+    except OSError:
+        return "gone"
+
+
+def _children(pid: int) -> list[int]:
+    """The computer's workers: processes whose parent is ``pid`` (Linux's /proc), spawned by
+    multiprocessing (not its resource tracker)."""
+    found = []
+    for status in Path("/proc").glob("[0-9]*/status"):
+        try:
+            text = status.read_text()
+        except OSError:
+            continue
+        child = int(status.parent.name)
+        if re.search(rf"^PPid:\s+{pid}$", text, re.MULTILINE) and "spawn_main" in _command(child):
+            found.append(child)
+    return found
