@@ -387,9 +387,11 @@ class TableSocket:
 
     async def on_rematch(self, message: dict[str, Any]) -> None:
         await self.spend(Budget.TABLES)
+        sent_before = self.rematch_sent
         await self.service.rematch(self.table_id, self.token)
-        # Once agreed, asking again just sends the link again (the bus brings it otherwise).
-        await self.send_rematch_link()
+        # The link comes once: with the relayed change that agreed the rematch, or here if
+        # the relay has not sent it yet. Asking again once agreed sends it again.
+        await self.send_rematch_link(again=sent_before)
 
     # -- from the table to the client -------------------------------------------------------
     async def send_state(self, only_if_newer: bool = False) -> None:
@@ -417,13 +419,17 @@ class TableSocket:
         self.resync_later = False  # reading now: no longer to be cancelled for a sooner read
         await self.send_state(only_if_newer=True)
 
-    async def send_rematch_link(self) -> None:
-        if self.player is None:
+    async def send_rematch_link(self, again: bool = False) -> None:
+        """Send this player's seat link at the rematch table, once there is one; once per
+        join (the relay and a request may both get here), or ``again`` on request."""
+        if self.player is None or (self.rematch_sent and not again):
             return
+        self.rematch_sent = True  # before the read: a second caller meanwhile sends nothing
         url = await self.service.rematch_url(self.table_id, self.token)
-        if url is not None:
-            self.rematch_sent = True
-            await self.send({"type": "rematch", "url": url})
+        if url is None:
+            self.rematch_sent = False
+            return
+        await self.send({"type": "rematch", "url": url})
 
     async def relay(self, subscription: Subscription) -> None:
         try:

@@ -288,6 +288,11 @@ def test_rematch_keeps_both_seated_with_colours_swapped(client: TestClient) -> N
                 message = socket.next("rematch")
                 links[name] = message["url"]
                 assert message["url"].startswith(f"/t/{new_id}/seat/")
+            # Each page is sent its link once, the accepting one included (it was sent twice:
+            # as the answer to its request and with the relayed change).
+            time.sleep(0.3)
+            red.alive()
+            blue.alive()
             # The spectator learns of the new table but gets no seat.
             _, state = watcher.at_version(4)
             assert state["rematch_id"] == new_id
