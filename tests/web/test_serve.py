@@ -69,6 +69,17 @@ def server(tmp_path: Path) -> Iterator[str]:
     assert (tmp_path / "var" / "secret.key").stat().st_mode & 0o077 == 0
 
 
+def logged_server(cwd: Path) -> tuple[subprocess.Popen[str], str]:
+    """``playtable serve`` started in ``cwd`` with its output piped, and its address."""
+    port = free_port()
+    env = {k: v for k, v in os.environ.items() if not k.startswith("PLAYTABLE_")}
+    command = [sys.executable, "-m", "playtable.cli", "serve", "--port", str(port)]
+    process = subprocess.Popen(
+        command, cwd=cwd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    )
+    return process, f"http://127.0.0.1:{port}"
+
+
 def post_json(url: str, body: object) -> dict[str, str]:
     request = urllib.request.Request(
         url, json.dumps(body).encode(), {"Content-Type": "application/json"}, method="POST"
@@ -126,13 +137,7 @@ def test_the_access_log_never_shows_a_seat_token() -> None:
 def test_the_server_log_says_when_what_and_where_from(tmp_path: Path) -> None:
     """An operator reads the log: each line has its time, level and source; the first says
     which database, bus and secret the process uses; a seat link is logged without its key."""
-    port = free_port()
-    env = {k: v for k, v in os.environ.items() if not k.startswith("PLAYTABLE_")}
-    command = [sys.executable, "-m", "playtable.cli", "serve", "--port", str(port)]
-    process = subprocess.Popen(
-        command, cwd=tmp_path, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
-    )
-    base = f"http://127.0.0.1:{port}"
+    process, base = logged_server(tmp_path)
     try:
         wait_until_serving(process, base)
         created = post_json(base + "/api/tables", {"game": "dots", "options": DOTS})
@@ -168,13 +173,7 @@ def test_a_server_stopped_while_the_computer_thinks_stops_cleanly(tmp_path: Path
     """An operator restarts the site while the computer is thinking on a 5x5 board: the
     server exits at once, leaves none of its computer's worker processes behind, and its log
     ends without Python's "leaked semaphore objects" warning (it did every time)."""
-    port = free_port()
-    env = {k: v for k, v in os.environ.items() if not k.startswith("PLAYTABLE_")}
-    command = [sys.executable, "-m", "playtable.cli", "serve", "--port", str(port)]
-    process = subprocess.Popen(
-        command, cwd=tmp_path, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
-    )
-    base = f"http://127.0.0.1:{port}"
+    process, base = logged_server(tmp_path)
     try:
         wait_until_serving(process, base)
         five = {"grid": "square", "rows": 5, "cols": 5, "start": "standard"}
