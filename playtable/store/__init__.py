@@ -1,18 +1,17 @@
 """Persistence behind one small interface: SQLite by default, any async SQLAlchemy URL."""
 
-from playtable.store.store import (
-    DEFAULT_URL,
+from playtable.store.analysis import position_digests
+from playtable.store.engines import DEFAULT_URL
+from playtable.store.rows import (
     KEEP,
     AnalysisPoint,
     Change,
     MoveRow,
     NewTable,
     PushSubscription,
-    Store,
     TableRow,
-    position_digests,
-    upgrade,
 )
+from playtable.store.store import Store, upgrade
 
 __all__ = [
     "DEFAULT_URL",

@@ -20,7 +20,7 @@ from typing import Any, cast
 
 from playtable.games import GameError, Outcome, Player, Termination, other
 from playtable.store import KEEP, Change, MoveRow, NewTable
-from playtable.store.store import Keep
+from playtable.store.rows import Keep
 from playtable.tables import clocks, errors
 from playtable.tables.errors import GameOver, Illegal, NoOffer, NotSeated, NotYourTurn, Stale
 from playtable.tables.events import (

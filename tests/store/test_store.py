@@ -16,8 +16,8 @@ from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
 
 from playtable.store import Change, MoveRow, NewTable, Store, position_digests, upgrade
+from playtable.store.engines import migrations_config
 from playtable.store.schema import metadata
-from playtable.store.store import migrations_config
 
 pytestmark = pytest.mark.anyio
 
@@ -530,7 +530,7 @@ async def test_a_move_on_sqlite_is_stored_as_sqlalchemy_stores_it(tmp_path: Path
     the rows are the same, byte for byte, as a change written through ``Connection``."""
     from datetime import UTC, datetime
 
-    from playtable.store.store import _apply
+    from playtable.store.writes import _apply
 
     path = tmp_path / "same.sqlite3"
     store = Store(f"sqlite:///{path}")
@@ -570,7 +570,7 @@ async def test_sqlite_reads_what_sqlalchemy_reads(tmp_path: Path, memory: bool) 
     zones as through ``Connection.execute``, for a table with every kind of field set."""
     from datetime import UTC, datetime
 
-    from playtable.store.store import _read_moves, _read_table
+    from playtable.store.reads import _read_moves, _read_table
 
     store = Store("sqlite:///:memory:" if memory else f"sqlite:///{tmp_path / 'read.sqlite3'}")
     await store.open()

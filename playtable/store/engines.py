@@ -1,0 +1,100 @@
+"""The store's engines (SQLite on the standard driver, PostgreSQL on asyncpg) and the
+Alembic migrations that bring a database to the newest schema."""
+
+from __future__ import annotations
+
+import importlib.resources
+from typing import Any
+
+import sqlalchemy as sa
+from alembic import command
+from alembic.config import Config
+from sqlalchemy import event
+from sqlalchemy.engine import Connection, Engine
+from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
+from sqlalchemy.pool import StaticPool
+
+DEFAULT_URL = "sqlite:///var/playtable.sqlite3"
+
+
+def migrations_config(connection: Connection | None = None) -> Config:
+    """The Alembic configuration, found inside the installed package."""
+    ini = importlib.resources.files("playtable.store") / "alembic.ini"
+    with importlib.resources.as_file(ini) as path:
+        config = Config(str(path))
+    if connection is not None:
+        config.attributes["connection"] = connection
+    return config
+
+
+# Any constant: the key of the advisory lock that lets one process at a time migrate.
+_MIGRATION_LOCK = 0x706C6179  # "play"
+
+
+def _upgrade(connection: Connection) -> None:
+    if connection.dialect.name == "postgresql":
+        # Several processes starting at once would each try to create the tables; the
+        # lock (held to the end of this transaction) makes the others wait, then find the
+        # schema at head and do nothing.
+        connection.execute(sa.text("SELECT pg_advisory_xact_lock(:key)"), {"key": _MIGRATION_LOCK})
+    command.upgrade(migrations_config(connection), "head")
+
+
+SYNCHRONOUS = ("FULL", "EXTRA", "NORMAL")
+
+
+def _sqlite_engine(url: sa.URL) -> Engine:
+    """A SQLite engine on the standard driver, with WAL, foreign keys and full fsync.
+
+    ``?synchronous=NORMAL`` in the URL trades the fsync of every commit for durability
+    against a crash of the server only (not of the machine); the default is ``FULL``.
+    """
+    synchronous = str(url.query.get("synchronous", "FULL")).upper()
+    if synchronous not in SYNCHRONOUS:
+        raise ValueError(f"synchronous must be one of {', '.join(SYNCHRONOUS)}")
+    url = url.set(drivername="sqlite").difference_update_query(["synchronous"])
+    kwargs: dict[str, Any] = {"connect_args": {"timeout": 30, "check_same_thread": False}}
+    if url.database in (None, "", ":memory:"):
+        # One shared connection, or every checkout would see its own empty database.
+        kwargs["poolclass"] = StaticPool
+    engine = sa.create_engine(url, **kwargs)
+
+    @event.listens_for(engine, "connect")
+    def _pragmas(dbapi_connection: Any, _record: Any) -> None:
+        cursor = dbapi_connection.cursor()
+        cursor.execute("PRAGMA foreign_keys=ON")
+        cursor.execute("PRAGMA journal_mode=WAL")
+        # FULL: a move that was acknowledged survives even a power cut, not only a crash.
+        cursor.execute(f"PRAGMA synchronous={synchronous}")
+        cursor.execute("PRAGMA busy_timeout=30000")
+        cursor.close()
+
+    return engine
+
+
+# Connections a process keeps open to a server database: enough for every request in flight
+# on a busy process, so that a burst does not open (and close) sessions by the hundred.
+POOL_SIZE = 20
+POOL_OVERFLOW = 20
+LOOPBACK = ("127.0.0.1", "::1", "localhost")
+
+
+def _server_engine(url: sa.URL) -> AsyncEngine:
+    """A pooled engine for PostgreSQL (asyncpg). On loopback, with no SSL asked for in the
+    URL, the driver does not try TLS first on every new session.
+
+    No pre-ping: it costs a round trip on every operation. A connection that died (a
+    database restart) fails one operation, which SQLAlchemy then discards; the recycle age
+    keeps idle connections from outliving proxies' and servers' timeouts."""
+    connect_args: dict[str, Any] = {}
+    wants_ssl = any(key in url.query for key in ("ssl", "sslmode"))
+    if url.host in LOOPBACK and not wants_ssl:
+        connect_args["ssl"] = False
+    return create_async_engine(
+        url,
+        pool_pre_ping=False,
+        pool_recycle=600,
+        pool_size=POOL_SIZE,
+        max_overflow=POOL_OVERFLOW,
+        connect_args=connect_args,
+    )
