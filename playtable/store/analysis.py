@@ -31,12 +31,12 @@ def position_digests(moves: Sequence[str]) -> list[str]:
     return digests
 
 
-def _read_analysis(conn: Connection, table_id: str, digests: list[str]) -> dict[int, int]:
-    points = _read_points(conn, table_id, digests)
+def read_analysis(conn: Connection, table_id: str, digests: list[str]) -> dict[int, int]:
+    points = read_points(conn, table_id, digests)
     return {ply: p.red_margin for ply, p in points.items() if p.proved and p.red_margin is not None}
 
 
-def _read_points(conn: Connection, table_id: str, digests: list[str]) -> dict[int, AnalysisPoint]:
+def read_points(conn: Connection, table_id: str, digests: list[str]) -> dict[int, AnalysisPoint]:
     c = analysis_values.c
     rows = conn.execute(
         sa.select(c.ply, c.moves_hash, c.red_margin, c.red_share, c.proved).where(
@@ -53,7 +53,7 @@ def _read_points(conn: Connection, table_id: str, digests: list[str]) -> dict[in
 _ANALYSIS_BATCH = 200  # rows per statement: far below SQLite's limit of bound parameters
 
 
-def _save_analysis(conn: Connection, rows: list[dict[str, Any]]) -> None:
+def save_analysis(conn: Connection, rows: list[dict[str, Any]]) -> None:
     for start in range(0, len(rows), _ANALYSIS_BATCH):
         chunk = rows[start : start + _ANALYSIS_BATCH]
         # Both dialects spell the upsert INSERT ... ON CONFLICT; SQLAlchemy builds it for each.

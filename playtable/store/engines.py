@@ -31,7 +31,7 @@ def migrations_config(connection: Connection | None = None) -> Config:
 _MIGRATION_LOCK = 0x706C6179  # "play"
 
 
-def _upgrade(connection: Connection) -> None:
+def migrate(connection: Connection) -> None:
     if connection.dialect.name == "postgresql":
         # Several processes starting at once would each try to create the tables; the
         # lock (held to the end of this transaction) makes the others wait, then find the
@@ -43,7 +43,7 @@ def _upgrade(connection: Connection) -> None:
 SYNCHRONOUS = ("FULL", "EXTRA", "NORMAL")
 
 
-def _sqlite_engine(url: sa.URL) -> Engine:
+def sqlite_engine(url: sa.URL) -> Engine:
     """A SQLite engine on the standard driver, with WAL, foreign keys and full fsync.
 
     ``?synchronous=NORMAL`` in the URL trades the fsync of every commit for durability
@@ -79,7 +79,7 @@ POOL_OVERFLOW = 20
 LOOPBACK = ("127.0.0.1", "::1", "localhost")
 
 
-def _server_engine(url: sa.URL) -> AsyncEngine:
+def server_engine(url: sa.URL) -> AsyncEngine:
     """A pooled engine for PostgreSQL (asyncpg). On loopback, with no SSL asked for in the
     URL, the driver does not try TLS first on every new session.
 

@@ -11,7 +11,7 @@ from sqlalchemy.engine import Connection
 from playtable.games import Player
 from playtable.store.rows import PushSubscription
 from playtable.store.schema import push_subscriptions
-from playtable.store.writes import _now
+from playtable.store.writes import utc_now
 
 
 def _push_key(table_id: str, player: str, endpoint: str) -> Any:
@@ -19,7 +19,7 @@ def _push_key(table_id: str, player: str, endpoint: str) -> Any:
     return sa.and_(c.table_id == table_id, c.player == player, c.endpoint == endpoint)
 
 
-def _read_push(conn: Connection, table_id: str, player: Player) -> list[PushSubscription]:
+def read_push(conn: Connection, table_id: str, player: Player) -> list[PushSubscription]:
     c = push_subscriptions.c
     rows = conn.execute(
         sa.select(c.endpoint, c.p256dh, c.auth, c.lang).where(
@@ -29,7 +29,7 @@ def _read_push(conn: Connection, table_id: str, player: Player) -> list[PushSubs
     return [PushSubscription(r.endpoint, r.p256dh, r.auth, r.lang) for r in rows]
 
 
-def _add_push(
+def add_push(
     conn: Connection, table_id: str, player: Player, sub: PushSubscription, keep: int
 ) -> None:
     conn.execute(sa.delete(push_subscriptions).where(_push_key(table_id, player, sub.endpoint)))
@@ -41,7 +41,7 @@ def _add_push(
             p256dh=sub.p256dh,
             auth=sub.auth,
             lang=sub.lang,
-            created_at=_now(),
+            created_at=utc_now(),
         )
     )
     c = push_subscriptions.c
@@ -55,7 +55,7 @@ def _add_push(
         conn.execute(sa.delete(push_subscriptions).where(_push_key(table_id, player, endpoint)))
 
 
-def _remove_push(conn: Connection, table_id: str, player: Player, endpoint: str) -> bool:
+def remove_push(conn: Connection, table_id: str, player: Player, endpoint: str) -> bool:
     deleted = conn.execute(
         sa.delete(push_subscriptions).where(_push_key(table_id, player, endpoint))
     )

@@ -1,7 +1,7 @@
 """Moves written to PostgreSQL on the driver's own connections (asyncpg), without
 SQLAlchemy's per-statement work (issue 12).
 
-A move is one statement (the compare-and-set and the move's row, ``writes._move_statement``).
+A move is one statement (the compare-and-set and the move's row, ``writes.move_statement``).
 Through ``AsyncConnection.execute`` it cost 235 us of CPU: the pool's checkout and return
 (about 90 us), the greenlet hop, the execution context and the cursor adapter; on the asyncpg
 connection itself, kept checked out, 67 us (`/tmp` probe, 2,000 moves on loopback; the wall

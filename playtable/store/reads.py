@@ -32,11 +32,11 @@ def _fetch(conn: Connection) -> Fetch:
     return lambda statement, values: conn.execute(statement, values).all()
 
 
-def _read_table(conn: Connection, table_id: str) -> TableRow | None:
-    return _table_from(_fetch(conn), table_id)
+def read_table(conn: Connection, table_id: str) -> TableRow | None:
+    return table_from(_fetch(conn), table_id)
 
 
-def _table_from(fetch: Fetch, table_id: str) -> TableRow | None:
+def table_from(fetch: Fetch, table_id: str) -> TableRow | None:
     found = fetch(_TABLE, {"table_id": table_id})
     if not found:
         return None
@@ -69,16 +69,16 @@ def _aware(moment: datetime | None) -> datetime | None:
     return moment.replace(tzinfo=UTC)
 
 
-def _read_moves(conn: Connection, table_id: str) -> list[MoveRow]:
-    return _moves_from(_fetch(conn), table_id)
+def read_moves(conn: Connection, table_id: str) -> list[MoveRow]:
+    return moves_from(_fetch(conn), table_id)
 
 
-def _moves_from(fetch: Fetch, table_id: str) -> list[MoveRow]:
+def moves_from(fetch: Fetch, table_id: str) -> list[MoveRow]:
     rows = fetch(_MOVES, {"table_id": table_id})
     return [MoveRow(r.ply, r.move, r.player, _aware(r.created_at), r.lag_ms or 0) for r in rows]
 
 
-def _read_bot_tables(conn: Connection) -> list[str]:
+def read_bot_tables(conn: Connection) -> list[str]:
     # The JSON column keeps a missing outcome as JSON null on some databases and SQL NULL on
     # others, so the running tables are picked out here rather than in SQL.
     # EXISTS rather than DISTINCT over a join: PostgreSQL cannot compare json values, so it
@@ -88,7 +88,7 @@ def _read_bot_tables(conn: Connection) -> list[str]:
     return [r.id for r in rows if r.outcome is None]
 
 
-def _read_due(conn: Connection, now: datetime, limit: int) -> list[str]:
+def read_due(conn: Connection, now: datetime, limit: int) -> list[str]:
     rows = conn.execute(
         sa.select(tables.c.id)
         .where(tables.c.deadline.is_not(None), tables.c.deadline <= now)
@@ -98,9 +98,9 @@ def _read_due(conn: Connection, now: datetime, limit: int) -> list[str]:
     return [r.id for r in rows]
 
 
-def _ping(conn: Connection) -> None:
+def select_one(conn: Connection) -> None:
     conn.execute(sa.text("SELECT 1"))
 
 
-def _read_next_deadline(conn: Connection) -> datetime | None:
+def read_next_deadline(conn: Connection) -> datetime | None:
     return _aware(conn.execute(sa.select(sa.func.min(tables.c.deadline))).scalar())

@@ -33,25 +33,25 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 
 from playtable.games import Player
 from playtable.store.analysis import (
-    _read_analysis,
-    _read_points,
-    _save_analysis,
     position_digests,
+    read_analysis,
+    read_points,
+    save_analysis,
 )
-from playtable.store.engines import DEFAULT_URL, _server_engine, _sqlite_engine, _upgrade
-from playtable.store.push import _add_push, _read_push, _remove_push
+from playtable.store.engines import DEFAULT_URL, migrate, server_engine, sqlite_engine
+from playtable.store.push import add_push, read_push, remove_push
 from playtable.store.raw_postgres import RawPostgresWriter
 from playtable.store.raw_read import RawReader
 from playtable.store.raw_sqlite import RawWriter
 from playtable.store.reads import (
-    _moves_from,
-    _ping,
-    _read_bot_tables,
-    _read_due,
-    _read_moves,
-    _read_next_deadline,
-    _read_table,
-    _table_from,
+    moves_from,
+    read_bot_tables,
+    read_due,
+    read_moves,
+    read_next_deadline,
+    read_table,
+    select_one,
+    table_from,
 )
 from playtable.store.rows import (
     AnalysisPoint,
@@ -63,14 +63,14 @@ from playtable.store.rows import (
 )
 from playtable.store.worker import Worker
 from playtable.store.writes import (
-    _CONTRADICTIONS,
-    _apply,
-    _apply_all,
-    _insert_table,
-    _move_statement,
-    _move_steps,
-    _now,
-    _one_statement,
+    CONTRADICTIONS,
+    apply_change,
+    apply_changes,
+    insert_table,
+    move_statement,
+    move_steps,
+    one_statement,
+    utc_now,
 )
 
 T = TypeVar("T")
@@ -92,8 +92,8 @@ class Store:
         self.url = url
         parsed = sa.make_url(url)
         self.sqlite = parsed.get_backend_name() == "sqlite"
-        self.engine: Engine | None = _sqlite_engine(parsed) if self.sqlite else None
-        self.async_engine: AsyncEngine | None = None if self.sqlite else _server_engine(parsed)
+        self.engine: Engine | None = sqlite_engine(parsed) if self.sqlite else None
+        self.async_engine: AsyncEngine | None = None if self.sqlite else server_engine(parsed)
         # SQLite takes one writer at a time and makes the others poll with growing sleeps:
         # queueing this process's writers here keeps the wait fair and short.
         self._write_lock: asyncio.Lock | contextlib.nullcontext[None] = (
@@ -135,7 +135,7 @@ class Store:
             path.parent.mkdir(parents=True, exist_ok=True)
             await asyncio.to_thread(self._upgrade_sqlite_file, path)
         else:
-            await self._run(_upgrade)
+            await self._run(migrate)
 
     def _upgrade_sqlite_file(self, path: Path) -> None:
         """Upgrade under a lock file: processes starting together on one file take turns.
@@ -146,7 +146,7 @@ class Store:
         with open(path.with_name(path.name + ".migrate-lock"), "a") as lock:
             fcntl.flock(lock, fcntl.LOCK_EX)
             try:
-                self._run_in_thread(_upgrade)
+                self._run_in_thread(migrate)
             finally:
                 fcntl.flock(lock, fcntl.LOCK_UN)
 
@@ -201,34 +201,34 @@ class Store:
     # -- reading ----------------------------------------------------------------------------
     async def table(self, table_id: str) -> TableRow | None:
         if self._reader is not None:
-            return await self._reads.run(_table_from, self._reader.rows, table_id)
-        return await self._read(_read_table, table_id)
+            return await self._reads.run(table_from, self._reader.rows, table_id)
+        return await self._read(read_table, table_id)
 
     async def moves(self, table_id: str) -> list[MoveRow]:
         if self._reader is not None:
-            return await self._reads.run(_moves_from, self._reader.rows, table_id)
-        return await self._read(_read_moves, table_id)
+            return await self._reads.run(moves_from, self._reader.rows, table_id)
+        return await self._read(read_moves, table_id)
 
     async def tables_with_bots(self) -> list[str]:
         """Ids of the running tables where the computer holds a seat."""
-        return await self._run(_read_bot_tables)
+        return await self._run(read_bot_tables)
 
     async def due_tables(self, now: datetime, limit: int) -> list[str]:
         """Ids of up to ``limit`` tables whose deadline is not after ``now``, earliest first
         (one range scan of the deadline index)."""
-        return await self._read(_read_due, now, limit)
+        return await self._read(read_due, now, limit)
 
     async def ping(self) -> None:
         """One round trip to the database (the readiness check); raises if it is away."""
-        await self._read(_ping)
+        await self._read(select_one)
 
     async def next_deadline(self) -> datetime | None:
         """The earliest deadline of any table (the first entry of the deadline index)."""
-        return await self._read(_read_next_deadline)
+        return await self._read(read_next_deadline)
 
     # -- Web Push subscriptions (web/push.py) -------------------------------------------------
     async def push_subscriptions(self, table_id: str, player: Player) -> list[PushSubscription]:
-        return await self._read(_read_push, table_id, player)
+        return await self._read(read_push, table_id, player)
 
     async def add_push_subscription(
         self, table_id: str, player: Player, subscription: PushSubscription, keep: int = 4
@@ -237,11 +237,11 @@ class Store:
         only the seat's ``keep`` newest subscriptions: each is a request the server sends
         at every move that passes the turn."""
         async with self._write_lock:
-            await self._run(_add_push, table_id, player, subscription, keep)
+            await self._run(add_push, table_id, player, subscription, keep)
 
     async def remove_push_subscription(self, table_id: str, player: Player, endpoint: str) -> bool:
         async with self._write_lock:
-            return await self._run(_remove_push, table_id, player, endpoint)
+            return await self._run(remove_push, table_id, player, endpoint)
 
     async def analysis_values(self, table_id: str, moves: Sequence[str]) -> dict[int, int]:
         """The stored proved values of the positions after each prefix of ``moves``.
@@ -249,7 +249,7 @@ class Store:
         ``{ply: red margin}`` for the plies that have one. A value saved for other moves at
         the same ply (before a take-back) does not match the moves' digest and is left out.
         """
-        return await self._read(_read_analysis, table_id, position_digests(moves))
+        return await self._read(read_analysis, table_id, position_digests(moves))
 
     async def save_analysis_values(
         self, table_id: str, moves: Sequence[str], values: Mapping[int, int]
@@ -267,7 +267,7 @@ class Store:
     ) -> dict[int, AnalysisPoint]:
         """Every stored value, proved or estimated, of the positions after each prefix of
         ``moves`` (rows left by other moves at a ply are left out)."""
-        return await self._read(_read_points, table_id, position_digests(moves))
+        return await self._read(read_points, table_id, position_digests(moves))
 
     async def save_analysis_points(
         self, table_id: str, moves: Sequence[str], points: Mapping[int, AnalysisPoint]
@@ -278,7 +278,7 @@ class Store:
         if not points:
             return
         digests = position_digests(moves)
-        now = _now()
+        now = utc_now()
         rows = [
             {
                 "table_id": table_id,
@@ -293,14 +293,14 @@ class Store:
             for ply, point in sorted(points.items())
         ]
         async with self._write_lock:
-            await self._run(_save_analysis, rows)
+            await self._run(save_analysis, rows)
 
     # -- writing ----------------------------------------------------------------------------
     async def create_table(self, new: NewTable) -> bool:
         """Insert a table and its seats; ``False`` if the id is already taken."""
         try:
             async with self._write_lock:
-                await self._run(_insert_table, new)
+                await self._run(insert_table, new)
         except sa.exc.IntegrityError:
             return False
         return True
@@ -350,24 +350,24 @@ class Store:
     async def _commit_batch(self, batch: list[_Pending]) -> list[bool]:
         if len(batch) > 1:
             try:
-                if self._raw is not None and all(_one_statement(c) for _, _, c, _ in batch):
-                    steps = [_move_steps(t, v, c) for t, v, c, _ in batch]
+                if self._raw is not None and all(one_statement(c) for _, _, c, _ in batch):
+                    steps = [move_steps(t, v, c) for t, v, c, _ in batch]
                     return await self._writes.run(self._raw.write, steps)
-                return await self._run(_apply_all, [(t, v, c) for t, v, c, _ in batch])
-            except _CONTRADICTIONS:
+                return await self._run(apply_changes, [(t, v, c) for t, v, c, _ in batch])
+            except CONTRADICTIONS:
                 pass  # one change contradicts the data: give each its own transaction
         return [await self._update_alone(t, v, c) for t, v, c, _ in batch]
 
     async def _update_alone(self, table_id: str, version: int, change: Change) -> bool:
         try:
-            if _one_statement(change):
+            if one_statement(change):
                 if self._raw is not None:
-                    steps = [_move_steps(table_id, version, change)]
+                    steps = [move_steps(table_id, version, change)]
                     return (await self._writes.run(self._raw.write, steps))[0]
                 if self._raw_server is not None:
                     return await self._move_in_one_statement(table_id, version, change)
-            return await self._run(_apply, table_id, version, change)
-        except _CONTRADICTIONS:
+            return await self._run(apply_change, table_id, version, change)
+        except CONTRADICTIONS:
             return False
 
     async def _move_in_one_statement(self, table_id: str, version: int, change: Change) -> bool:
@@ -375,7 +375,7 @@ class Store:
         row in one statement (atomic by itself), without BEGIN and COMMIT around it, on a
         driver connection of the raw writer's (raw_postgres.py)."""
         assert self._raw_server is not None
-        statement, params = _move_statement(table_id, version, change)
+        statement, params = move_statement(table_id, version, change)
         return await self._raw_server.write(statement, params)
 
 

@@ -1,6 +1,6 @@
 """The store's writes: a new table, and a change of one guarded by the compare-and-set on
-``tables.version`` (``_apply``, in one transaction), with the same statements for the raw
-writers (``raw_sqlite.py``: ``_move_steps``; ``raw_postgres.py``: ``_move_statement``)."""
+``tables.version`` (``apply_change``, in one transaction), with the same statements for the raw
+writers (``raw_sqlite.py``: ``move_steps``; ``raw_postgres.py``: ``move_statement``)."""
 
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ from playtable.store.rows import KEEP, Change, NewTable
 from playtable.store.schema import moves, seats, tables
 
 
-def _now() -> datetime:
+def utc_now() -> datetime:
     return datetime.now(UTC)
 
 
@@ -26,11 +26,11 @@ class _Conflict(Exception):
 
 
 # A change the data refuse (a duplicate move's key, a take-back with nothing to drop).
-_CONTRADICTIONS = (_Conflict, sa.exc.IntegrityError, sqlite3.IntegrityError)
+CONTRADICTIONS = (_Conflict, sa.exc.IntegrityError, sqlite3.IntegrityError)
 
 
-def _insert_table(conn: Connection, new: NewTable) -> None:
-    now = new.created_at or _now()
+def insert_table(conn: Connection, new: NewTable) -> None:
+    now = new.created_at or utc_now()
     conn.execute(
         sa.insert(tables).values(
             id=new.id,
@@ -79,7 +79,7 @@ def _compare_and_set(columns: frozenset[str]) -> sa.Update:
     )
 
 
-def _one_statement(change: Change) -> bool:
+def one_statement(change: Change) -> bool:
     """Whether ``change`` is a move and nothing else a statement of its own must write."""
     return change.append is not None and (
         change.drop_ply is None
@@ -103,13 +103,11 @@ def _table_values(version: int, change: Change, now: datetime) -> dict[str, Any]
     return values
 
 
-def _move_statement(
-    table_id: str, version: int, change: Change
-) -> tuple[sa.Insert, dict[str, Any]]:
+def move_statement(table_id: str, version: int, change: Change) -> tuple[sa.Insert, dict[str, Any]]:
     """``WITH cas AS (UPDATE tables ... RETURNING id) INSERT INTO moves SELECT ... FROM cas``
     with its parameters: it inserts the move only if the compare-and-set matched a row."""
     assert change.append is not None
-    now = change.at or _now()
+    now = change.at or utc_now()
     values = _table_values(version, change, now)
     params = {f"new_{column}": value for column, value in values.items()}
     move = change.append
@@ -125,11 +123,11 @@ def _move_statement(
     return _cas_insert_move(frozenset(values), bool(move.lag_ms)), params
 
 
-def _move_steps(table_id: str, version: int, change: Change) -> list[Step]:
+def move_steps(table_id: str, version: int, change: Change) -> list[Step]:
     """A move's compare-and-set and its row as two statements, for the driver's connection
-    (``raw_sqlite.RawWriter``): the same rows as ``_apply`` writes."""
+    (``raw_sqlite.RawWriter``): the same rows as ``apply_change`` writes."""
     assert change.append is not None
-    now = change.at or _now()
+    now = change.at or utc_now()
     values = _table_values(version, change, now)
     check = {f"new_{column}": value for column, value in values.items()}
     check["id_"] = table_id
@@ -175,25 +173,25 @@ def _cas_insert_move(columns: frozenset[str], lag: bool) -> sa.Insert:
     return sa.insert(moves).from_select(columns_of_row + ["lag_ms"] * lag, sa.select(*fields))
 
 
-def _apply_all(conn: Connection, batch: list[tuple[str, int, Change]]) -> list[bool]:
-    return [_apply(conn, table_id, version, change) for table_id, version, change in batch]
+def apply_changes(conn: Connection, batch: list[tuple[str, int, Change]]) -> list[bool]:
+    return [apply_change(conn, table_id, version, change) for table_id, version, change in batch]
 
 
-def _apply(conn: Connection, table_id: str, version: int, change: Change) -> bool:
+def apply_change(conn: Connection, table_id: str, version: int, change: Change) -> bool:
     """One change inside an open transaction; ``False``, having written nothing, if stale.
 
     The compare-and-set comes first, so a stale change stops before writing anything (and
     SQLite takes its write lock at once rather than failing to upgrade a read lock). Any
     failure after it means the data contradict themselves and must abort the transaction.
     """
-    now = change.at or _now()
+    now = change.at or utc_now()
     values = _table_values(version, change, now)
     params = {f"new_{column}": value for column, value in values.items()}
     result = conn.execute(_compare_and_set(frozenset(values)), {"id_": table_id, **params})
     if result.rowcount != 1:
         return False
     if change.new_table is not None:
-        _insert_table(conn, change.new_table)
+        insert_table(conn, change.new_table)
     if change.rematch_id is not KEEP:
         # After the insert: the foreign key wants the new table to exist already.
         conn.execute(

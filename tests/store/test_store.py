@@ -530,7 +530,7 @@ async def test_a_move_on_sqlite_is_stored_as_sqlalchemy_stores_it(tmp_path: Path
     the rows are the same, byte for byte, as a change written through ``Connection``."""
     from datetime import UTC, datetime
 
-    from playtable.store.writes import _apply
+    from playtable.store.writes import apply_change
 
     path = tmp_path / "same.sqlite3"
     store = Store(f"sqlite:///{path}")
@@ -544,10 +544,10 @@ async def test_a_move_on_sqlite_is_stored_as_sqlalchemy_stores_it(tmp_path: Path
         for table_id in ("raw", "orm"):
             await store.create_table(dataclasses.replace(new_table(table_id), created_at=at))
         assert await store.update("raw", 0, change)
-        assert await store._run(_apply, "orm", 0, change)
+        assert await store._run(apply_change, "orm", 0, change)
         plain = Change(append=MoveRow(1, "b1-c1", "blue", at=at), outcome=None, at=at)
         assert await store.update("raw", 1, plain)
-        assert await store._run(_apply, "orm", 1, plain)
+        assert await store._run(apply_change, "orm", 1, plain)
         row = await store.table("raw")
         assert row is not None and row.version == 2 and row.deadline == at
         assert [m.move for m in await store.moves("raw")] == ["a1-b1", "b1-c1"]
@@ -570,7 +570,7 @@ async def test_sqlite_reads_what_sqlalchemy_reads(tmp_path: Path, memory: bool) 
     zones as through ``Connection.execute``, for a table with every kind of field set."""
     from datetime import UTC, datetime
 
-    from playtable.store.reads import _read_moves, _read_table
+    from playtable.store.reads import read_moves, read_table
 
     store = Store("sqlite:///:memory:" if memory else f"sqlite:///{tmp_path / 'read.sqlite3'}")
     await store.open()
@@ -596,8 +596,8 @@ async def test_sqlite_reads_what_sqlalchemy_reads(tmp_path: Path, memory: bool) 
         assert await store.create_table(new_table("bare"))
         for table_id in ("full", "bare", "missing"):
             raw_row, raw_moves = await store.table(table_id), await store.moves(table_id)
-            orm_row = await store._run(_read_table, table_id)
-            orm_moves = await store._run(_read_moves, table_id)
+            orm_row = await store._run(read_table, table_id)
+            orm_moves = await store._run(read_moves, table_id)
             assert raw_row == orm_row
             assert [(m, m.at, m.lag_ms) for m in raw_moves] == [
                 (m, m.at, m.lag_ms) for m in orm_moves
