@@ -89,7 +89,13 @@ class Lines:
 
 
 def easy_move(game: DotsAndBoxes, state: DotsState, rng: random.Random) -> int:
+    """The easy bot's line, a naive player's: take an offered box, else a safe line, else
+    the sacrifice that gives the fewest boxes away. In misère, where the fewer boxes win,
+    the same naive player the other way round: a safe line, else the sacrifice that gives
+    the most boxes away, and a box only when every line takes one."""
     lines = Lines(game, state.drawn)
+    if game.settings.misere:
+        return _easy_misere(game, state.drawn, lines, rng)
     if lines.captures:
         return rng.choice(lines.captures)
     if lines.safe:
@@ -97,6 +103,16 @@ def easy_move(game: DotsAndBoxes, state: DotsState, rng: random.Random) -> int:
     losses = {line: greedy_loss(game, state.drawn | 1 << line) for line in lines.sacrifices}
     fewest = min(losses.values())
     return rng.choice(sorted(line for line, loss in losses.items() if loss == fewest))
+
+
+def _easy_misere(game: DotsAndBoxes, drawn: int, lines: Lines, rng: random.Random) -> int:
+    if lines.safe:
+        return rng.choice(lines.safe)
+    if lines.sacrifices:
+        losses = {line: greedy_loss(game, drawn | 1 << line) for line in lines.sacrifices}
+        most = max(losses.values())
+        return rng.choice(sorted(line for line, loss in losses.items() if loss == most))
+    return rng.choice(lines.captures)
 
 
 def _parity_choice(

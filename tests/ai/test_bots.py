@@ -71,6 +71,31 @@ def test_easy_takes_an_offered_box_and_gives_none_away() -> None:
             assert drawn < 3
 
 
+def test_easy_plays_misere_to_take_fewer_boxes() -> None:
+    """In misère the fewer boxes win: the easy computer leaves an offered box and gives
+    boxes away, and so beats a player drawing random lines most of the time (it played the
+    normal game and lost every misère game, mostly 9-0 on 3x3)."""
+    options = {"rows": 2, "cols": 2, "misere": True}
+    moves = ["a1-b1", "c2-c3", "a1-a2", "b3-c3", "b1-b2"]  # the lower-left box is offered
+    for seed in range(5):
+        assert choose_move("dots", options, moves, "easy", seed=seed) != "a2-b2"
+    wins = 0
+    for seed in range(40):  # 28 of these 40 won today
+        three = {"rows": 3, "cols": 3, "misere": True}
+        game = load("dots", three)
+        state, rng, played = game.initial(), random.Random(seed), []
+        easy = "red" if seed % 2 else "blue"
+        while (outcome := game.outcome(state)) is None:
+            if game.to_move(state) == easy:
+                text = choose_move("dots", three, played, "easy", seed=seed + len(played))
+            else:
+                text = game.format_move(rng.choice(game.legal_moves(state)))
+            state = game.play(state, text)
+            played.append(text)
+        wins += outcome.winner == easy
+    assert wins >= 24
+
+
 @pytest.mark.parametrize("level", ["medium", "hard"])
 def test_stronger_bots_also_take_a_lone_box(level: str) -> None:
     options = {"rows": 2, "cols": 2}
