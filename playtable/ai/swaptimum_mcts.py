@@ -11,7 +11,9 @@ Below the tree, games are finished by a fast playout on bare bit masks:
   takes a random legal swap, drawn by ``Swaptimum.random_swap`` without listing them all);
   a swap recolours two squares, so the four masks are filled again from the sides then.
 
-Levels differ only by their budget: a number of playouts and a share of the time budget.
+Levels differ by their budget (a number of playouts and a share of the time budget), and
+medium and hard then check, in the time left, that their move leaves the opponent no win in
+one they could have stopped (:meth:`MCTS.guarded`).
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ PLAYOUTS = {"easy": 60, "medium": 600, "hard": 5000}
 # Each level also stops at a share of the budget, so that the levels stay apart on a busy
 # machine, where no level reaches its playout count in time.
 TIME_SHARE = {"easy": 0.08, "medium": 0.25, "hard": 0.85}
+GUARDED = ("medium", "hard")  # levels that never leave a blockable win in one
 EXPLORATION = 0.4
 RAVE_K = 300  # visits at which a child's own mean and its AMAF mean weigh the same
 MAKER_CHANCE = 0.1  # how often a playout tries a crosscut-forming placement when it need not
@@ -253,7 +256,15 @@ class MCTS:
         mean = (1 - beta) * child.wins / child.visits + beta * amaf
         return mean + EXPLORATION * math.sqrt(log_n / child.visits)
 
-    def choose(self, state: SwaptimumState, playouts: int, deadline: float) -> SwaptimumMove:
+    def choose(
+        self,
+        state: SwaptimumState,
+        playouts: int,
+        deadline: float,
+        guard_until: float | None = None,
+    ) -> SwaptimumMove:
+        """The search's move; with ``guard_until`` (a later :func:`time.perf_counter` time),
+        one that leaves the opponent no win in one if the time allows finding one."""
         win = self.immediate_win(state)
         if win is not None:
             self.last_win_rate = 1.0
@@ -322,7 +333,41 @@ class MCTS:
         best = max(children, key=lambda c: c.visits)
         self.last_win_rate = best.wins / best.visits
         assert best.move is not None
-        return best.move
+        if guard_until is None:
+            return best.move
+        ranked = sorted(root.children or (), key=lambda c: -c.visits)
+        return self.guarded(state, [c.move for c in ranked if c.move], guard_until) or best.move
+
+    def guarded(
+        self, state: SwaptimumState, ranked: list[SwaptimumMove], until: float
+    ) -> SwaptimumMove | None:
+        """The first of ``ranked`` after which the opponent cannot win at once, looked for
+        among the moves that touch the opponent's winning squares first (a block, or a swap
+        that breaks the threat); ``None`` if none is found by ``until``. The playouts alone
+        let a blockable win in one through (6 of 21 such positions at 1.4 s)."""
+        game = self.game
+        threat = self.immediate_win(game.apply(state, ranked[0]))
+        if threat is None:
+            return ranked[0]
+        squares = 1 << threat.square
+        for square in threat.swap or ():
+            squares |= 1 << square
+        rest = ranked[1:]
+        blockers = [m for m in rest if _touches(m, squares)]
+        others = [m for m in rest if not _touches(m, squares)]
+        for move in blockers + others:
+            if time.perf_counter() > until:
+                return None
+            after = game.apply(state, move)
+            if after.winner is not None or self.immediate_win(after) is None:
+                return move
+        return None
+
+
+def _touches(move: SwaptimumMove, squares: int) -> bool:
+    if squares >> move.square & 1:
+        return True
+    return any(squares >> square & 1 for square in move.swap or ())
 
 
 def choose_swaptimum_move(
@@ -334,6 +379,8 @@ def choose_swaptimum_move(
         raise ValueError(f"level must be one of {', '.join(PLAYOUTS)}")
     # The level's share of the time left; the rest covers the immediate-win scan.
     now = time.perf_counter()
+    # Medium and hard then make sure their move leaves no win in one that can be stopped.
+    guard = deadline if level in GUARDED else None
     return MCTS(game, rng).choose(
-        state, PLAYOUTS[level], now + TIME_SHARE[level] * (deadline - now)
+        state, PLAYOUTS[level], now + TIME_SHARE[level] * (deadline - now), guard
     )

@@ -171,6 +171,85 @@ def test_mcts_blocks_a_threat() -> None:
     assert mcts.immediate_win(game.play(state, text)) is None
 
 
+# A 9x9 game of random play (a review): red threatens d6 three ways (d6:c4-d5, d6:c5-d6,
+# d6:e6-f7); only blue's d6 stops them all, and the playouts preferred f6.
+LATE_9X9 = [
+    "e4",
+    "a8",
+    "h4",
+    "a1",
+    "h7",
+    "a2",
+    "h8",
+    "d9",
+    "e2",
+    "e9",
+    "b2",
+    "f8",
+    "c5",
+    "d2",
+    "f5",
+    "b5",
+    "f4",
+    "d5",
+    "f7",
+    "i6",
+    "e5",
+    "i5",
+    "c9",
+    "c4",
+    "f2",
+    "b6",
+    "c7",
+    "b9",
+    "g1",
+    "g7",
+    "h5",
+    "f1",
+    "i3",
+    "i4",
+    "e7",
+    "g9",
+    "a9",
+    "f9",
+    "h3",
+    "b1",
+    "g8:e7-f8",
+    "h1",
+    "d8",
+    "g4",
+    "d4:b5-c5",
+    "i2",
+    "g3",
+    "f3:f4-g4",
+    "c6:b5-c4",
+    "g6",
+    "b8:a9-b9",
+    "h6",
+    "a5",
+    "g2:g2-g3",
+    "a6",
+    "c3",
+    "b7",
+    "e6",
+    "e3",
+]
+
+
+@pytest.mark.parametrize("level", ["medium", "hard"])
+def test_medium_and_hard_stop_a_win_in_one_the_playouts_miss(level: str) -> None:
+    options = {"size": 9}
+    game = load("swaptimum", options)
+    assert isinstance(game, Swaptimum)
+    state = game.replay(LATE_9X9)
+    assert game.to_move(state) == "blue"
+    mcts = MCTS(game, random.Random(0))
+    assert mcts.immediate_win(game.play(state, "f6")) is not None
+    for seed in range(3):
+        text = choose_move("swaptimum", options, LATE_9X9, level, seed=seed, budget_s=0.5)
+        assert mcts.immediate_win(game.play(state, text)) is None, text
+
+
 def test_choose_move_errors() -> None:
     with pytest.raises(ValueError):
         choose_move("dots", {"rows": 2, "cols": 2}, [], "grandmaster")
