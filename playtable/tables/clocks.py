@@ -50,6 +50,7 @@ from playtable.games import PLAYERS, Player, SettingsError
 FIRST_MOVE_S = 60.0
 #: The most transit time (seconds) one move is credited.
 LAG_BOUND_S = 0.5
+CAP_MARGIN_S = 0.4  # the most the computer's answer may come after its thinking budget
 LAG_GRACE = timedelta(seconds=LAG_BOUND_S)
 #: Real-time presets (minutes, increment seconds), the home form's choices.
 PRESETS: tuple[tuple[int, int], ...] = ((1, 0), (3, 2), (5, 3), (10, 5), (15, 10))
@@ -405,6 +406,18 @@ def think_budget(clocks: Clocks, player: Player, now: datetime, budget_s: float)
     return max(0.0, min(budget_s, left / 20 + 0.8 * control.increment_s, left - 1.0))
 
 
+def wait_cap(clocks: Clocks, player: Player, now: datetime, budget_s: float, cap_s: float) -> float:
+    """How long the server waits for the computer's thinking before it plays the quick move
+    itself: its usual ``cap_s``, but on the clock the thinking budget plus a margin of at most
+    a twentieth of the time left, so that a move waiting for a busy pool costs no more than
+    a tenth of the time left and the computer never loses on time for want of a worker."""
+    control = clocks.control
+    if not isinstance(control, RealTime) or clocks.running != player:
+        return cap_s
+    left = clocks.remaining(player, now) or 0.0
+    return min(cap_s, budget_s + min(CAP_MARGIN_S, left / 20))
+
+
 __all__ = [
     "DAYS",
     "FIRST_MOVE_S",
@@ -425,4 +438,5 @@ __all__ = [
     "think_budget",
     "transit_credit",
     "utc",
+    "wait_cap",
 ]

@@ -181,9 +181,13 @@ class Computer:
         except (Stale, NotYourTurn, GameOver, NoOffer, TableNotFound):
             pass  # another process (or the player) got there first: nothing left to do
 
-    async def _within_cap(self, begun: float, work: Callable[[], Awaitable[object]]) -> object:
-        """``work()``'s answer if it comes by the cap; raises TimeoutError otherwise."""
-        wait = begun + self.settings.move_cap_s - time.time()
+    async def _within_cap(
+        self, begun: float, work: Callable[[], Awaitable[object]], cap_s: float | None = None
+    ) -> object:
+        """``work()``'s answer if it comes by the cap (``cap_s`` after ``begun``, by default
+        the settings' cap); raises TimeoutError otherwise."""
+        cap_s = self.settings.move_cap_s if cap_s is None else cap_s
+        wait = begun + cap_s - time.time()
         if wait <= 0:
             raise TimeoutError
         return await asyncio.wait_for(work(), wait)
@@ -194,7 +198,9 @@ class Computer:
         row = table.row
         # On the clock, a thinking budget from the time left (tables/clocks.py).
         at = datetime.fromtimestamp(begun, UTC)
-        budget = clocks.think_budget(table.clocks(), player, at, settings.move_budget_s)
+        timing = table.clocks()
+        budget = clocks.think_budget(timing, player, at, settings.move_budget_s)
+        cap = clocks.wait_cap(timing, player, at, budget, settings.move_cap_s)
         try:
             reply = await self._within_cap(
                 begun,
@@ -209,6 +215,7 @@ class Computer:
                     budget,
                     begun + budget,
                 ),
+                cap,
             )
         except TimeoutError:
             logger.warning(

@@ -17,6 +17,7 @@ from playtable.games import SettingsError, load
 from playtable.games.records import GameRecord
 from playtable.store import Store
 from playtable.tables import AnalysisRefused, TableService
+from playtable.tables.clocks import RealTime
 from playtable.tables.errors import Stale
 from playtable.tables.pool import BotSettings
 from playtable.tables.service import Bot
@@ -302,6 +303,40 @@ async def test_a_pool_too_slow_for_the_cap_gives_way_to_the_quick_move(
         await asyncio.sleep(slow.move_budget_s)
         assert len(await store.moves(created.id)) == len(record.moves)
     finally:
+        await service.close()
+
+
+async def test_on_a_short_clock_a_busy_pool_never_makes_the_computer_lose_on_time(
+    store: Store,
+) -> None:
+    """The computer's only worker is busy (another table's 3 s search) while it plays a
+    5 s game: it waits for the pool no longer than its clock allows and plays the quick move
+    itself, so it keeps time (a review: it lost 5 s games on time under load, waiting the
+    full 1.8 s cap every move)."""
+    busy = BotSettings(workers=1, move_budget_s=3.0, move_cap_s=1.8)
+    service = TableService(store, InProcessBus(), SECRET, busy, links=LINKS)
+    busy_task: asyncio.Task[None] | None = None
+    try:
+        other = await service.create_table("dots", BIG, "blue", bot="hard")
+
+        async def keep_busy() -> None:  # the other table's person answers every move
+            while True:
+                await exchange(service, other.id, other.seat_token, "blue")
+
+        busy_task = asyncio.create_task(keep_busy())
+        await asyncio.sleep(0.2)  # the other table's first move has the worker
+        created = await service.create_table(
+            "dots", BIG, "red", bot="hard", time_control=RealTime(5, 0)
+        )
+        for _ in range(6):
+            assert await exchange(service, created.id, created.seat_token, "red") > 0
+        table = await service.snapshot(created.id, None)
+        assert table["outcome"] is None
+        assert table["clock"]["remaining"]["blue"] > 0.5  # each wait at most a tenth of it
+        assert service.bot_replies["fallback"] > 0  # the pool was busy indeed
+    finally:
+        if busy_task is not None:
+            busy_task.cancel()
         await service.close()
 
 
