@@ -268,6 +268,10 @@ class Clocks:
             left -= max(0.0, (now - self.since).total_seconds())
         return max(0.0, left)
 
+    def runs_for(self, player: Player) -> bool:
+        """Whether ``player``'s real-time clock is running (its thinking costs it time)."""
+        return isinstance(self.control, RealTime) and self.running == player
+
     def due(self, now: datetime) -> bool:
         """Whether the deadline has passed at ``now``."""
         return self.deadline is not None and now >= self.deadline
@@ -400,7 +404,7 @@ def think_budget(clocks: Clocks, player: Player, now: datetime, budget_s: float)
     """The computer's thinking time for its move: its usual ``budget_s``, but never more
     than a twentieth of its time left plus most of the increment."""
     control = clocks.control
-    if not isinstance(control, RealTime) or clocks.running != player:
+    if not isinstance(control, RealTime) or not clocks.runs_for(player):
         return budget_s
     left = clocks.remaining(player, now) or 0.0
     return max(0.0, min(budget_s, left / 20 + 0.8 * control.increment_s, left - 1.0))
@@ -411,8 +415,7 @@ def wait_cap(clocks: Clocks, player: Player, now: datetime, budget_s: float, cap
     itself: its usual ``cap_s``, but on the clock the thinking budget plus a margin of at most
     a twentieth of the time left, so that a move waiting for a busy pool costs no more than
     a tenth of the time left and the computer never loses on time for want of a worker."""
-    control = clocks.control
-    if not isinstance(control, RealTime) or clocks.running != player:
+    if not clocks.runs_for(player):
         return cap_s
     left = clocks.remaining(player, now) or 0.0
     return min(cap_s, budget_s + min(CAP_MARGIN_S, left / 20))

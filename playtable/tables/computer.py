@@ -46,6 +46,7 @@ logger = logging.getLogger(__name__)
 # the hard level), a player's move waited for a core, up to twice the quiet p99, at +5 (the
 # 12-tables attack of bench/abuse.py); at +15 the server takes a core at once when it wakes.
 COMPUTER_NICENESS = 15
+WARM_WAIT_S = 10.0  # the longest a first move waits for the pool's first worker to come up
 
 
 class JobKind(enum.Enum):
@@ -196,9 +197,15 @@ class Computer:
         """The computer's move at ``table``, whose turn began at ``begun`` (``time.time()``)."""
         settings = self.settings
         row = table.row
+        timing = table.clocks()
+        if not timing.runs_for(player):
+            # Off the clock, a pool just started (the first move since the server started)
+            # is waited for, and the turn counted from then: else the spawn would eat the
+            # thinking and the first move would be the quick one.
+            await self.pool.ready(WARM_WAIT_S)
+            begun = max(begun, time.time())
         # On the clock, a thinking budget from the time left (tables/clocks.py).
         at = datetime.fromtimestamp(begun, UTC)
-        timing = table.clocks()
         budget = clocks.think_budget(timing, player, at, settings.move_budget_s)
         cap = clocks.wait_cap(timing, player, at, budget, settings.move_cap_s)
         try:

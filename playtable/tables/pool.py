@@ -97,6 +97,7 @@ class BotPool:
         self.nice = nice  # added to the workers' niceness: the analysis' pool yields the CPU
         self.idle = idle  # the workers only run when the CPU would otherwise be idle
         self._executor: ProcessPoolExecutor | None = None
+        self._warm_ups: list[Future[int]] = []
 
     def _started(self) -> ProcessPoolExecutor:
         """The pool, with every worker on its way: the executor spawns a process per job
@@ -111,8 +112,9 @@ class BotPool:
                 mp_context=multiprocessing.get_context("spawn"),
                 initializer=functools.partial(_worker_start, os.getpid(), self.nice, self.idle),
             )
-            for _ in range(self.workers):
-                executor.submit(warm_up).add_done_callback(_log_failure)
+            self._warm_ups = [executor.submit(warm_up) for _ in range(self.workers)]
+            for job in self._warm_ups:
+                job.add_done_callback(_log_failure)
             self._executor = executor
         return self._executor
 
@@ -125,6 +127,25 @@ class BotPool:
         importing the bots takes a good part of a second (more on a busy machine), which
         the first move would otherwise spend. Returns at once; the workers come up alone."""
         self._started()
+
+    async def ready(self, timeout: float) -> None:
+        """Start the pool if it is not running, and wait (at most ``timeout`` seconds) until
+        a worker is up: at once when one is. A job given to a pool still spawning waits for
+        the spawn, which would come out of its thinking time."""
+        self._started()
+        if any(job.done() for job in self._warm_ups):
+            return
+        loop = asyncio.get_running_loop()
+        up = asyncio.Event()
+
+        def tell(_job: Future[int]) -> None:
+            with contextlib.suppress(RuntimeError):  # the loop closed meanwhile
+                loop.call_soon_threadsafe(up.set)
+
+        for job in self._warm_ups:
+            job.add_done_callback(tell)
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(up.wait(), timeout)
 
     async def run(self, function: Callable[..., T], *args: Any) -> T:
         """``function(*args)`` in a worker. Cancelling the wait drops the job if it is still

@@ -283,6 +283,7 @@ async def test_a_pool_too_slow_for_the_cap_gives_way_to_the_quick_move(
     slow = BotSettings(workers=1, move_budget_s=3.0, move_cap_s=cap)
     service = TableService(store, InProcessBus(), SECRET, slow, links=LINKS)
     try:
+        await service.pool.ready(30)  # a worker is up (a cold pool is waited for, see below)
         created = await service.create_table(name, options, "red", bot="hard")
         for _ in range(3):
             start = time.monotonic()
@@ -337,6 +338,20 @@ async def test_on_a_short_clock_a_busy_pool_never_makes_the_computer_lose_on_tim
     finally:
         if busy_task is not None:
             busy_task.cancel()
+        await service.close()
+
+
+async def test_the_first_move_after_a_start_waits_for_the_pool_and_thinks(store: Store) -> None:
+    """A server just started has no worker yet: the computer's first move waits for one to
+    come up and then thinks its whole budget, instead of losing the budget to the spawn and
+    playing the quick move (a review: an edge square on 9x9 after 1.96 s)."""
+    settings = BotSettings(workers=1, move_budget_s=0.3, move_cap_s=0.5)
+    service = TableService(store, InProcessBus(), SECRET, settings, links=LINKS)
+    try:
+        created = await service.create_table("swaptimum", {"size": 9}, "blue", bot="hard")
+        await until(service, created.id, lambda t: t["ply"] >= 1)
+        assert dict(service.bot_replies) == {"thought": 1}
+    finally:
         await service.close()
 
 
