@@ -49,6 +49,10 @@ HARD_RANDOM_SAFE = 60
 # left (measured on 5x5: 7 to 12 safe lines, 0.03 to 0.35 s; 15 to 17, 0.2 to 18 s), and
 # with that share once no safe line is left (endings of 5x5 and 6x6: milliseconds).
 HARD_PROOF_SAFE = 10
+# ... and on any board with this few lines free, however many are safe: a whole 3x3 board
+# (24 lines), a triangle of side 4 or a hexagon of radius 2 proves in well under a second,
+# where the middle-game heuristic lost up to 6 boxes of the proved value (a review).
+HARD_PROOF_FREE = 30
 HARD_PROOF_SHARE = 0.5
 HARD_ENDGAME_SHARE = 0.85
 
@@ -184,7 +188,8 @@ def hard_move(game: DotsAndBoxes, state: DotsState, rng: random.Random, deadline
     # A proof in pure Python (no C search, or more than 64 lines free on a big board)
     # would not finish: the time goes to the searches below instead.
     provable = solver.native_serves(state.drawn)
-    if provable and (not middle or len(lines.safe) <= HARD_PROOF_SAFE):
+    free = len(lines.captures) + len(lines.safe) + len(lines.sacrifices)
+    if provable and (not middle or len(lines.safe) <= HARD_PROOF_SAFE or free <= HARD_PROOF_FREE):
         share = HARD_PROOF_SHARE if middle else HARD_ENDGAME_SHARE
         try:
             line, value = solver.prove(state, deadline=now + share * (deadline - now))

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from playtable.ai import choose_move
-from playtable.ai.dots_solver import plain_value
+from playtable.ai.dots_solver import DotsSolver, plain_value
 from playtable.ai.swaptimum_mcts import MCTS
 from playtable.games import GameError, load
 from playtable.games.dots.game import DotsAndBoxes
@@ -131,6 +131,32 @@ def test_hard_plays_optimal_moves_in_small_endgames(options: dict[str, Any]) -> 
         child = plain_value(game, after.drawn)
         value = claimed + child if claimed or after.to_move is None else -child
         assert value == best, (moves, text)
+
+
+@pytest.mark.parametrize(
+    ("options", "moves"),
+    [
+        ({"rows": 3, "cols": 3}, ["c2-d2", "d2-d3", "b3-b4", "b3-c3", "c3-c4", "b4-c4"]),
+        ({"grid": "triangle", "size": 4}, ["a1-c1", "c1-e1"]),
+    ],
+    ids=["3x3", "triangle4"],
+)
+def test_hard_keeps_the_proved_value_on_small_boards_from_the_opening(
+    options: dict[str, Any], moves: list[str]
+) -> None:
+    """Small boards prove in well under a second from their first moves: the hard computer
+    plays a move that keeps the proved value (a review: c1-c2 here turned +4 into +2 on 3x3,
+    g3-f4 turned 0 into -6 on the triangle, the middle-game heuristic choosing)."""
+    game = load("dots", options)
+    assert isinstance(game, DotsAndBoxes)
+    solver = DotsSolver(game)
+    state = game.replay(moves)
+    best = solver.solve(state, time_limit=30, deepening=False).value
+    for seed in range(2):
+        after = game.play(state, choose_move("dots", options, moves, "hard", seed=seed))
+        claimed = game.claimed_by(state, after)
+        child = solver.solve(after, time_limit=30, deepening=False).value
+        assert (claimed + child if after.to_move == state.to_move else claimed - child) == best
 
 
 def test_swaptimum_bots_legal_and_quick_on_9x9() -> None:
