@@ -217,7 +217,7 @@ class Player:
         await self.ws.send(json.dumps(message))
 
     async def receive(self, timeout: float = 10) -> dict[str, Any]:
-        """The next message, a ``change`` seen as the ``state`` it leads to (table.js's way)."""
+        """The next message, a ``change`` seen as the ``state`` it leads to (as table_events.js)."""
         assert self.ws is not None
         while not self.pending:
             message: dict[str, Any] = json.loads(await asyncio.wait_for(self.ws.recv(), timeout))

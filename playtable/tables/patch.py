@@ -4,7 +4,7 @@ A move changes a few fields of a table's public JSON (a line drawn, a box owned,
 whose turn), while the rest, the board's geometry above all, stays as it was: sending the
 difference instead of the whole table is what keeps a move's message small on a large board.
 :func:`diff` makes the patch, :func:`apply` applies one (the pages do the same in
-``table.js``), and ``apply(old, diff(old, new)) == new`` for every pair of JSON values.
+``table_events.js``), and ``apply(old, diff(old, new)) == new`` for every pair of JSON values.
 
 Only three operations are used: ``replace``, ``add`` (``/-`` appends to a list) and
 ``remove``. Lists of equal length are compared item by item; a list that grew at its end gets

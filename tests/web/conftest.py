@@ -86,7 +86,7 @@ class Socket:
 
     def __init__(self, session: Any) -> None:
         self.session = session
-        # The table as the page holds it: each change applied as table.js applies it.
+        # The table as the page holds it: each change applied as table_events.js applies it.
         self.follower = Follower()
         self.pending: list[dict[str, Any]] = []
         self.raw: list[dict[str, Any]] = []  # every message as it came, for byte-level tests

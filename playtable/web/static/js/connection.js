@@ -1,0 +1,132 @@
+// The table page's WebSocket (docs/protocol.md): join with `since`, ping, give a silent
+// connection up, reconnect with backoff, and the connection line above the board.
+
+import { showFeedback } from "./feedback.js";
+import { t } from "./i18n.js";
+import { clearNotice, showNotice } from "./notices.js";
+import { state } from "./table_state.js";
+
+const PROTOCOL = 2;
+const PING_EVERY_MS = 25000;
+// A connection that has gone silent (a phone that changed networks, a dead Wi-Fi: the
+// browser is not told for minutes) is given up after this long without a word from the
+// server once the page is waiting for one: after a move, or a ping the server answers.
+export const MOVE_SILENCE_MS = 6000;
+const PING_SILENCE_MS = 10000;
+const RETRY_DELAYS_MS = [500, 1000, 2000, 4000, 8000, 15000];
+
+/**
+ * The connection to the table at `url` (the page's `ws_url`): each message the server sends
+ * goes to `onMessage(message)`; `onChange()` redraws the page when the connection's state
+ * changes. `state.connected`, `state.everConnected`, `state.joined` and `state.sending` are
+ * kept here; `state.version` is what a (re)join asks from.
+ */
+export function connectionFor({ url, onMessage, onChange }) {
+  let socket = null;
+  let retries = 0;
+  let pingTimer = null;
+  let silenceTimer = null; // gives the socket up if the server says nothing in time
+
+  function socketUrl() {
+    const address = new URL(url, window.location.href);
+    address.protocol = address.protocol === "https:" ? "wss:" : "ws:";
+    return address.toString();
+  }
+
+  function connect() {
+    setConnection(retries === 0 ? "connecting" : "reconnecting");
+    const ws = new WebSocket(socketUrl());
+    socket = ws;
+    ws.addEventListener("open", () => {
+      state.connected = true;
+      state.joined = false;
+      if (state.everConnected) showFeedback(t("reconnected"), "ok");
+      state.everConnected = true;
+      retries = 0;
+      ws.send(JSON.stringify({ type: "join", protocol: PROTOCOL, since: state.version }));
+      setConnection("connected");
+      clearInterval(pingTimer);
+      pingTimer = setInterval(() => {
+        if (send({ type: "ping" }, { quiet: true })) expectWord(PING_SILENCE_MS);
+      }, PING_EVERY_MS);
+    });
+    ws.addEventListener("message", (event) => {
+      if (socket !== ws) return;
+      clearTimeout(silenceTimer); // the server is there
+      silenceTimer = null;
+      let message;
+      try {
+        message = JSON.parse(event.data);
+      } catch {
+        return;
+      }
+      onMessage(message);
+    });
+    ws.addEventListener("close", () => {
+      if (socket === ws) lost();
+    });
+  }
+
+  // The socket is gone (closed, or given up as silent): say so and connect again. A move
+  // that was on its way is shown as not sent; if it did arrive, the state after the rejoin
+  // shows it.
+  function lost() {
+    socket = null;
+    state.connected = false;
+    clearInterval(pingTimer);
+    clearTimeout(silenceTimer);
+    silenceTimer = null;
+    if (state.sending) {
+      state.sending = false;
+      onChange();
+    }
+    if (state.leaving) return;
+    setConnection("reconnecting");
+    const delay = RETRY_DELAYS_MS[Math.min(retries, RETRY_DELAYS_MS.length - 1)];
+    retries += 1;
+    setTimeout(connect, delay);
+  }
+
+  /** The server should answer within `ms`: if it says nothing, the connection is dead. */
+  function expectWord(ms) {
+    if (silenceTimer !== null) return; // already waiting for a word
+    const ws = socket;
+    silenceTimer = setTimeout(() => {
+      silenceTimer = null;
+      if (socket !== ws || !ws) return;
+      ws.close(); // its own close event comes late or never: this socket is already given up
+      lost();
+    }, ms);
+  }
+
+  function send(message, { quiet = false } = {}) {
+    if (!state.connected || !socket || socket.readyState !== WebSocket.OPEN) {
+      if (!quiet) showNotice(t("not_connected"));
+      return false;
+    }
+    if (!quiet) clearNotice();
+    socket.send(JSON.stringify(message));
+    return true;
+  }
+
+  /** Ask for the whole table again (a change went missing). */
+  function rejoin() {
+    send({ type: "join", protocol: PROTOCOL, since: state.version }, { quiet: true });
+  }
+
+  function setConnection(name) {
+    const line = document.getElementById("connection");
+    line.dataset.state = name;
+    line.textContent = t(
+      {
+        connecting: "connecting",
+        reconnecting: "reconnecting",
+        connected: "connected",
+        rematch: "opening_rematch",
+      }[name],
+    );
+    onChange();
+  }
+
+  return { connect, send, expectWord, rejoin, setConnection };
+}

@@ -1,0 +1,41 @@
+// The table page's notices and announcements: the visible `role="alert"` line (a move not
+// sent, the server's errors) and the ARIA live region that reads what happens at the table.
+
+const $ = (id) => document.getElementById(id);
+
+export function showNotice(text) {
+  const notice = $("notice");
+  notice.textContent = text;
+  notice.hidden = false;
+}
+
+export function clearNotice() {
+  const notice = $("notice");
+  notice.hidden = true;
+  notice.textContent = "";
+}
+
+let announceTimer = null;
+let announceQueue = [];
+let announceNext = ""; // "Red to move", read last, unless the game ended meanwhile
+export function announce(text, next = "") {
+  // Events arriving together (a move, then the end of the game) are read as one message;
+  // the region is emptied first so the same words twice are still announced. Within one
+  // message a sentence is read once: a resignation or an agreed draw is both its own
+  // event and the result of the "game_over" behind it, in the same words.
+  if (!announceQueue.includes(text)) announceQueue.push(text);
+  if (next) announceNext = next;
+  const region = $("announcer");
+  region.textContent = "";
+  clearTimeout(announceTimer);
+  announceTimer = setTimeout(() => {
+    region.textContent = [...announceQueue, announceNext].filter(Boolean).join(" ");
+    announceQueue = [];
+    announceNext = "";
+  }, 50);
+}
+
+/** The game ended: the "Red to move" waiting to be read is dropped. */
+export function forgetNext() {
+  announceNext = "";
+}

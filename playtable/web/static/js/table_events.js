@@ -1,0 +1,208 @@
+// What the server says at the table (docs/protocol.md), applied to the page: a whole table
+// or a patch to the one this page holds, the events that led to it (announced, with sounds
+// and feedback), offers that lapsed, errors, and the link to a rematch.
+
+import { clearFeedback, showFeedback } from "./feedback.js";
+import { hasString, playerName, refusal, t, tn } from "./i18n.js";
+import { moveWords } from "./move_words.js";
+import { announce, forgetNext, showNotice } from "./notices.js";
+import { applyPatch } from "./patch.js";
+import { playSound } from "./sound.js";
+import { inPageLanguage, resultText } from "./table_panels.js";
+import { other, page, state, you } from "./table_state.js";
+
+const MOVED_ON_MS = 3000; // a message stays at least this long before a move takes it away
+
+const $ = (id) => document.getElementById(id);
+
+// offers answered by an event (declined, agreed, taken back): any other offer that goes
+// away lapsed (a move clears them), and the players are told so
+const answered = { draw: false, undo: false };
+// A rematch agreed before this page was opened: the server repeats its link on every join,
+// but someone who came back to look at the old game is not sent away from it.
+const rematchAtLoad = Boolean(page.table.rematch_id);
+
+/**
+ * `receive(message)`: one message from the server applied to `state`; the page is drawn
+ * again with `render()`. `rejoin()` asks for the whole table when a change went missing;
+ * `setConnection("rematch")` says the page is leaving for the rematch.
+ */
+export function eventsFor({ render, rejoin, setConnection }) {
+  function receive(message) {
+    switch (message.type) {
+      case "state":
+        // an older state than one already seen (from a reconnect race) changes nothing
+        if (typeof message.version === "number" && message.version < state.version) break;
+        showTable(message.table, message.version);
+        break;
+      case "change":
+        receiveChange(message);
+        break;
+      case "error":
+        state.sending = false;
+        showNotice(t("server_error", { message: errorText(message) }));
+        render();
+        break;
+      case "rematch":
+        if (rematchAtLoad) {
+          const link = $("rematch-seat-link");
+          link.href = inPageLanguage(message.url);
+          link.hidden = false;
+          break;
+        }
+        state.leaving = true;
+        setConnection("rematch");
+        window.location.assign(inPageLanguage(message.url));
+        break;
+      default:
+        break; // "pong" and anything newer than this page
+    }
+  }
+
+  function showTable(next, nextVersion) {
+    noteLapsedOffers(state.table.offers, next, state.joined);
+    state.joined = true;
+    state.table = next;
+    state.version = nextVersion ?? state.table.version;
+    state.sending = false;
+    render();
+  }
+
+  // What changed at the table: its events (for the announcements and sounds), then either the
+  // whole table or a patch to the one this page holds. A patch from another version than ours
+  // means a message went missing: the page asks for the whole table instead.
+  function receiveChange(message) {
+    let next = message.table;
+    if (!next) {
+      if (message.base !== state.version) {
+        if (message.version > state.version) rejoin();
+        return;
+      }
+      try {
+        next = applyPatch(state.table, message.patch);
+      } catch {
+        rejoin();
+        return;
+      }
+    } else if (message.version < state.version) {
+      return;
+    }
+    state.version = Math.max(state.version, message.version);
+    // the events are read against the table they lead to (who moved last decides the words
+    // of a Swaptimum win), though the page shows it only after them
+    for (const event of message.events) handleEvent(event, next);
+    showTable(next, message.version);
+  }
+
+  return { receive };
+}
+
+// The server's message is English; a known code has a sentence in the page's language.
+function errorText(message) {
+  // the game's reason for refusing a move (a catalog message and its values), or the table's
+  const reason =
+    (message.reason && refusal(message.reason, message.params || {})) ||
+    (message.message && refusal(message.message));
+  if (reason) return reason;
+  const key = `error_${message.code}`;
+  if (message.code && hasString(key)) return t(key);
+  return message.message || message.code || "";
+}
+
+// An offer that disappears without an answer, while the game goes on, lapsed: a move was
+// played meanwhile. (The end of the game clears offers too; the result says enough then.)
+function noteLapsedOffers(before, next, seen) {
+  const after = next.offers;
+  const goesOn = next.outcome === null || next.outcome === undefined;
+  for (const kind of ["draw", "undo"]) {
+    const lapsed = before && before[kind] && !(after && after[kind]) && !answered[kind];
+    if (lapsed && seen && goesOn) {
+      const text = t(`lapsed_${kind}`);
+      showFeedback(text);
+      announce(text);
+    }
+    answered[kind] = false;
+  }
+}
+
+function handleEvent(event, after) {
+  const who = event.player ? playerName(event.player) : "";
+  let text = "";
+  let next = "";
+  switch (event.kind) {
+    case "move":
+      state.lastMover = event.player;
+      clearFeedback({ olderThan: MOVED_ON_MS }); // "took the seat", "declined": the game went on
+      playSound(event.player === you ? "mine" : "theirs");
+      text = moveWords(state.table.game, event.player, event.move, event.claimed || 0);
+      if (event.skipped) text += ` ${t("skipped", { player: playerName(event.skipped) })}`;
+      // Who moves next: the same player after a claimed box or a skipped turn. If the move
+      // ended the game, the "game_over" event right behind it drops this and gives the result.
+      if (event.player) {
+        const again = event.claimed > 0 || Boolean(event.skipped);
+        next = t("ann_next", { player: playerName(again ? event.player : other(event.player)) });
+      }
+      break;
+    case "undo": {
+      state.lastMover = null;
+      answered.undo = true;
+      // against the computer one take-back may remove its replies too (`count` plies)
+      const count = Number.isInteger(event.count) ? event.count : 1;
+      text =
+        count > 1
+          ? tn("ann_undo_many", count, { player: who })
+          : t("ann_undo", { player: who, move: event.move });
+      showFeedback(text, "ok"); // seen, not only heard: the position simply goes back
+      break;
+    }
+    case "resign":
+      text = t("wins_resign", { loser: who, winner: playerName(other(event.player)) });
+      break;
+    case "draw_offered":
+    case "undo_requested":
+    case "rematch_offered":
+      text = t(`ann_${event.kind}`, { player: who });
+      break;
+    case "nickname":
+      if (event.nickname) text = t("ann_nickname", { player: who, name: event.nickname });
+      break;
+    case "rematch_declined":
+      text = t("ann_rematch_declined", { player: who });
+      showFeedback(text);
+      break;
+    case "quick":
+      text = t("ann_quick", { player: who, message: t(`quick_${event.message}`) });
+      showFeedback(text);
+      break;
+    case "draw_declined":
+    case "undo_declined":
+      // seen, not only heard: the offer box simply goes away otherwise
+      answered[event.kind === "draw_declined" ? "draw" : "undo"] = true;
+      text = t(`ann_${event.kind}`, { player: who });
+      showFeedback(text);
+      break;
+    case "draw_agreed":
+      answered.draw = true;
+      text = t("draw_agreed");
+      break;
+    case "rematch_accepted":
+      text = t("ann_rematch_accepted", { player: who });
+      break;
+    case "seated":
+      text = t("ann_seated", { player: who });
+      showFeedback(text, "ok");
+      break;
+    case "presence":
+      text = t(event.online ? "ann_online" : "ann_offline", { player: who });
+      break;
+    case "game_over":
+      clearFeedback(); // the result says what happened
+      playSound("end");
+      text = resultText(event.outcome, after);
+      break;
+    default:
+      break;
+  }
+  if (event.kind === "game_over") forgetNext();
+  if (text) announce(text, next);
+}

@@ -1,0 +1,364 @@
+// The side panels of the table page, drawn from the table this page holds (table_state.js):
+// turn line and `document.title`, players and presence, offers, actions, links, move list,
+// result; and the words of a result, which the announcements use too.
+
+import { focusBoard } from "./board.js";
+import { timeResult, updateClock } from "./clock.js";
+import { formatNumber, playerName, t, tn } from "./i18n.js";
+import { moveWords } from "./move_words.js";
+import { isOver, lastMoverOf, moversOf, myTurn, other, state, you } from "./table_state.js";
+
+const $ = (id) => document.getElementById(id);
+const baseTitle = document.title;
+
+/**
+ * `render()`: the whole page drawn again from `state`: the `board` (in `boardRoot`, as the
+ * `replay` shows it, zoomed by `fitZoom()`), then the panels, the replay controls and the
+ * clocks.
+ */
+export function panelsFor({ board, boardRoot, replay, fitZoom }) {
+  function render() {
+    const { table } = state;
+    const focused = document.activeElement;
+    const over = isOver();
+    boardRoot.dataset.ply = String(table.ply);
+    if (over) boardRoot.dataset.outcome = table.outcome.winner || "draw";
+    else delete boardRoot.dataset.outcome;
+    boardRoot.dataset.toMove = table.to_move || "";
+    boardRoot.setAttribute("aria-busy", state.sending ? "true" : "false");
+
+    const playable = myTurn() && !state.sending && state.connected;
+    board.render(replay.shown(table), replay.boardOptions(playable));
+    boardRoot.dataset.past = String(!replay.isLive());
+    fitZoom();
+
+    $("board-help").hidden = !you || over;
+    renderTurn(over);
+    renderPlayers();
+    renderOffers(over);
+    renderActions(over);
+    renderLinks();
+    renderMoves();
+    renderResult(over);
+    replay.update();
+    updateClock(table, you);
+    keepFocus(focused, boardRoot);
+  }
+
+  return { render };
+}
+
+// The offer each action makes, shown to its maker as waiting for an answer.
+const OFFER_OF = {
+  request_undo: "offer-undo",
+  offer_draw: "offer-draw",
+  rematch: "offer-rematch",
+};
+
+// An action's button hides itself once the table has taken the action (an offer made or
+// answered, the game over), and the focus would drop to <body>: a keyboard or screen-reader
+// player would not know where they are. The focus goes to what the action led to instead:
+// their offer waiting for an answer, else the result, else the board.
+function visible(element) {
+  // checkVisibility() where the browser has it (2022 on), else whether it takes up space
+  return element.checkVisibility ? element.checkVisibility() : element.getClientRects().length > 0;
+}
+
+function keepFocus(focused, boardRoot) {
+  if (!focused || !focused.closest || !focused.closest("#actions, #offers")) return;
+  if (visible(focused)) return;
+  const now = document.activeElement;
+  if (now !== focused && now !== document.body && now !== null) return; // it went elsewhere
+  const id = OFFER_OF[focused.dataset.action];
+  const offer = id ? $(id) : null;
+  if (offer && visible(offer)) offer.focus();
+  else if (isOver()) $("result").focus();
+  else focusBoard(boardRoot);
+}
+
+function renderTurn(over) {
+  const { table } = state;
+  const turn = $("turn");
+  let text;
+  let status;
+  const opponent = you ? other(you) : null;
+  const thinking = !over && table.to_move && table.seats[table.to_move].bot;
+  if (state.everConnected && !state.connected && !state.leaving) {
+    // clicks do nothing while the socket is down: never say "Your turn" then
+    text = t("turn_offline");
+    status = "offline";
+  } else if (over) {
+    text = table.outcome.winner
+      ? t("wins_generic", { winner: playerName(table.outcome.winner) })
+      : t("draw_generic");
+    status = "over";
+  } else if (you && !myTurn() && !table.seats[opponent].taken) {
+    text = t("waiting_for_opponent");
+    status = "waiting";
+  } else if (myTurn()) {
+    text = state.sending ? t("sending") : t("your_turn");
+    status = "yours";
+  } else if (thinking) {
+    text = t("computer_thinking");
+    status = you ? "theirs" : "watching";
+  } else if (you) {
+    text = t("waiting_for", { player: playerName(table.to_move) });
+    status = "theirs";
+  } else {
+    text = t("to_move", { player: playerName(table.to_move) });
+    status = "watching";
+  }
+  turn.textContent = text;
+  turn.dataset.state = status;
+  turn.dataset.player = over ? "" : table.to_move || "";
+
+  const note = $("turn-note");
+  const skipped = table.view && table.view.skipped;
+  if (skipped && !over) {
+    note.textContent = t("skipped", { player: playerName(skipped) });
+    note.hidden = false;
+  } else if (!you) {
+    note.textContent = t("watching");
+    note.hidden = false;
+  } else if (!over && !table.seats[other(you)].taken) {
+    note.textContent = t("invite_hint");
+    note.hidden = false;
+  } else {
+    note.hidden = true;
+  }
+  document.title = myTurn() && state.connected ? `${t("your_turn")} · ${baseTitle}` : baseTitle;
+  $("offline-banner").hidden = !(state.everConnected && !state.connected && !state.leaving);
+}
+
+function renderSpectators() {
+  const { table } = state;
+  const count = table.spectators || 0;
+  const line = $("spectators");
+  line.hidden = count === 0;
+  line.textContent = count ? tn("spectators_count", count) : "";
+}
+
+function renderPlayers() {
+  const { table } = state;
+  renderSpectators();
+  const score = table.view && table.view.score;
+  for (const player of ["red", "blue"]) {
+    const row = $(`player-${player}`);
+    const seat = table.seats[player];
+    const name = row.querySelector(".player__name");
+    // A chosen nickname, with the colour beside it: set with textContent, never as markup.
+    const shown = seat.nickname
+      ? t("nickname_of", { name: seat.nickname, player: playerName(player) })
+      : playerName(player);
+    name.textContent = player === you ? t("you_suffix", { player: shown }) : shown;
+    const presence = row.querySelector(".player__presence");
+    // while this page is offline it cannot know who else is: it says so (and that its own
+    // player is offline, which it does know)
+    let status = !seat.taken ? "free" : seat.online ? "online" : "offline";
+    if (seat.taken && !seat.bot && state.everConnected && !state.connected) {
+      status = player === you ? "offline" : "unknown";
+    }
+    presence.dataset.presence = status;
+    const label = { free: "seat_free", unknown: "presence_unknown" }[status] || status;
+    presence.textContent = seat.bot ? t(`bot_${seat.bot}`) : t(label);
+    row.classList.toggle("is-to-move", !isOver() && table.to_move === player);
+    row.classList.toggle("is-winner", isOver() && table.outcome.winner === player);
+    const scoreEl = row.querySelector(".player__score");
+    if (scoreEl && score) scoreEl.textContent = formatNumber(score[player]);
+  }
+}
+
+function renderOffers(over) {
+  const { table } = state;
+  const offers = table.offers || { draw: null, undo: null, rematch: [] };
+  let any = false;
+  const show = (id, by, yourText, theirText) => {
+    const box = $(id);
+    if (!by) {
+      box.hidden = true;
+      return;
+    }
+    any = true;
+    box.hidden = false;
+    const mine = by === you;
+    box.querySelector(".offer__text").textContent = mine ? yourText : theirText;
+    const buttons = box.querySelector(".offer__buttons");
+    if (buttons) buttons.hidden = mine || !you;
+  };
+  show(
+    "offer-draw",
+    over ? null : offers.draw,
+    t("your_draw_offer"),
+    t("ann_draw_offered", { player: playerName(offers.draw || "red") }),
+  );
+  show(
+    "offer-undo",
+    over ? null : offers.undo,
+    t("your_undo_request"),
+    t("ann_undo_requested", { player: playerName(offers.undo || "red") }),
+  );
+  const rematch = offers.rematch || [];
+  const rematchBy = rematch.includes(you) ? you : rematch[0] || null;
+  show(
+    "offer-rematch",
+    over && !table.rematch_id ? rematchBy : null,
+    t("your_rematch"),
+    t("opponent_rematch", { player: playerName(rematchBy || "red") }),
+  );
+  $("offers").hidden = !any;
+}
+
+function renderActions(over) {
+  const { table } = state;
+  if (!you) return;
+  const offers = table.offers || { draw: null, undo: null, rematch: [] };
+  const opponentSeated = table.seats[other(you)].taken;
+  const running = !over && opponentSeated;
+  // Against the computer a take-back removes your last move and its replies after it, so
+  // it is there once you have moved at all; against a person only while the last move is
+  // yours.
+  const movers = moversOf(table);
+  const computer = Boolean(table.seats[other(you)].bot);
+  const mayUndo = computer
+    ? movers
+      ? movers.includes(you)
+      : table.ply > 0
+    : lastMoverOf(table) !== other(you);
+  $("action-undo").hidden = !(running && table.ply > 0 && !offers.undo && mayUndo);
+  $("action-draw").hidden = !(running && !offers.draw);
+  $("action-resign").hidden = over || !opponentSeated;
+  const rematch = $("action-rematch");
+  const asked = (offers.rematch || []).includes(you);
+  rematch.hidden = !over || asked || Boolean(table.rematch_id);
+  rematch.textContent = (offers.rematch || []).length ? t("accept_rematch") : t("rematch");
+  for (const say of document.querySelectorAll("#quick button")) say.disabled = !state.connected;
+  const buttons = Array.from(document.querySelectorAll("#actions button"));
+  for (const button of buttons) button.disabled = !state.connected;
+  $("actions").hidden = buttons.every((button) => button.hidden);
+}
+
+function absolute(path) {
+  return path ? new URL(path, window.location.href).toString() : "";
+}
+
+function renderLinks() {
+  const { table } = state;
+  const invite = $("invite");
+  if (table.invite_url) {
+    $("invite-url").value = absolute(table.invite_url);
+    invite.hidden = false;
+  } else {
+    invite.hidden = true;
+  }
+  // while nobody sits opposite, the invitation is the first thing to do (phones show it first)
+  $("links").classList.toggle("has-invite", Boolean(table.invite_url));
+  $("watch-url").value = absolute(table.watch_url || `/t/${table.id}/watch`);
+}
+
+function renderMoves() {
+  const { table } = state;
+  const list = $("move-list");
+  const movers = moversOf(table);
+  const items = table.moves.map((move, index) => {
+    const item = document.createElement("li");
+    const mover = movers ? movers[index] : null;
+    const inWords = Boolean(mover);
+    if (mover) {
+      item.dataset.player = mover;
+      const mark = document.createElement("span");
+      mark.className = `move-mark mark--${mover}`;
+      mark.setAttribute("aria-hidden", "true");
+      mark.textContent = t(`${mover}_initial`);
+      const name = document.createElement("span");
+      name.className = "visually-hidden";
+      name.textContent = playerName(mover);
+      item.append(mark);
+      if (!inWords) item.append(name, " ");
+    }
+    const text = document.createElement("span");
+    text.className = "move-text";
+    text.textContent = move;
+    item.append(text);
+    if (inWords) {
+      // the notation is for the eye; a screen reader hears the move in words
+      text.setAttribute("aria-hidden", "true");
+      const words = document.createElement("span");
+      words.className = "visually-hidden";
+      words.textContent = moveWords(table.game, mover, move);
+      item.append(words);
+    }
+    if (index === table.moves.length - 1) item.classList.add("is-last");
+    return item;
+  });
+  list.replaceChildren(...items);
+  $("moves-empty").hidden = table.moves.length > 0;
+  const last = list.lastElementChild;
+  if (last) list.scrollTop = list.scrollHeight;
+}
+
+export function resultText(outcome, current = state.table) {
+  if (!outcome) return "";
+  const winner = outcome.winner ? playerName(outcome.winner) : "";
+  switch (outcome.reason) {
+    case "score": {
+      const score = outcome.score || { red: 0, blue: 0 };
+      const params = outcome.winner
+        ? {
+            winner,
+            winner_score: formatNumber(score[outcome.winner]),
+            loser_score: formatNumber(score[other(outcome.winner)]),
+          }
+        : { score: formatNumber(score.red) };
+      let text = outcome.winner ? t("wins_score", params) : t("draw_score", params);
+      if (current.view && current.view.misere) text += ` ${t("misere_rule")}`;
+      return text;
+    }
+    case "connection": {
+      const mover = lastMoverOf(current);
+      if (mover && outcome.winner && mover !== outcome.winner) {
+        return t("wins_connection_swap", { winner, mover: playerName(mover) });
+      }
+      return t("wins_connection", { winner });
+    }
+    case "no_moves":
+      return t("draw_no_moves");
+    case "resign":
+      return t("wins_resign", { winner, loser: playerName(other(outcome.winner)) });
+    case "draw_agreed":
+      return t("draw_agreed");
+    case "timeout":
+    case "aborted":
+      return timeResult(outcome);
+    default:
+      return winner ? t("wins_generic", { winner }) : t("draw_generic");
+  }
+}
+
+function renderResult(over) {
+  const { table } = state;
+  const box = $("result");
+  if (!over) {
+    box.hidden = true;
+    return;
+  }
+  $("result-text").textContent = resultText(table.outcome);
+  const rematchLink = $("rematch-watch-link");
+  rematchLink.hidden = !table.rematch_id || Boolean(you);
+  if (table.rematch_id) {
+    rematchLink.href = inPageLanguage(`/t/${encodeURIComponent(table.rematch_id)}/watch`);
+  }
+  box.hidden = false;
+  box.dataset.winner = table.outcome.winner || "draw";
+}
+
+// A link the server gives (a seat link, a table) in the language of this page: the prefix of
+// docs/browser.md, or for English an explicit choice, since a bare seat link follows the
+// browser's language.
+export function inPageLanguage(path) {
+  const lang = document.documentElement.lang;
+  if (!path.startsWith("/") || path.startsWith("//")) return path;
+  if (lang && lang !== "en") return `/${lang}${path}`;
+  if (!/\/(seat|join)\//.test(path)) return path;
+  return `${path}${path.includes("?") ? "&" : "?"}lang=en`;
+}
+
