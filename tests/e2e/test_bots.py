@@ -38,6 +38,8 @@ def test_a_whole_game_against_the_computer_then_its_analysis(
     assert seat(page) == "red"
     expect(page.locator("#player-blue .player__presence")).to_have_text("Computer (hard)")
     expect(page.locator("#invite")).to_be_hidden()  # nobody is to be invited
+    expect(page.locator("#analysis-now-link")).to_be_visible()  # the game so far
+    expect(page.locator("#action-draw")).to_be_visible()  # Dots and Boxes can be drawn
     while outcome(page) is None:
         if to_move(page) == "red":
             before = ply(page)
@@ -54,6 +56,8 @@ def test_a_whole_game_against_the_computer_then_its_analysis(
     # On the Swedish 2x2 board red's first line hands blue all four boxes.
     expect(page.locator("#result")).to_be_visible()
     expect(page.locator("#board")).to_have_attribute("data-outcome", "blue")
+    # one link to the analysis once the game is over: the result's
+    expect(page.locator("#analysis-now-link")).to_be_hidden()
 
     page.locator("#analysis-link").click()
     page.wait_for_url("**/analysis")

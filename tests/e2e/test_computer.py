@@ -60,6 +60,9 @@ def test_the_computer_thinks_aloud_and_allows_a_take_back(
     assert movers(page)[-1] == "blue"
     undo = page.locator("#action-undo")
     expect(undo).to_be_visible()
+    # the computer never agrees to a draw in Swaptimum: no offer to make
+    expect(page.locator("#action-resign")).to_be_visible()
+    expect(page.locator("#action-draw")).to_be_hidden()
     record_announcements(page)
     undo.click()
     # the server takes back your move and the computer's reply after it (docs/protocol.md)

@@ -186,3 +186,28 @@ def test_a_spectator_replays_a_finished_game_and_takes_its_pictures(
             url,
         )
         assert size[0] > 100 and size[1] > 100
+
+
+@pytest.mark.parametrize(("width", "height"), [(1280, 900), (390, 844)], ids=["desktop", "phone"])
+def test_the_move_list_shows_the_last_move_of_a_long_game(
+    browser: Browser, server_url: str, width: int, height: int
+) -> None:
+    """A finished 3x3 game opened by a player: the move list, scrolled to its end, shows the
+    last move in full (a review: the last four of 24 moves sat below the list's edge, the
+    list scrolled to where its end had been before the page's other panels were drawn)."""
+    game = play_game(server_url, {"grid": "square", "rows": 3, "cols": 3}, seed=11)
+    context = browser.new_context(viewport={"width": width, "height": height})
+    page = context.new_page()
+    page.goto(f"{server_url}/t/{game.id}/seat/{game.tokens['red']}")
+    expect(page.locator("#result")).to_be_visible(timeout=TIMEOUT)
+    expect(page.locator("#move-list li")).to_have_count(len(game.moves))
+    page.wait_for_timeout(300)
+    gap = page.evaluate(
+        """() => {
+            const list = document.getElementById("move-list");
+            const last = list.lastElementChild.getBoundingClientRect();
+            return last.bottom - list.getBoundingClientRect().bottom;
+        }"""
+    )
+    assert gap <= 1, f"the last move is {gap} px below the list's edge"
+    context.close()

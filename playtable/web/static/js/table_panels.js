@@ -40,6 +40,10 @@ export function panelsFor({ board, boardRoot, replay, fitZoom }) {
     renderLinks();
     renderMoves();
     renderResult(over);
+    // During a game against the computer the move list offers its analysis so far; once
+    // it is over the result offers the analysis, and one link is enough.
+    const analysisNow = $("analysis-now-link");
+    if (analysisNow) analysisNow.parentElement.hidden = over;
     replay.update();
     updateClock(table, you);
     keepFocus(focused, boardRoot);
@@ -225,7 +229,9 @@ function renderActions(over) {
       : table.ply > 0
     : lastMoverOf(table) !== other(you);
   $("action-undo").hidden = !(running && table.ply > 0 && !offers.undo && mayUndo);
-  $("action-draw").hidden = !(running && !offers.draw);
+  // The computer never agrees to a draw in Swaptimum (someone always connects): no offer.
+  const noDraw = computer && table.game === "swaptimum";
+  $("action-draw").hidden = !(running && !offers.draw) || noDraw;
   $("action-resign").hidden = over || !opponentSeated;
   const rematch = $("action-rematch");
   const asked = (offers.rematch || []).includes(you);
@@ -292,8 +298,27 @@ function renderMoves() {
   });
   list.replaceChildren(...items);
   $("moves-empty").hidden = table.moves.length > 0;
-  const last = list.lastElementChild;
-  if (last) list.scrollTop = list.scrollHeight;
+  followMoves(list);
+  list.scrollTop = list.scrollHeight;
+}
+
+// The move list shows its last move: scrolled to its end on every render, and again
+// whenever its layout changes while it is there (the panels drawn after it, the fonts, a
+// turned phone change its width, hence its columns and rows: the end moved down and the
+// newest moves sat below the edge). A player who scrolls up to read is left there.
+let movesAtEnd = true;
+function followMoves(list) {
+  if (list.dataset.follows) return;
+  list.dataset.follows = "true";
+  const atEnd = () => list.scrollTop + list.clientHeight >= list.scrollHeight - 2;
+  list.addEventListener("scroll", () => (movesAtEnd = atEnd()), { passive: true });
+  const pin = () => {
+    if (movesAtEnd && !atEnd()) list.scrollTop = list.scrollHeight;
+  };
+  new ResizeObserver(pin).observe(list);
+  new MutationObserver(pin).observe(list, { childList: true });
+  if (document.fonts) document.fonts.ready.then(pin);
+  window.addEventListener("load", pin);
 }
 
 export function resultText(outcome, current = state.table) {
