@@ -344,14 +344,22 @@ class MCTS:
         """The first of ``ranked`` after which the opponent cannot win at once, looked for
         among the moves that touch the opponent's winning squares first (a block, or a swap
         that breaks the threat); ``None`` if none is found by ``until``. The playouts alone
-        let a blockable win in one through (6 of 21 such positions at 1.4 s)."""
+        let a blockable win in one through (6 of 21 such positions at 1.4 s). A move that
+        ends the game is safe only if the mover wins: a swap can complete the opponent's
+        chain, and such a move leaves no win in one because it has already lost."""
         game = self.game
-        threat = self.immediate_win(game.apply(state, ranked[0]))
-        if threat is None:
+        mover = state.to_move
+        first = game.apply(state, ranked[0])
+        if first.winner == mover:
             return ranked[0]
-        squares = 1 << threat.square
-        for square in threat.swap or ():
-            squares |= 1 << square
+        squares = 0
+        if first.winner is None:
+            threat = self.immediate_win(first)
+            if threat is None:
+                return ranked[0]
+            squares = 1 << threat.square
+            for square in threat.swap or ():
+                squares |= 1 << square
         rest = ranked[1:]
         blockers = [m for m in rest if _touches(m, squares)]
         others = [m for m in rest if not _touches(m, squares)]
@@ -359,7 +367,9 @@ class MCTS:
             if time.perf_counter() > until:
                 return None
             after = game.apply(state, move)
-            if after.winner is not None or self.immediate_win(after) is None:
+            if after.winner == mover or (
+                after.winner is None and self.immediate_win(after) is None
+            ):
                 return move
         return None
 

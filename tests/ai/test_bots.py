@@ -276,6 +276,34 @@ def test_medium_and_hard_stop_a_win_in_one_the_playouts_miss(level: str) -> None
         assert mcts.immediate_win(game.play(state, text)) is None, text
 
 
+# A 5x5 game of random play, blue to move: the swap b5:b5-c5 hands red b5 and c5 and with
+# them red's chain from row 1 to row 5, so it loses on the spot.
+SELF_LOSING_5X5 = ["d2", "e1", "a1", "c4", "b1", "d4", "b2", "e3", "a2", "e5", "c5", "e4", "b4",
+                   "c3", "b3"]  # fmt: skip
+
+
+@pytest.mark.parametrize("first", [True, False])
+def test_the_guard_never_picks_a_move_that_completes_the_opponents_chain(first: bool) -> None:
+    """The guard took any move that ended the game as safe, so a swap that completed the
+    opponent's chain passed its check: among the search's best-ranked moves it lost at once."""
+    game = load("swaptimum", {"size": 5})
+    assert isinstance(game, Swaptimum)
+    state = game.replay(SELF_LOSING_5X5)
+    assert game.to_move(state) == "blue"
+    losing = game.parse_move("b5:b5-c5")
+    assert game.apply(state, losing).winner == "red"
+    mcts = MCTS(game, random.Random(0))
+    others = [m for m in game.legal_moves(state) if m != losing]
+    # Ranked first by the search, or first among the moves that touch red's threat after
+    # a careless first choice.
+    careless = [m for m in others if mcts.immediate_win(game.apply(state, m)) is not None]
+    ranked = [losing, *others] if first else [careless[0], losing, *others]
+    move = mcts.guarded(state, ranked, time.perf_counter() + 60)
+    assert move is not None and move != losing
+    after = game.apply(state, move)
+    assert after.winner is None and mcts.immediate_win(after) is None
+
+
 def test_choose_move_errors() -> None:
     with pytest.raises(ValueError):
         choose_move("dots", {"rows": 2, "cols": 2}, [], "grandmaster")
