@@ -81,6 +81,7 @@ class TableSocket:
         self.sent_version = -1
         self.sent_personal: dict[str, Any] | None = None  # the viewer's fields last sent
         self.rematch_sent = False  # this seated player was given the rematch table's link
+        self.rematch_lock = asyncio.Lock()
         self.subscription: Subscription | None = None
         self.pump: asyncio.Task[None] | None = None
         self.send_lock = asyncio.Lock()
@@ -421,15 +422,19 @@ class TableSocket:
 
     async def send_rematch_link(self, again: bool = False) -> None:
         """Send this player's seat link at the rematch table, once there is one; once per
-        join (the relay and a request may both get here), or ``again`` on request."""
-        if self.player is None or (self.rematch_sent and not again):
+        join (the relay and a request may both get here), or ``again`` on request. The lock
+        makes the look and the send one step: a caller that finds no link yet (a stale read)
+        or whose read fails leaves the link to the next caller instead of swallowing it."""
+        if self.player is None:
             return
-        self.rematch_sent = True  # before the read: a second caller meanwhile sends nothing
-        url = await self.service.rematch_url(self.table_id, self.token)
-        if url is None:
-            self.rematch_sent = False
-            return
-        await self.send({"type": "rematch", "url": url})
+        async with self.rematch_lock:
+            if self.rematch_sent and not again:
+                return
+            url = await self.service.rematch_url(self.table_id, self.token)
+            if url is None:
+                return
+            await self.send({"type": "rematch", "url": url})
+            self.rematch_sent = True
 
     async def relay(self, subscription: Subscription) -> None:
         try:
@@ -472,7 +477,12 @@ class TableSocket:
         if not self.rematch_sent and any(
             e.get("kind") == "rematch_accepted" for e in message["events"]
         ):
-            await self.send_rematch_link()
+            try:
+                await self.send_rematch_link()
+            except Exception:
+                # The relay goes on (its end would leave this page deaf); the player's own
+                # request, a re-read or the next join sends the link.
+                log.warning("table %s: the rematch link was not sent", self.table_id, exc_info=True)
 
     def resync_soon(self, at_once: bool = False) -> None:
         pending = self.resync is not None and not self.resync.done()

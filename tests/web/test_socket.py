@@ -366,6 +366,60 @@ def test_a_player_who_catches_up_by_a_re_read_still_gets_the_rematch_link(
             assert links and links[0].startswith(f"/t/{state['rematch_id']}/seat/")
 
 
+@pytest.mark.timeout(60)  # before the fix a page could wait for ever: fail instead
+def test_a_failed_look_for_the_rematch_link_does_not_lose_it(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The first look for blue's link at the rematch table fails (the store hiccups). The
+    socket used to mark the link sent before looking, so neither the answer to blue's
+    acceptance nor the relayed change sent it, and the page never moved to the new table;
+    when the relay's look was the one that failed, the relay stopped and the page went deaf.
+    Now the other look sends it, and the page goes on hearing the old table."""
+    service = client.app.state.service  # type: ignore[attr-defined]
+    rematch_url = service.rematch_url
+    failures = [ConnectionError("the store is away")]
+
+    with two_players(client) as (table, red, blue):
+
+        async def failing_once(table_id: str, token: str | None) -> Any:
+            if failures and token == table.urls["blue_token"]:
+                raise failures.pop()
+            return await rematch_url(table_id, token)
+
+        red.send("resign")
+        blue.at_version(2)
+        red.send("rematch")
+        blue.until_state(lambda t: t["offers"]["rematch"] == ["red"])
+        monkeypatch.setattr(service, "rematch_url", failing_once)
+        blue.send("rematch")
+        links: list[str] = []
+        for _ in range(50):  # a ping's pong at a time, so a missing link fails, not hangs
+            blue.send("ping")
+            while (message := blue.receive())["type"] != "pong":
+                if message["type"] == "rematch":
+                    links.append(message["url"])
+                else:  # the accepted change, and an error if blue's own look failed
+                    assert message["type"] in ("state", "event", "error"), message
+            if links:
+                break
+            time.sleep(0.02)
+        assert not failures, "no look failed"
+        assert len(links) == 1 and "/seat/" in links[0]
+        # The relay still runs: red's new name reaches blue's page.
+        red.send("nickname", name="Rosa")
+        for _ in range(50):
+            blue.send("ping")
+            named = False
+            while (message := blue.receive())["type"] != "pong":
+                named |= (
+                    message["type"] == "state" and "nickname" in message["table"]["seats"]["red"]
+                )
+            if named:
+                break
+            time.sleep(0.02)
+        assert named, "blue's page stopped hearing the table"
+
+
 def test_presence_is_shown_to_both(client: TestClient) -> None:
     table = create_table(client, seat="red")
     blue_token = claim(client, table)
