@@ -389,7 +389,7 @@ class RedisBus(Bus):
         with contextlib.suppress(RedisError, OSError):
             await self._client.delete(self.presence.node_key(self.node))
         with contextlib.suppress(RedisError, OSError):
-            await self._pubsub.aclose()  # type: ignore[no-untyped-call]
+            await self._pubsub.aclose()  # type: ignore[no-untyped-call, unused-ignore]  # typed from redis 8
         if self.relay is not None:
             await self.relay.close()
         await self._listener.aclose()
