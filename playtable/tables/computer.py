@@ -198,11 +198,10 @@ class Computer:
         settings = self.settings
         row = table.row
         timing = table.clocks()
-        if not timing.runs_for(player):
-            # Off the clock, a pool just started (the first move since the server started)
-            # is waited for, and the turn counted from then: else the spawn would eat the
-            # thinking and the first move would be the quick one.
-            await self.pool.ready(WARM_WAIT_S)
+        # Off the clock, a pool just started (the first move since the server started) is
+        # waited for, and the turn counted from then: else the spawn would eat the thinking
+        # and the first move would be the quick one.
+        if not timing.runs_for(player) and await self.pool.ready(WARM_WAIT_S):
             begun = max(begun, time.time())
         # On the clock, a thinking budget from the time left (tables/clocks.py).
         at = datetime.fromtimestamp(begun, UTC)

@@ -98,12 +98,15 @@ class BotPool:
         self.idle = idle  # the workers only run when the CPU would otherwise be idle
         self._executor: ProcessPoolExecutor | None = None
         self._warm_ups: list[Future[int]] = []
+        self._closed = False  # shut down for good: no new pool starts
 
     def _started(self) -> ProcessPoolExecutor:
         """The pool, with every worker on its way: the executor spawns a process per job
         submitted while none is idle, so started by its first job alone it would have one
         worker, and a second job at once would wait for a spawn (a best-move request from
         a link, without the analysis page, did). One warm-up job per worker spawns them all."""
+        if self._closed:
+            raise RuntimeError("the computer's pool is shut down")
         if self._executor is None:
             # Spawned, not forked: the server has threads (the store's), and a fork copies
             # their locks in whatever state they are.
@@ -128,13 +131,13 @@ class BotPool:
         the first move would otherwise spend. Returns at once; the workers come up alone."""
         self._started()
 
-    async def ready(self, timeout: float) -> None:
+    async def ready(self, timeout: float) -> bool:
         """Start the pool if it is not running, and wait (at most ``timeout`` seconds) until
         a worker is up: at once when one is. A job given to a pool still spawning waits for
-        the spawn, which would come out of its thinking time."""
+        the spawn, which would come out of its thinking time. True if it had to wait."""
         self._started()
         if any(job.done() for job in self._warm_ups):
-            return
+            return False
         loop = asyncio.get_running_loop()
         up = asyncio.Event()
 
@@ -146,6 +149,7 @@ class BotPool:
             job.add_done_callback(tell)
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(up.wait(), timeout)
+        return True
 
     async def run(self, function: Callable[..., T], *args: Any) -> T:
         """``function(*args)`` in a worker. Cancelling the wait drops the job if it is still
@@ -154,8 +158,16 @@ class BotPool:
         return await self.result(self.submit(function, *args))
 
     def submit(self, function: Callable[..., T], *args: Any) -> Future[T]:
-        """Hand ``function(*args)`` to the pool; the job as a concurrent future."""
-        return self._started().submit(function, *args)
+        """Hand ``function(*args)`` to the pool; the job as a concurrent future. A pool that
+        broke while idle (a worker killed between two jobs: the pool notices alone and
+        refuses every job from then on) is replaced, once, by a new one."""
+        executor = self._started()
+        try:
+            return executor.submit(function, *args)
+        except BrokenProcessPool:
+            log.warning("a computer worker died while idle: starting a new pool")
+            self._drop(executor)
+            return self._started().submit(function, *args)
 
     async def result(self, job: Future[T]) -> T:
         """The result of a job of :meth:`submit` (cancelling the wait cancels the job if it
@@ -166,26 +178,37 @@ class BotPool:
         except BrokenProcessPool:
             # A worker died (killed, out of memory): this pool refuses every job from now on,
             # so the next one gets a new pool.
-            if executor is not None and self._executor is executor:
-                self._executor = None
-                executor.shutdown(wait=False, cancel_futures=True)
+            if executor is not None:
+                self._drop(executor)
             raise
+
+    def _drop(self, executor: ProcessPoolExecutor) -> None:
+        """Forget a broken pool (if it is still ours) so that the next job starts a new one."""
+        if self._executor is executor:
+            self._executor = None
+            executor.shutdown(wait=False, cancel_futures=True)
 
     def shutdown(self) -> None:
         """Stop the pool for good (the server is closing): work still queued is dropped, a
         worker busy with a search is stopped (nobody waits for its answer any more), and
         the pool's queues are closed before the server exits, so that no process is left
         behind and Python's resource tracker finds no semaphore leaked."""
+        self._closed = True
         executor, self._executor = self._executor, None
         if executor is None:
             return
         workers = list((executor._processes or {}).values())
+        # The pool's own thread closes its queues and joins the workers once it sees them
+        # gone; shutdown() forgets it, so it is kept here to wait for it. A terminated worker
+        # ends at once (SIGTERM's default action), so these waits take milliseconds.
+        manager: threading.Thread | None = getattr(executor, "_executor_manager_thread", None)
         executor.shutdown(wait=False, cancel_futures=True)
         for worker in workers:
             worker.terminate()
         for worker in workers:
             worker.join(timeout=5)
-        executor.shutdown(wait=True)
+        if manager is not None:
+            manager.join(timeout=5)
 
 
 def _worker_start(server: int, nice: int, idle: bool = False) -> None:
