@@ -211,3 +211,37 @@ def test_the_move_list_shows_the_last_move_of_a_long_game(
     )
     assert gap <= 1, f"the last move is {gap} px below the list's edge"
     context.close()
+
+
+def test_a_player_who_scrolled_up_the_move_list_stays_there(
+    browser: Browser, server_url: str
+) -> None:
+    """A player scrolls up the move list of a long game to read it; the opponent's page then
+    comes and goes (the table is drawn again, with no new move). The list used to jump back
+    to its end on every such drawing, taking the player's place away."""
+    game = play_game(server_url, {"grid": "square", "rows": 3, "cols": 3}, seed=11)
+    context = browser.new_context(viewport={"width": 390, "height": 844})
+    page = context.new_page()
+    page.goto(f"{server_url}/t/{game.id}/seat/{game.tokens['red']}")
+    expect(page.locator("#move-list li")).to_have_count(len(game.moves), timeout=TIMEOUT)
+    page.wait_for_timeout(300)
+    scrollable = page.evaluate(
+        """() => {
+            const list = document.getElementById("move-list");
+            return list.scrollHeight > list.clientHeight + 20;
+        }"""
+    )
+    assert scrollable, "the list is not long enough to scroll: the test shows nothing"
+    page.locator("#move-list").evaluate("list => list.scrollTo(0, 0)")
+    page.wait_for_timeout(100)
+    opponent = browser.new_context()
+    blue = opponent.new_page()
+    blue.goto(f"{server_url}/t/{game.id}/seat/{game.tokens['blue']}")
+    presence = page.locator("#player-blue .player__presence")
+    expect(presence).to_have_attribute("data-presence", "online", timeout=TIMEOUT)
+    opponent.close()
+    expect(presence).to_have_attribute("data-presence", "offline", timeout=TIMEOUT)
+    page.wait_for_timeout(300)
+    top = page.locator("#move-list").evaluate("list => list.scrollTop")
+    assert top == 0, f"the list moved to {top} px while the player read its start"
+    context.close()

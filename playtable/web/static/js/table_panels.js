@@ -296,17 +296,24 @@ function renderMoves() {
     if (index === table.moves.length - 1) item.classList.add("is-last");
     return item;
   });
+  const changed = table.moves.length !== movesShown;
+  movesShown = table.moves.length;
   list.replaceChildren(...items);
   $("moves-empty").hidden = table.moves.length > 0;
   followMoves(list);
-  list.scrollTop = list.scrollHeight;
+  if (movesAtEnd || changed) {
+    list.scrollTop = list.scrollHeight;
+    movesAtEnd = true;
+  }
 }
 
-// The move list shows its last move: scrolled to its end on every render, and again
-// whenever its layout changes while it is there (the panels drawn after it, the fonts, a
-// turned phone change its width, hence its columns and rows: the end moved down and the
-// newest moves sat below the edge). A player who scrolls up to read is left there.
+// The move list shows its last move: scrolled to its end when a move comes (or goes), and
+// again whenever its layout changes while it is there (the panels drawn after it, the fonts,
+// a turned phone change its width, hence its columns and rows: the end moved down and the
+// newest moves sat below the edge). A player who scrolls up to read is left there while
+// the table is drawn again for anything else (presence, offers, a quick message).
 let movesAtEnd = true;
+let movesShown = -1;
 function followMoves(list) {
   if (list.dataset.follows) return;
   list.dataset.follows = "true";
