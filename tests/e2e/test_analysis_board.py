@@ -182,6 +182,27 @@ def test_estimates_are_drawn_hollow_and_worded_as_estimates(
     assert not serious_violations(page), serious_violations(page)
 
 
+def test_a_move_keeps_the_keyboard_focus_while_the_analysis_comes_in(
+    browser: Browser, server_url: str
+) -> None:
+    """The page asks for the background analysis every second and draws the move list again
+    with each answer: a keyboard or screen-reader user on a move kept losing the focus to
+    the start of the page until the whole analysis was in."""
+    game = play_game(server_url, {"grid": "square", "rows": 5, "cols": 5}, seed=12)
+    page = browser.new_page()
+    page.goto(f"{server_url}/t/{game.id}/analysis")
+    status = page.locator("#analysis-status")
+    expect(status).to_contain_text("Analysing in the background", timeout=TIMEOUT)
+    page.locator('#analysis-moves .move-jump[data-replay-ply="3"]').focus()
+    first = status.inner_text()
+    # at least one more answer drawn while the focus is on the move
+    expect(status).not_to_have_text(first, timeout=30_000)
+    focused = page.evaluate("() => document.activeElement.dataset.replayPly || null")
+    assert focused == "3", f"the focus went to {focused!r}"
+    page.keyboard.press("Enter")  # and the key still works on it
+    expect(page.locator("#replay")).to_have_attribute("data-ply", "3", timeout=TIMEOUT)
+
+
 def test_a_swaptimum_game_has_the_board_the_graph_and_win_rates(
     browser: Browser, server_url: str
 ) -> None:

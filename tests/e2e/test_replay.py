@@ -245,3 +245,26 @@ def test_a_player_who_scrolled_up_the_move_list_stays_there(
     top = page.locator("#move-list").evaluate("list => list.scrollTop")
     assert top == 0, f"the list moved to {top} px while the player read its start"
     context.close()
+
+
+def test_a_move_button_keeps_the_keyboard_focus_when_the_table_is_drawn_again(
+    browser: Browser, server_url: str
+) -> None:
+    """A keyboard user on a move of the list (a button showing the position after it): the
+    opponent's page comes and goes, the table is drawn again, and the focus stays on that
+    move instead of dropping to the start of the page."""
+    game = play_game(server_url, {"grid": "square", "rows": 3, "cols": 3}, seed=11)
+    page = browser.new_context().new_page()
+    page.goto(f"{server_url}/t/{game.id}/seat/{game.tokens['red']}")
+    expect(page.locator("#move-list .move-jump")).to_have_count(len(game.moves), timeout=TIMEOUT)
+    page.locator('#move-list .move-jump[data-replay-ply="5"]').focus()
+    opponent = browser.new_context()
+    blue = opponent.new_page()
+    blue.goto(f"{server_url}/t/{game.id}/seat/{game.tokens['blue']}")
+    presence = page.locator("#player-blue .player__presence")
+    expect(presence).to_have_attribute("data-presence", "online", timeout=TIMEOUT)
+    opponent.close()
+    expect(presence).to_have_attribute("data-presence", "offline", timeout=TIMEOUT)
+    focused = page.evaluate("() => document.activeElement.dataset.replayPly || null")
+    assert focused == "5", f"the focus went to {focused!r}"
+    page.context.close()

@@ -13,7 +13,7 @@ import { r2, svgEl } from "./board.js";
 import { DotsBoard } from "./dots.js";
 import { valueText } from "./analysis_words.js";
 import { playerInitial, playerName, t } from "./i18n.js";
-import { Replay } from "./replay.js";
+import { Replay, replaceMoves } from "./replay.js";
 import { SwaptimumBoard } from "./swaptimum.js";
 
 const page = JSON.parse(document.getElementById("analysis-data").textContent);
@@ -312,7 +312,7 @@ function renderMoves() {
     item.append(mark, name, " ", text, " ", note);
     return item;
   });
-  list.replaceChildren(...items);
+  replaceMoves(list, items);
 }
 
 // -- loading -------------------------------------------------------------------------------

@@ -329,6 +329,15 @@ export class Replay {
       else jump.removeAttribute("aria-current");
       item.classList.toggle("is-shown", index + 1 === at && !this.isLive());
     });
+    // the list drawn again under the keyboard (see `replaceMoves`): the same move's button
+    // takes the focus back, unless it went elsewhere meanwhile
+    const ply = this.list.dataset.refocus;
+    delete this.list.dataset.refocus;
+    const now = document.activeElement;
+    if (ply && (now === null || now === document.body)) {
+      const jump = this.list.querySelector(`.move-jump[data-replay-ply="${ply}"]`);
+      if (jump) jump.focus({ preventScroll: true });
+    }
   }
 
   keydown(event) {
@@ -347,6 +356,18 @@ export class Replay {
 }
 
 /** The replay of a table page: the controls in #replay, the moves of #move-list. */
+/** Put `items` in the move list `list` in place of the ones it holds. The list is drawn
+ * again on every change (a poll's answer, a presence, an offer), which took away the move
+ * button that had the keyboard focus and dropped it to <body>: a keyboard or screen-reader
+ * user lost their place every second while an analysis came in. The button is made again
+ * by `Replay.decorate`, which gives it the focus back. */
+export function replaceMoves(list, items) {
+  const focused = document.activeElement;
+  const ply = focused && list.contains(focused) ? focused.dataset.replayPly : undefined;
+  list.replaceChildren(...items);
+  if (ply) list.dataset.refocus = ply;
+}
+
 export function replayFor(tableId, game, table, onChange) {
   const id = encodeURIComponent(tableId);
   return new Replay({

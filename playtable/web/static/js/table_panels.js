@@ -6,6 +6,7 @@ import { focusBoard } from "./board.js";
 import { timeResult, updateClock } from "./clock.js";
 import { formatNumber, playerName, t, tn } from "./i18n.js";
 import { moveWords } from "./move_words.js";
+import { replaceMoves } from "./replay.js";
 import { isOver, lastMoverOf, moversOf, myTurn, other, state, you } from "./table_state.js";
 
 const $ = (id) => document.getElementById(id);
@@ -298,7 +299,7 @@ function renderMoves() {
   });
   const changed = table.moves.length !== movesShown;
   movesShown = table.moves.length;
-  list.replaceChildren(...items);
+  replaceMoves(list, items);
   $("moves-empty").hidden = table.moves.length > 0;
   followMoves(list);
   if (movesAtEnd || changed) {
