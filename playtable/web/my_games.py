@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import segno
+from babel.numbers import format_decimal
 from markupsafe import Markup
 from starlette.requests import Request
 from starlette.responses import Response
@@ -31,7 +32,7 @@ from playtable.tables import TableNotFound, TableService, tokens
 from playtable.web.errors import error_page, table_not_found
 from playtable.web.links import seat_token_from, set_seat_cookie
 from playtable.web.presentation import bot_names, game_title, settings_summary
-from playtable.web.templating import gettext_for, page_url, render
+from playtable.web.templating import gettext_for, language_of, page_url, render
 from playtable.web.timing import time_left
 
 _SEAT_COOKIE = re.compile(rf"pt_([{tokens.ID_ALPHABET}]{{{tokens.ID_LENGTH}}})")
@@ -58,13 +59,17 @@ class MyGame:
 
 
 def seat_cookies(request: Request) -> list[tuple[str, str]]:
-    """``(table id, token)`` of every seat cookie the request carries (unchecked)."""
+    """``(table id, token)`` of the seat cookies the request carries (unchecked): the newest
+    ``MAX_SEATS``. Browsers send cookies oldest first, and a renewed cookie keeps its place
+    (RFC 6265 5.3: it keeps its creation time), so the last ones are the seats taken last.
+    Keeping the first ones hid every game taken after the hundredth seat, for ever: this
+    page renews the seats it lists, so the oldest never expired."""
     found = []
     for name, value in request.cookies.items():
         match = _SEAT_COOKIE.fullmatch(name)
         if match and value:
             found.append((match[1], value))
-    return found[:MAX_SEATS]
+    return found[-MAX_SEATS:]
 
 
 async def my_games(service: TableService, request: Request) -> list[MyGame]:
@@ -123,7 +128,13 @@ def _result(request: Request, game: MyGame) -> str:
     score = outcome.get("score")
     if isinstance(score, Mapping) and game.you in score:
         mine, theirs = score[game.you], score[other(game.you)]
-        return f"{words} · {mine}–{theirs}"
+        # Translators: how a finished game ended and its score, this seat's boxes first,
+        # written as the language writes a score (as in "%(winner)s wins ..." of the table)
+        return _("%(result)s · %(mine)s–%(theirs)s") % {
+            "result": words,
+            "mine": format_decimal(mine, locale=language_of(request)),
+            "theirs": format_decimal(theirs, locale=language_of(request)),
+        }
     return words
 
 

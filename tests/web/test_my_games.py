@@ -81,6 +81,8 @@ def test_a_finished_game_says_how_it_ended_for_this_seat(client: TestClient) -> 
     client.cookies.clear()  # (the page renewed red's seat cookie)
     client.cookies.set(f"pt_{table.id}", table.urls["blue_token"])
     assert "Voitit · 4–0" in client.get("/fi/games").text
+    assert "Vyhráli jste · 4:0" in client.get("/cs/games").text  # as the table writes scores
+    assert "승리 · 4:0" in client.get("/ko/games").text
     resigned = create_table(client, seat="red")
     blue = claim(client, resigned)
     with connect(client, resigned.id, resigned.token) as session:
@@ -94,3 +96,23 @@ def test_a_finished_game_says_how_it_ended_for_this_seat(client: TestClient) -> 
     client.cookies.clear()
     client.cookies.set(f"pt_{resigned.id}", blue)
     assert "You won: your opponent resigned" in client.get("/games").text
+
+
+def test_the_newest_seats_are_listed_when_the_browser_holds_more_than_a_hundred(
+    client: TestClient,
+) -> None:
+    """Browsers send cookies oldest first. With more seat cookies than the page lists, the
+    page listed the oldest ones (and renewed them, so they never expired): every game taken
+    after the hundredth seat was missing from My games and from the home page's count."""
+    from playtable.tables.tokens import ID_ALPHABET
+    from playtable.web.my_games import MAX_SEATS
+
+    newest = create_table(client, seat="red")  # red to move: waiting for this browser
+    client.cookies.clear()
+    ids = ["".join(ID_ALPHABET[(k >> (5 * i)) % 32] for i in range(10)) for k in range(100)]
+    old = [f"pt_{id_}=gone{k}" for k, id_ in enumerate(ids[:MAX_SEATS])]  # older seats, gone
+    cookie = "; ".join([*old, f"pt_{newest.id}={newest.token}"])
+    page = client.get("/games", headers={"cookie": cookie})
+    assert re.findall(r'data-table="(\w+)"', page.text) == [newest.id]
+    home = client.get("/", headers={"cookie": cookie})
+    assert "1 game is waiting for your move" in home.text
