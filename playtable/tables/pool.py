@@ -117,9 +117,15 @@ class BotPool:
             )
             self._warm_ups = [executor.submit(warm_up) for _ in range(self.workers)]
             for job in self._warm_ups:
-                job.add_done_callback(_log_failure)
+                job.add_done_callback(self._log_failure)
             self._executor = executor
         return self._executor
+
+    def _log_failure(self, future: Future[Any]) -> None:
+        """A warm-up that failed, but not one stopped by the pool's shutdown."""
+        if self._closed or future.cancelled() or future.exception() is None:
+            return
+        log.warning("bot worker warm-up failed", exc_info=future.exception())
 
     @property
     def started(self) -> bool:
@@ -229,8 +235,3 @@ def _exit_with(server: int) -> None:
     while os.getppid() == server:
         time.sleep(PARENT_CHECK_S)
     os._exit(0)
-
-
-def _log_failure(future: Future[Any]) -> None:
-    if not future.cancelled() and future.exception() is not None:
-        log.warning("bot worker warm-up failed", exc_info=future.exception())
