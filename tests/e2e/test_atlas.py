@@ -57,3 +57,31 @@ def test_the_map_draws_every_first_line_with_its_value(browser: Browser, server_
     # a screen reader hears the map's caption
     name = page.locator("svg[data-map]").get_attribute("aria-labelledby")
     expect(page.locator(f"#{name}")).to_contain_text("3×3")
+
+
+@pytest.mark.parametrize(
+    "key",
+    ["square-3x3-standard-normal", "hexagon-2-standard-normal", "square-1x12-standard-normal"],
+)
+def test_a_map_fits_a_phone(browser: Browser, server_url: str, key: str) -> None:
+    """At 390 px the maps were drawn at 90 px a box whatever the screen, and the page
+    scrolled sideways with the right-hand lines and their values cut off. A map now fits
+    the screen with labels still readable; a long strip (1x12) scrolls in its own frame,
+    which the keyboard can reach, and the page itself never scrolls sideways."""
+    page = browser.new_context(viewport={"width": 390, "height": 844}).new_page()
+    page.goto(f"{server_url}/atlas/{key}")
+    page.locator("footer").wait_for()
+    assert page.evaluate("() => document.documentElement.scrollWidth") <= 390
+    smallest = page.eval_on_selector_all(
+        "svg[data-map] text", "ts => Math.min(...ts.map(t => t.getBoundingClientRect().height))"
+    )
+    assert smallest >= 10, f"value labels {smallest:.1f} px high"
+    frame = page.locator(".atlas__map")
+    if frame.evaluate("f => f.scrollWidth > f.clientWidth"):
+        assert frame.get_attribute("tabindex") == "0"
+    else:  # the whole map on the screen: its last line's value is not cut off
+        right = page.eval_on_selector_all(
+            "svg[data-map] text", "ts => Math.max(...ts.map(t => t.getBoundingClientRect().right))"
+        )
+        assert right <= 390
+    assert not serious_violations(page), serious_violations(page)
