@@ -25,7 +25,7 @@ import time
 from typing import Any
 
 from playtable.ai import choose_move
-from playtable.ai.dots_bots import greedy_loss
+from playtable.ai.dots_middle import greedy_losses
 from playtable.games import Game, load
 from playtable.games.dots.game import DotsAndBoxes, DotsState
 
@@ -49,7 +49,7 @@ def greedy_move(game: DotsAndBoxes, state: DotsState, rng: random.Random) -> int
         return rng.choice(captures)
     if safe:
         return rng.choice(safe)
-    given = {line: greedy_loss(game, state.drawn | 1 << line) for line in sacrifices}
+    given = greedy_losses(game, state.drawn, sacrifices)
     fewest = min(given.values())
     return rng.choice([line for line in sacrifices if given[line] == fewest])
 

@@ -31,7 +31,7 @@ import random
 import time
 from collections import OrderedDict
 
-from playtable.ai.dots_middle import MiddleGame, greedy_loss
+from playtable.ai.dots_middle import MiddleGame, greedy_losses
 from playtable.ai.dots_solver import DotsSolver, SolverTimeout
 from playtable.games.dots.game import DotsAndBoxes, DotsState
 
@@ -104,7 +104,7 @@ def easy_move(game: DotsAndBoxes, state: DotsState, rng: random.Random) -> int:
         return rng.choice(lines.captures)
     if lines.safe:
         return rng.choice(lines.safe)
-    losses = {line: greedy_loss(game, state.drawn | 1 << line) for line in lines.sacrifices}
+    losses = greedy_losses(game, state.drawn, lines.sacrifices)
     fewest = min(losses.values())
     return rng.choice(sorted(line for line, loss in losses.items() if loss == fewest))
 
@@ -113,7 +113,7 @@ def _easy_misere(game: DotsAndBoxes, drawn: int, lines: Lines, rng: random.Rando
     if lines.safe:
         return rng.choice(lines.safe)
     if lines.sacrifices:
-        losses = {line: greedy_loss(game, drawn | 1 << line) for line in lines.sacrifices}
+        losses = greedy_losses(game, drawn, lines.sacrifices)
         most = max(losses.values())
         return rng.choice(sorted(line for line, loss in losses.items() if loss == most))
     return rng.choice(lines.captures)

@@ -15,7 +15,7 @@ import pytest
 
 from playtable.ai import bot_move, choose_move
 from playtable.ai.dots_bots import Lines, solver_for
-from playtable.ai.dots_middle import MiddleGame, safe_lines
+from playtable.ai.dots_middle import MiddleGame, greedy_loss, greedy_losses, safe_lines
 from playtable.ai.dots_solver import DotsSolver
 from playtable.games import load
 from playtable.games.dots.game import DotsAndBoxes, DotsState
@@ -206,3 +206,32 @@ def test_prove_and_optimal_moves_agree_with_the_solver() -> None:
         assert value == solution.value and line in solution.best_moves
         found = solver.optimal_moves(state, value, deadline=time.perf_counter() + 30)
         assert found == solution.best_moves
+
+
+@pytest.mark.parametrize(
+    "options",
+    [
+        {"rows": 5, "cols": 5},
+        {"rows": 12, "cols": 12},
+        {"grid": "triangle", "size": 4},
+        {"grid": "hexagon", "size": 2},
+        {"rows": 4, "cols": 4, "start": "icelandic"},
+    ],
+)
+def test_the_shared_scan_finds_the_same_losses_as_a_scan_per_line(options: dict[str, Any]) -> None:
+    """greedy_losses seeds each line's count with the cells one line short before it and
+    the line's own cells; on random positions (boxes on offer or not) it agrees with a
+    whole scan of the board per line."""
+    game = load("dots", options)
+    assert isinstance(game, DotsAndBoxes)
+    rng = random.Random(5)
+    checked = 0
+    for _ in range(6):
+        state = game.initial()
+        while game.outcome(state) is None:
+            free = list(game.legal_moves(state))
+            expected = {line: greedy_loss(game, state.drawn | 1 << line) for line in free}
+            assert greedy_losses(game, state.drawn, free) == expected
+            checked += len(free)
+            state = game.apply(state, rng.choice(free))
+    assert checked > 100
