@@ -191,29 +191,38 @@ async def measure(
 
 def quick_cost(games: int) -> None:
     """The quick move's cost (what the service computes itself past the cap) at every
-    position of ``games`` games per board, the quick move against random answers."""
+    position of ``games`` games per board: the quick move against random answers (boxes
+    given away all the time), then against itself (a careful beginner on both sides, whose
+    games reach the end of the safe lines, where each sacrifice's loss is counted)."""
     from playtable.ai.quick import quick_game_move
     from playtable.games import load
 
-    print("| board | positions | median ms | max ms |", "|---|---|---|---|", sep="\n")
-    for board, (name, options) in BOARDS.items():
-        game = load(name, options)
-        times: list[float] = []
-        for seed in range(games):
-            rng = random.Random(seed)
-            state = game.initial()
-            while game.to_move(state) is not None:
-                start = time.perf_counter()
-                move = quick_game_move(game, state, rng)
-                times.append(time.perf_counter() - start)
-                state = game.apply(state, move)
-                if game.to_move(state) is not None:
-                    state = game.apply(state, rng.choice(game.legal_moves(state)))
-        print(
-            f"| {board} | {len(times)} | {1000 * statistics.median(times):.2f} "
-            f"| {1000 * max(times):.2f} |",
-            flush=True,
-        )
+    print(
+        "| board | answers | positions | median ms | p99 ms | max ms | total ms |",
+        "|---|---|---|---|---|---|---|",
+        sep="\n",
+    )
+    for answers in ("random", "quick"):
+        for board, (name, options) in BOARDS.items():
+            game = load(name, options)
+            times: list[float] = []
+            for seed in range(games):
+                rng = random.Random(seed)
+                state = game.initial()
+                while game.to_move(state) is not None:
+                    start = time.perf_counter()
+                    move = quick_game_move(game, state, rng)
+                    times.append(time.perf_counter() - start)
+                    state = game.apply(state, move)
+                    if game.to_move(state) is not None and answers == "random":
+                        state = game.apply(state, rng.choice(game.legal_moves(state)))
+            times.sort()
+            print(
+                f"| {board} | {answers} | {len(times)} | {1000 * statistics.median(times):.2f} "
+                f"| {1000 * times[int(0.99 * (len(times) - 1))]:.2f} | {1000 * times[-1]:.2f} "
+                f"| {1000 * sum(times):.0f} |",
+                flush=True,
+            )
 
 
 async def main_async(args: argparse.Namespace) -> None:
