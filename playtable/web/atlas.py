@@ -54,6 +54,7 @@ class Row:
     scoring: str
     value: str  # "+2", signed, in the page's number format
     outcome: Outcome
+    grid: str  # "square", "triangle", "hexagon"
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,16 +81,30 @@ def outcome(board: AtlasBoard, value: int, catalog: gettext.NullTranslations) ->
     """Who wins with perfect play from this value (net cells of the first player)."""
     # In misère the side with fewer cells wins: a negative net count is a win.
     margin = -value if board.misere else value
+    n = abs(value)
+    # A square grid's cells are boxes; a triangle's or a hexagon's are cells (the rules'
+    # and the variant pages' word for them).
+    boxes = board.grid == "square"
     if margin > 0:
-        text = catalog.ngettext(
-            "First player wins by %(num)d box", "First player wins by %(num)d boxes", abs(value)
-        ) % {"num": abs(value)}
-        return Outcome("win", text)
+        if boxes:
+            text = catalog.ngettext(
+                "First player wins by %(num)d box", "First player wins by %(num)d boxes", n
+            )
+        else:
+            text = catalog.ngettext(
+                "First player wins by %(num)d cell", "First player wins by %(num)d cells", n
+            )
+        return Outcome("win", text % {"num": n})
     if margin < 0:
-        text = catalog.ngettext(
-            "Second player wins by %(num)d box", "Second player wins by %(num)d boxes", abs(value)
-        ) % {"num": abs(value)}
-        return Outcome("loss", text)
+        if boxes:
+            text = catalog.ngettext(
+                "Second player wins by %(num)d box", "Second player wins by %(num)d boxes", n
+            )
+        else:
+            text = catalog.ngettext(
+                "Second player wins by %(num)d cell", "Second player wins by %(num)d cells", n
+            )
+        return Outcome("loss", text % {"num": n})
     return Outcome("draw", catalog.gettext("Draw"))
 
 
@@ -124,6 +139,7 @@ def row(entry: AtlasEntry, catalog: gettext.NullTranslations, lang: str) -> Row:
         scoring_name(board.misere, catalog),
         signed(entry.value, lang),
         outcome(board, entry.value, catalog),
+        board.grid,
     )
 
 

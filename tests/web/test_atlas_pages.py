@@ -68,3 +68,28 @@ def test_variant_pages_show_their_solved_boards(
         e.board.key for e in atlas.load() if (e.board.grid, e.board.start, e.board.misere) == family
     ]
     assert shown == expected and expected
+
+
+@pytest.mark.parametrize(
+    ("prefix", "cells", "boxes"),
+    [
+        ("", "Second player wins by 2 cells", "Second player wins by 3 boxes"),
+        ("/fi", "Toinen pelaaja voittaa 2 ruudulla", "Toinen pelaaja voittaa 3 laatikolla"),
+        ("/cs", "Druhý hráč vyhrává o 2 políčka", "Druhý hráč vyhrává o 3 čtverce"),
+        (
+            "/ko",
+            "나중에 두는 사람이 2칸 차이로 이깁니다",
+            "나중에 두는 사람이 상자 3개 차이로 이깁니다",
+        ),
+    ],
+)
+def test_triangle_and_hexagon_results_count_cells_not_boxes(
+    client: TestClient, prefix: str, cells: str, boxes: str
+) -> None:
+    """A triangle's or a hexagon's cells are not boxes (in Czech the page said "squares"):
+    their results count cells, as their rules do; a square board's still count boxes."""
+    triangle = client.get(f"{prefix}/variants/triangle-grid").text
+    assert cells in triangle  # triangle of side 2: -2
+    assert "boxes" not in triangle.split('id="solved"')[1].split("</section>")[0]
+    assert cells in client.get(f"{prefix}/atlas/triangle-2-standard-normal").text
+    assert boxes in client.get(f"{prefix}/atlas/square-3x3-standard-normal").text  # -3

@@ -167,8 +167,8 @@ def _legal_moves_function(line_count: int) -> Callable[[DotsState], list[int]]:
 _RANGE_MESSAGES = {
     # Translators: "rows" is the setting of the number of rows of boxes
     "rows": N_("rows must be a whole number from %(low)s to %(high)s"),
-    # Translators: "cols" is the setting of the number of columns of boxes
-    "cols": N_("cols must be a whole number from %(low)s to %(high)s"),
+    # Translators: "columns" is the setting of the number of columns of boxes
+    "cols": N_("columns must be a whole number from %(low)s to %(high)s"),
     # Translators: "size" is the size setting of a board (squares per side, triangle side,
     # hexagon radius)
     "size": N_("size must be a whole number from %(low)s to %(high)s"),
