@@ -96,6 +96,10 @@ def _strings(catalog: gettext.NullTranslations) -> dict[str, str | Mapping[str, 
         "connected": _("Connected"),
         "not_connected": _("Not connected: your action was not sent. Reconnecting…"),
         "sending": _("Sending…"),
+        "move_unconfirmed": _(
+            "The connection dropped before your move %(move)s was confirmed. Checking…"
+        ),
+        "move_not_sent": _("Your move %(move)s did not reach the table: play it again."),
         "opening_rematch": _("Opening the new table…"),
         # results
         "wins_score": _("%(winner)s wins %(winner_score)s–%(loser_score)s."),

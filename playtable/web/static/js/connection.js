@@ -10,7 +10,7 @@ const PROTOCOL = 2;
 const PING_EVERY_MS = 25000;
 // A connection that has gone silent (a phone that changed networks, a dead Wi-Fi: the
 // browser is not told for minutes) is given up after this long without a word from the
-// server once the page is waiting for one: after a move, or a ping the server answers.
+// server once the page is waiting for one: a move not answered, or a ping not answered.
 export const MOVE_SILENCE_MS = 6000;
 const PING_SILENCE_MS = 10000;
 const RETRY_DELAYS_MS = [500, 1000, 2000, 4000, 8000, 15000];
@@ -26,6 +26,8 @@ export function connectionFor({ url, onMessage, onChange }) {
   let retries = 0;
   let pingTimer = null;
   let silenceTimer = null; // gives the socket up if the server says nothing in time
+  let retryTimer = null; // the next try to connect, after a back-off
+  let answerTimer = null; // gives the socket up if the move sent is not answered in time
 
   function socketUrl() {
     const address = new URL(url, window.location.href);
@@ -68,23 +70,71 @@ export function connectionFor({ url, onMessage, onChange }) {
   }
 
   // The socket is gone (closed, or given up as silent): say so and connect again. A move
-  // that was on its way is shown as not sent; if it did arrive, the state after the rejoin
-  // shows it.
+  // that was on its way is awaited: the state after the rejoin says whether it was played
+  // (table_events.js `noteUnsent`), and the player is told meanwhile.
   function lost() {
     socket = null;
     state.connected = false;
     clearInterval(pingTimer);
     clearTimeout(silenceTimer);
     silenceTimer = null;
+    clearTimeout(answerTimer);
+    answerTimer = null;
     if (state.sending) {
       state.sending = false;
+      if (state.pending) {
+        state.unsent = { ...state.pending, told: false };
+        showNotice(t("move_unconfirmed", { move: state.pending.move }));
+      }
+      state.pending = null;
       onChange();
     }
     if (state.leaving) return;
     setConnection("reconnecting");
     const delay = RETRY_DELAYS_MS[Math.min(retries, RETRY_DELAYS_MS.length - 1)];
     retries += 1;
-    setTimeout(connect, delay);
+    retryTimer = setTimeout(() => {
+      retryTimer = null;
+      connect();
+    }, delay);
+  }
+
+  // The browser knows when its network comes back, and when the page is shown again (a
+  // phone woken, a tab brought forward): a retry waiting out its back-off (up to 15 s)
+  // goes at once then, and a socket that may have died meanwhile is asked for a word. The
+  // browser going offline ends the socket at once, where the silence would take 35 s.
+  function retryNow() {
+    if (retryTimer === null || state.leaving) return;
+    clearTimeout(retryTimer);
+    retryTimer = null;
+    retries = 0;
+    connect();
+  }
+  window.addEventListener("online", retryNow);
+  window.addEventListener("offline", () => {
+    if (!socket) return;
+    const ws = socket;
+    ws.close();
+    lost();
+  });
+  document.addEventListener("visibilitychange", () => {
+    if (document.visibilityState !== "visible") return;
+    if (retryTimer !== null) retryNow();
+    else if (send({ type: "ping" }, { quiet: true })) expectWord(PING_SILENCE_MS);
+  });
+
+  /** The move just sent should be answered within `ms` (the position moves on, or an
+   * error): if it is still "Sending…" then, the socket is given up, even if other news came
+   * meanwhile (a downlink alive with the uplink stalled, as phones' networks do). */
+  function expectAnswer(ms) {
+    clearTimeout(answerTimer);
+    const ws = socket;
+    answerTimer = setTimeout(() => {
+      answerTimer = null;
+      if (socket !== ws || !ws || !state.sending) return;
+      ws.close();
+      lost();
+    }, ms);
   }
 
   /** The server should answer within `ms`: if it says nothing, the connection is dead. */
@@ -128,5 +178,5 @@ export function connectionFor({ url, onMessage, onChange }) {
     onChange();
   }
 
-  return { connect, send, expectWord, rejoin, setConnection };
+  return { connect, send, expectAnswer, rejoin, setConnection };
 }

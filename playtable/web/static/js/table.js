@@ -55,7 +55,9 @@ function playMove(move) {
   const message = { type: "move", ply: state.table.ply, move, think_s: thinkSeconds() };
   if (!connection.send(message)) return;
   state.sending = true;
-  connection.expectWord(MOVE_SILENCE_MS);
+  state.pending = { ply: state.table.ply, move };
+  state.unsent = null; // a new move: the one the connection dropped is no longer awaited
+  connection.expectAnswer(MOVE_SILENCE_MS);
   render();
 }
 

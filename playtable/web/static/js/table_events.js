@@ -5,7 +5,7 @@
 import { clearFeedback, showFeedback } from "./feedback.js";
 import { hasString, playerName, refusal, t, tn } from "./i18n.js";
 import { moveWords } from "./move_words.js";
-import { announce, forgetNext, showNotice } from "./notices.js";
+import { announce, clearNotice, forgetNext, showNotice } from "./notices.js";
 import { applyPatch } from "./patch.js";
 import { playSound } from "./sound.js";
 import { inPageLanguage, resultText } from "./table_panels.js";
@@ -40,6 +40,7 @@ export function eventsFor({ render, rejoin, setConnection }) {
         break;
       case "error":
         state.sending = false;
+        state.pending = null;
         showNotice(t("server_error", { message: errorText(message) }));
         render();
         break;
@@ -64,7 +65,14 @@ export function eventsFor({ render, rejoin, setConnection }) {
     state.joined = true;
     state.table = next;
     state.version = nextVersion ?? state.table.version;
-    state.sending = false;
+    // "Sending…" holds until the position moves on (the move played, or a take-back or the
+    // end of the game) or an error answers the move: a presence, a quick message or a
+    // spectator at the same position used to cancel it and offer the old board again.
+    const pending = state.pending;
+    if (state.sending && (!pending || next.ply !== pending.ply || next.outcome)) {
+      state.sending = false;
+    }
+    noteUnsent(next);
     render();
   }
 
@@ -95,6 +103,24 @@ export function eventsFor({ render, rejoin, setConnection }) {
   }
 
   return { receive };
+}
+
+// A move the connection dropped before the server confirmed it (connection.js `lost`): the
+// first state after the rejoin says whether it was played. If not, the player is told to
+// play it again; if it arrives later after all (a network that held it), it shows as
+// played and the notice goes.
+function noteUnsent(next) {
+  const unsent = state.unsent;
+  if (!unsent) return;
+  if (next.ply > unsent.ply && next.moves[unsent.ply] === unsent.move) {
+    state.unsent = null;
+    if (unsent.told) clearNotice();
+  } else if (next.ply !== unsent.ply || next.outcome) {
+    state.unsent = null; // the game moved on otherwise: the move is not awaited any more
+  } else if (!unsent.told) {
+    unsent.told = true;
+    showNotice(t("move_not_sent", { move: unsent.move }));
+  }
 }
 
 // The server's message is English; a known code has a sentence in the page's language.

@@ -28,7 +28,8 @@ export function panelsFor({ board, boardRoot, replay, fitZoom }) {
     boardRoot.dataset.toMove = table.to_move || "";
     boardRoot.setAttribute("aria-busy", state.sending ? "true" : "false");
 
-    const playable = myTurn() && !state.sending && state.connected;
+    // not before the answer to the (re)join: the page's position may be old until then
+    const playable = myTurn() && !state.sending && state.connected && state.joined;
     board.render(replay.shown(table), replay.boardOptions(playable));
     boardRoot.dataset.past = String(!replay.isLive());
     fitZoom();

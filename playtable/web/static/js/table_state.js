@@ -9,7 +9,9 @@ export const state = {
   table: page.table,
   version: page.table.version,
   connected: false,
-  sending: false, // a move is on its way: the board waits for the next state
+  sending: false, // a move is on its way: the board waits for the position to move on
+  pending: null, // that move, { ply, move }
+  unsent: null, // a move the connection dropped before it was confirmed, { ply, move }
   leaving: false,
   lastMover: null, // from the event stream, when the state does not say
   everConnected: false, // "connection lost" only after there was one
