@@ -23,7 +23,7 @@ from playtable.web.csrf import csrf_ok, csrf_token, set_csrf_cookie
 from playtable.web.errors import error_page
 from playtable.web.links import set_seat_cookie
 from playtable.web.my_games import waiting_count
-from playtable.web.templating import gettext_for, render
+from playtable.web.templating import gettext_for, page_url, render
 from playtable.web.timing import FORM_DEFAULTS as TIME_DEFAULTS
 from playtable.web.timing import PRESETS, time_control_from_form
 
@@ -160,4 +160,10 @@ async def create_table(request: Request) -> Response:
     return response
 
 
-__all__ = ["FORM_DEFAULTS", "create_table", "form_from_query", "home", "table_request"]
+async def to_home(request: Request) -> Response:
+    """``GET /tables``: the address a refused form was shown at, reloaded or typed again; the
+    form is on the home page, in the same language."""
+    return RedirectResponse(page_url(request, "/"), status_code=303)
+
+
+__all__ = ["FORM_DEFAULTS", "create_table", "form_from_query", "home", "table_request", "to_home"]

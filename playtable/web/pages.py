@@ -197,6 +197,7 @@ async def watch_page(request: Request) -> Response:
 routes: list[BaseRoute] = [
     Route("/", home.home, methods=["GET", "HEAD"], name="home"),
     Route("/tables", home.create_table, methods=["POST"], name="create_table"),
+    Route("/tables", home.to_home, methods=["GET", "HEAD"]),
     Route("/t/{table_id}", table_page, methods=["GET", "HEAD"], name="table"),
     Route("/t/{table_id}/watch", watch_page, methods=["GET", "HEAD"], name="watch"),
     Route("/t/{table_id}/analysis", analysis_page, methods=["GET", "HEAD"], name="analysis"),

@@ -143,12 +143,19 @@ def page_path(request: Request) -> str:
 _SECRET_LINK = re.compile(r"^(/t/[^/]+)/(?:seat|join)/[^/]+/?$")
 
 
+# Pages answered to a form's POST have no address of their own: their links to the other
+# languages lead to the page the form is on (a refused home form was shown at /tables, and
+# its switcher led to "/fi/tables", which only takes a POST).
+_FORM_PAGES = {"/tables": "/"}
+
+
 def language_links(request: Request) -> list[dict[str, str]]:
     """The same page in every language: for the switcher and the hreflang alternates."""
     path = page_path(request)
     secret = _SECRET_LINK.match(path)
     if secret:
         path = secret.group(1)
+    path = _FORM_PAGES.get(path, path)
     query = request.url.query
     links = []
     for lang in available_languages():

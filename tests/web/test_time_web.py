@@ -62,6 +62,12 @@ def test_the_home_form_sets_the_time_control(client: TestClient) -> None:
               "time_minutes": "999", "time_increment": "0"},
     )  # fmt: skip
     assert bad.status_code == 400 and "Minutes: 1 to 180." in bad.text
+    # the refused form's links to other languages lead to the form, not to /fi/tables (a
+    # POST-only address: "Request not supported"), and so does that address reloaded
+    assert 'href="/fi/tables' not in bad.text and 'href="/fi/"' in bad.text
+    for path, home in (("/fi/tables", "/fi/"), ("/tables", "/")):
+        again = client.get(path, follow_redirects=False)
+        assert again.status_code == 303 and again.headers["location"] == home
     made = client.post(
         "/tables", data={**FORM, "csrf": token, "time": "correspondence", "time_days": "5"}
     )
