@@ -106,3 +106,30 @@ def test_only_the_chosen_time_control_shows_its_settings(browser: Browser, serve
     page.locator("#table-form button[type=submit]").click()
     page.wait_for_url("**/t/*")
     expect(page.locator("body")).to_contain_text("7 min + 2 s")
+
+
+def test_custom_clock_values_are_checked_under_their_fields(
+    browser: Browser, server_url: str
+) -> None:
+    """0 minutes or 99 s of increment went to the server unchecked; the page came back at
+    /tables with the reason at the top of the form, far above the field on a phone."""
+    page = browser.new_context(viewport={"width": 390, "height": 844}).new_page()
+    page.goto(server_url + "/cs/")
+    choose(page, "game", "dots")
+    choose(page, "time", "realtime")
+    page.locator("#time_preset").select_option("custom")
+    minutes, increment = page.locator("#time_minutes"), page.locator("#time_increment")
+    minutes.fill("0")
+    increment.fill("99")
+    page.locator("#table-form button[type=submit]").click()
+    expect(page.locator("#time_minutes-error")).to_have_text("Minuty: 1 až 180.")
+    expect(page.locator("#time_increment-error")).to_be_visible()
+    expect(minutes).to_be_focused()
+    expect(minutes).to_have_attribute("aria-invalid", "true")
+    assert page.url.rstrip("/").endswith("/cs")  # nothing was sent
+    minutes.fill("5")
+    increment.fill("3")
+    expect(page.locator("#time_minutes-error")).to_be_hidden()
+    page.locator("#table-form button[type=submit]").click()
+    page.wait_for_url("**/cs/t/*")
+    expect(page.locator("body")).to_contain_text("5 min + 3 s")
