@@ -24,7 +24,7 @@ class PlayedGame:
     moves: list[str]
 
 
-def _post(url: str, body: dict[str, Any]) -> dict[str, Any]:
+def post_json(url: str, body: dict[str, Any]) -> dict[str, Any]:
     request = urllib.request.Request(
         url, json.dumps(body).encode(), {"Content-Type": "application/json"}, method="POST"
     )
@@ -77,7 +77,9 @@ def play_game(
 ) -> PlayedGame:
     """A game (Dots and Boxes unless ``game`` says) between two people, each move chosen at
     random (``seed``)."""
-    created = _post(f"{server_url}/api/tables", {"game": game, "options": options, "seat": "red"})
+    created = post_json(
+        f"{server_url}/api/tables", {"game": game, "options": options, "seat": "red"}
+    )
     table_id = created["id"]
     tokens = {"red": created["seat_url"].rsplit("/", 1)[1], "blue": _claim(created["invite_url"])}
     ws_url = server_url.replace("http://", "ws://") + f"/t/{table_id}/ws"

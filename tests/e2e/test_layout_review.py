@@ -6,15 +6,13 @@ test, hence ``bypass_csp``: the pages allow no inline style."""
 
 from __future__ import annotations
 
-import json
 import re
-import urllib.request
 from typing import Any
 
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from tests.e2e.games import play_game
+from tests.e2e.games import play_game, post_json
 from tests.e2e.helpers import wait_ply
 from tests.e2e.test_swap_chooser import TANGLE, chosen, picks, tangle
 
@@ -102,15 +100,6 @@ def test_the_swap_chooser_leaves_the_board_tappable_with_large_text(
 # -- pages wider than a phone at 200% text ---------------------------------------------------
 
 
-def _post(url: str, body: dict[str, Any]) -> dict[str, Any]:
-    request = urllib.request.Request(
-        url, json.dumps(body).encode(), {"Content-Type": "application/json"}, method="POST"
-    )
-    with urllib.request.urlopen(request, timeout=10) as response:
-        data: dict[str, Any] = json.loads(response.read())
-        return data
-
-
 @pytest.mark.parametrize("lang", ["", "/cs", "/fi"])
 def test_my_games_fit_a_phone_at_200_percent_text(
     browser: Browser, server_url: str, lang: str
@@ -119,7 +108,7 @@ def test_my_games_fit_a_phone_at_200_percent_text(
     status and the time left had a column that would not shrink), and the page scrolled
     sideways."""
     page = browser.new_context(**PHONE).new_page()
-    realtime = _post(
+    realtime = post_json(
         server_url + "/api/tables",
         {
             "game": "dots",
@@ -128,7 +117,7 @@ def test_my_games_fit_a_phone_at_200_percent_text(
             "time_control": {"kind": "realtime", "minutes": 5, "increment": 3},
         },
     )
-    correspondence = _post(
+    correspondence = post_json(
         server_url + "/api/tables",
         {
             "game": "swaptimum",

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+from typing import Any
 
 import pytest
 from PIL import Image
@@ -213,6 +214,18 @@ def test_the_move_list_shows_the_last_move_of_a_long_game(
     context.close()
 
 
+def opponent_comes_and_goes(browser: Browser, server_url: str, game: Any, page: Page) -> None:
+    """Blue's page opens and closes: red's page draws the table again twice (presence), with
+    no new move."""
+    opponent = browser.new_context()
+    blue = opponent.new_page()
+    blue.goto(f"{server_url}/t/{game.id}/seat/{game.tokens['blue']}")
+    presence = page.locator("#player-blue .player__presence")
+    expect(presence).to_have_attribute("data-presence", "online", timeout=TIMEOUT)
+    opponent.close()
+    expect(presence).to_have_attribute("data-presence", "offline", timeout=TIMEOUT)
+
+
 def test_a_player_who_scrolled_up_the_move_list_stays_there(
     browser: Browser, server_url: str
 ) -> None:
@@ -234,13 +247,7 @@ def test_a_player_who_scrolled_up_the_move_list_stays_there(
     assert scrollable, "the list is not long enough to scroll: the test shows nothing"
     page.locator("#move-list").evaluate("list => list.scrollTo(0, 0)")
     page.wait_for_timeout(100)
-    opponent = browser.new_context()
-    blue = opponent.new_page()
-    blue.goto(f"{server_url}/t/{game.id}/seat/{game.tokens['blue']}")
-    presence = page.locator("#player-blue .player__presence")
-    expect(presence).to_have_attribute("data-presence", "online", timeout=TIMEOUT)
-    opponent.close()
-    expect(presence).to_have_attribute("data-presence", "offline", timeout=TIMEOUT)
+    opponent_comes_and_goes(browser, server_url, game, page)
     page.wait_for_timeout(300)
     top = page.locator("#move-list").evaluate("list => list.scrollTop")
     assert top == 0, f"the list moved to {top} px while the player read its start"
@@ -258,13 +265,7 @@ def test_a_move_button_keeps_the_keyboard_focus_when_the_table_is_drawn_again(
     page.goto(f"{server_url}/t/{game.id}/seat/{game.tokens['red']}")
     expect(page.locator("#move-list .move-jump")).to_have_count(len(game.moves), timeout=TIMEOUT)
     page.locator('#move-list .move-jump[data-replay-ply="5"]').focus()
-    opponent = browser.new_context()
-    blue = opponent.new_page()
-    blue.goto(f"{server_url}/t/{game.id}/seat/{game.tokens['blue']}")
-    presence = page.locator("#player-blue .player__presence")
-    expect(presence).to_have_attribute("data-presence", "online", timeout=TIMEOUT)
-    opponent.close()
-    expect(presence).to_have_attribute("data-presence", "offline", timeout=TIMEOUT)
+    opponent_comes_and_goes(browser, server_url, game, page)
     focused = page.evaluate("() => document.activeElement.dataset.replayPly || null")
     assert focused == "5", f"the focus went to {focused!r}"
     page.context.close()

@@ -8,7 +8,7 @@ import re
 import time
 
 import pytest
-from playwright.sync_api import Browser, Page, WebSocketRoute, expect
+from playwright.sync_api import Browser, Locator, Page, WebSocketRoute, expect
 
 from tests.e2e.helpers import (
     TIMEOUT,
@@ -63,6 +63,14 @@ def seated(browser: Browser, server_url: str, held: HeldMoves) -> tuple[Page, Pa
     return red, blue
 
 
+def move_held(red: Page, held: HeldMoves) -> tuple[str, Locator]:
+    """Red plays a move that the network holds; the move, and red's notice line."""
+    held.holding = True
+    move = wait_moves_offered(red)[0]
+    red.locator(f'#board [data-move="{move}"]').click()
+    return move, red.locator("#notice")
+
+
 def test_sending_holds_while_other_news_arrives(browser: Browser, server_url: str) -> None:
     """Red's move is slow to reach the server; meanwhile blue sends a quick message. The page
     used to drop "Sending…" at any news and offer the old board again (a second move was
@@ -93,10 +101,7 @@ def test_a_move_the_connection_dropped_is_accounted_for(browser: Browser, server
     the table; played again, it goes through once."""
     held = HeldMoves()
     red, _blue = seated(browser, server_url, held)
-    held.holding = True
-    move = wait_moves_offered(red)[0]
-    red.locator(f'#board [data-move="{move}"]').click()
-    notice = red.locator("#notice")
+    move, notice = move_held(red, held)
     # 6 s without a word after a move: the socket is given up, and the page reconnects
     expect(notice).to_contain_text(f"before your move {move} was confirmed", timeout=TIMEOUT)
     held.holding = False
@@ -115,10 +120,7 @@ def test_a_move_that_arrives_late_after_all_clears_the_notice(
     did not. The page shows it played and takes the notice away."""
     held = HeldMoves()
     red, blue = seated(browser, server_url, held)
-    held.holding = True
-    move = wait_moves_offered(red)[0]
-    red.locator(f'#board [data-move="{move}"]').click()
-    notice = red.locator("#notice")
+    move, notice = move_held(red, held)
     expect(notice).to_contain_text(f"Your move {move} did not reach the table", timeout=TIMEOUT)
     held.deliver()
     wait_ply(red, 1)
