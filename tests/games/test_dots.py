@@ -88,7 +88,7 @@ def test_default_table_is_5x5_standard() -> None:
     "options,word",
     [
         ({"rows": 0}, "rows"),
-        ({"cols": 13}, "cols"),
+        ({"cols": 13}, "columns"),  # the setting as a person calls it (the form says so)
         ({"rows": "4"}, "rows"),
         ({"rows": True}, "rows"),
         ({"grid": "circle"}, "grid"),
