@@ -340,3 +340,51 @@ async def test_a_process_starts_while_redis_is_away_and_joins_the_site_once_it_i
     finally:
         a.stop()
         b.stop()
+
+
+async def test_players_are_shown_online_again_after_redis_restarts(
+    tmp_path: Path, postgres_url: str, own_redis: OwnRedis
+) -> None:
+    """A restarted Redis keeps nothing: the processes' socket counts were gone, and every
+    page and every fresh join showed both players offline, for as long as they stayed
+    connected. Each process reports its counts again once Redis has forgotten it, and the
+    pages are told."""
+    env = {"PLAYTABLE_DATABASE_URL": postgres_url, "PLAYTABLE_REDIS_URL": own_redis.url}
+    a, b = Node(tmp_path, env, "a"), Node(tmp_path, env, "b")
+    a.launch()
+    b.launch()
+    a.wait_ready()
+    b.wait_ready()
+    try:
+        table_id, red_token, invite = create_table(a)
+        blue_token = claim(b, table_id, invite)
+        red, blue = Player(table_id, red_token), Player(table_id, blue_token)
+        await red.connect(a)
+        await blue.connect(b)
+
+        def both(table: dict[str, Any]) -> bool:
+            return bool(table["seats"]["red"]["online"] and table["seats"]["blue"]["online"])
+
+        await red.until(both)
+        own_redis.kill()
+        await asyncio.sleep(1)
+        own_redis.start()
+        await asyncio.sleep(2)  # both processes hear Redis again
+        deadline = time.monotonic() + 20
+        while True:  # a page opened now, on either process
+            watcher = Player(table_id, None)
+            shown = await watcher.connect(a if time.monotonic() % 2 < 1 else b)
+            await watcher.close()
+            if both(shown):
+                break
+            assert time.monotonic() < deadline, f"still shown offline: {shown['seats']}"
+            await asyncio.sleep(0.5)
+        # and the players' own pages, told without reconnecting
+        for page in (red, blue):
+            if page.state is None or not both(page.state):
+                await page.until(both, timeout=10)
+        for page in (red, blue):
+            await page.close()
+    finally:
+        a.stop()
+        b.stop()

@@ -10,7 +10,7 @@ same of one table whose message could not come along, and asks for the re-read a
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from types import TracebackType
 from typing import Any
 
@@ -55,7 +55,13 @@ class Presence(ABC):
 
     Each process reports its own count of sockets per (table, player); a player is online if
     any live process counts one. The service asks before it builds each public table.
+
+    ``restored``, if set (the table service sets it), is called with the tables whose counts
+    this process reported again after the counts' store lost them (Redis restarted): the
+    pages there must be told who is online again.
     """
+
+    restored: Callable[[set[str]], None] | None = None
 
     @abstractmethod
     async def report(self, table_id: str, player: str, sockets: int) -> None:

@@ -378,8 +378,13 @@ class RedisBus(Bus):
             if self.breaker.open:
                 continue
             try:
-                await self.presence.heartbeat()
+                known = await self.presence.heartbeat()
                 await self.presence.flush()
+                if not known:
+                    # Redis forgot this process (it restarted, or the process was away past
+                    # its heartbeat's life): its counts are gone or ignored, so every page
+                    # would show its players offline. They are reported again, and told.
+                    await self.presence.restore()
             except (RedisError, OSError):
                 log.warning("Redis bus: heartbeat failed", exc_info=True)
 

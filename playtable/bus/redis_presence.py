@@ -41,6 +41,9 @@ class RedisPresence(Presence):
         self._cache: dict[str, tuple[float, set[str], int]] = {}
         self._census_script = client.register_script(CENSUS)
         self._unreported: dict[tuple[str, str], int] = {}
+        # Every count this process holds now (what it last reported, sent or not): a Redis
+        # that restarted has lost them all, and gets them again from here (restore).
+        self._held: dict[tuple[str, str], int] = {}
 
     def forget(self, table_id: str) -> None:
         self._cache.pop(table_id, None)
@@ -51,14 +54,20 @@ class RedisPresence(Presence):
     def node_key(self, node: str) -> str:
         return f"{self._prefix}node:{node}"
 
-    async def heartbeat(self) -> None:
-        await self._client.set(self.node_key(self.node), b"1", ex=NODE_TTL)
+    async def heartbeat(self) -> bool:
+        """Renew this process's heartbeat key; whether Redis still had it."""
+        before = await self._client.set(self.node_key(self.node), b"1", ex=NODE_TTL, get=True)
+        return before is not None
 
     async def report(self, table_id: str, player: str, sockets: int) -> None:
         """Set this process's count; one that fails (Redis away) is kept and reported again
         by :meth:`flush`, so the counts come right once Redis is back."""
         self.forget(table_id)
         self._unreported[(table_id, player)] = sockets
+        if sockets > 0:
+            self._held[(table_id, player)] = sockets
+        else:
+            self._held.pop((table_id, player), None)
         if self._skipping():
             raise ConnectionError("Redis is failing: the count is reported when it is back")
         await self._send(table_id, player, sockets)
@@ -97,6 +106,30 @@ class RedisPresence(Presence):
                 return
             if self._unreported.get((table_id, player)) == sockets:
                 del self._unreported[(table_id, player)]
+
+    async def restore(self) -> None:
+        """Report again every count this process holds, and tell the tables (``restored``):
+        a Redis that restarted lost them all (and one that lost this process's heartbeat
+        ignores them), and every page would show the players offline until they
+        reconnected."""
+        if self._skipping() or not self._held:
+            return
+        held = dict(self._held)
+        try:
+            async with self._client.pipeline(transaction=False) as pipe:
+                for (table_id, player), sockets in held.items():
+                    key = self._key(table_id)
+                    pipe.hset(key, f"{player}|{self.node}", sockets)
+                    pipe.expire(key, PRESENCE_TTL)
+                await pipe.execute()
+        except (RedisError, OSError):
+            self._failed()
+            raise
+        tables = {table_id for table_id, _ in held}
+        for table_id in tables:
+            self.forget(table_id)
+        if self.restored is not None:
+            self.restored(tables)
 
     async def census(self, table_id: str) -> tuple[set[str], int]:
         now = time.monotonic()

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Coroutine
+from typing import Any
 
 from playtable.bus.base import WATCHING
 from playtable.bus.base import Presence as SitePresence
@@ -21,6 +22,9 @@ from playtable.tables.events import PresenceEvent, Spectators
 from playtable.tables.table import LoadedTable
 
 SPECTATOR_NEWS_EVERY = 1.0  # seconds: how often at most a table hears its spectators' count
+# A presence change that could not be reported or told (Redis or the database away): tried
+# again after these pauses, so that the pages hear it once they are back.
+RETRY_PRESENCE_S = (1.0, 2.0, 4.0, 8.0, 16.0)
 
 logger = logging.getLogger(__name__)
 
@@ -68,6 +72,17 @@ class TablePresence(Presence):
         self.load = load
         self.lock = lock
         self._counting: set[str] = set()  # tables whose spectator count is about to be told
+        site.restored = self._restored
+
+    def _restored(self, table_ids: set[str]) -> None:
+        """The site's presence lost this process's counts and has them again (Redis came
+        back): each table hears again who is online and how many watch."""
+        for table_id in table_ids:
+            for player in ("red", "blue"):
+                if self.count(table_id, player):
+                    self.announcer.in_background(self._announce_presence(table_id, player))
+            if self.count(table_id, WATCHING):
+                self._presence_changed(table_id, None)
 
     def connected(self, table_id: str, player: Player | None) -> None:
         """A socket of ``player`` (``None``: a spectator) opened: tell the table if the player
@@ -89,25 +104,39 @@ class TablePresence(Presence):
             self._counting.add(table_id)
             self.announcer.in_background(self._announce_spectators(table_id))
 
-    async def _announce_presence(self, table_id: str, player: Player) -> None:
+    async def _announce_presence(self, table_id: str, player: Player, tries: int = 0) -> None:
         async with self.lock(table_id):
             # The count as it is now, not as it was when the task was made: of a quick close
             # and reopen, whichever task runs last reports the truth.
             try:
                 await self.site.report(table_id, player, self.count(table_id, player))
                 table = await self.load(table_id)
+                census = await self.announcer.census(table_id)
             except TableNotFound:
                 return
             except Exception:
                 logger.warning("table %s: presence not reported", table_id, exc_info=True)
+                self._retry(tries, self._announce_presence(table_id, player, tries + 1))
                 return
-            census = await self.announcer.census(table_id)
             # Another process may still hold a socket of the player: the event tells the
             # sum over all processes, which is what the players see.
             online = player in census.online
             await self.announcer.publish(table, [PresenceEvent(player, online)], census)
 
-    async def _announce_spectators(self, table_id: str) -> None:
+    def _retry(self, tries: int, again: Coroutine[Any, Any, None]) -> None:
+        """Try ``again`` after a pause (the opponent's page would show a player who left as
+        online for as long as nothing else happened at the table), a few times at most."""
+        if tries >= len(RETRY_PRESENCE_S):
+            again.close()
+            return
+
+        async def later() -> None:
+            await asyncio.sleep(RETRY_PRESENCE_S[tries])
+            await again
+
+        self.announcer.in_background(later())
+
+    async def _announce_spectators(self, table_id: str, tries: int = 0) -> None:
         try:
             await asyncio.sleep(SPECTATOR_NEWS_EVERY)
         finally:
@@ -116,11 +145,13 @@ class TablePresence(Presence):
             await self.site.report(table_id, WATCHING, self.count(table_id, WATCHING))
             table = await self.load(table_id)
             census = await self.announcer.census(table_id)
-            await self.announcer.publish(table, [Spectators(census.spectators)], census)
         except TableNotFound:
             return
         except Exception:
             logger.warning("table %s: spectators not reported", table_id, exc_info=True)
+            self._retry(tries, self._announce_spectators(table_id, tries + 1))
+            return
+        await self.announcer.publish(table, [Spectators(census.spectators)], census)
 
 
 __all__ = ["Presence", "TablePresence"]

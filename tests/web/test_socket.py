@@ -435,6 +435,39 @@ def test_presence_is_shown_to_both(client: TestClient) -> None:
         assert state["seats"]["red"]["online"]
 
 
+@pytest.mark.timeout(30)  # before the fix red's page waited for ever: fail instead
+def test_a_player_who_leaves_while_the_store_fails_is_shown_offline_once_it_is_back(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Blue closes the page while the presence store (Redis) or the database fails: the
+    departure was logged and dropped, and red's page showed blue online for as long as
+    nothing else happened at the table. It is told again a moment later."""
+    service = client.app.state.service  # type: ignore[attr-defined]
+    site = service.presence.site
+    report = site.report
+    failures = [ConnectionError("Redis is paused")]
+
+    async def failing_once(table_id: str, player: str, sockets: int) -> None:
+        if failures and player == "blue" and sockets == 0:
+            raise failures.pop()
+        await report(table_id, player, sockets)
+
+    monkeypatch.setattr(site, "report", failing_once)
+    table = create_table(client, seat="red")
+    blue_token = claim(client, table)
+    with connect(client, table.id, table.token) as session:
+        red = Socket(session)
+        red.join()
+        with connect(client, table.id, blue_token) as other:
+            Socket(other).join()
+            red.until_state(lambda t: t["seats"]["blue"]["online"])
+        started = time.monotonic()
+        events, _ = red.until_state(lambda t: not t["seats"]["blue"]["online"])
+        assert not failures, "the report did not fail"
+        assert {"kind": "presence", "player": "blue", "online": False} in events
+        assert time.monotonic() - started < 5
+
+
 def test_a_reconnecting_client_is_brought_up_to_date(client: TestClient) -> None:
     table = create_table(client, seat="red")
     blue_token = claim(client, table)
