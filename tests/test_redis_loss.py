@@ -388,3 +388,36 @@ async def test_players_are_shown_online_again_after_redis_restarts(
     finally:
         a.stop()
         b.stop()
+
+
+async def test_the_players_of_a_killed_process_are_shown_offline_to_the_others(
+    tmp_path: Path, postgres_url: str, own_redis: OwnRedis
+) -> None:
+    """Blue and a spectator are on a process that dies without a word (SIGKILL). Its counts
+    stopped counting once its heartbeat expired, but nobody told the pages: red's page showed
+    blue online and one spectator until something else happened at the table."""
+    env = {"PLAYTABLE_DATABASE_URL": postgres_url, "PLAYTABLE_REDIS_URL": own_redis.url}
+    a, b = Node(tmp_path, env, "a"), Node(tmp_path, env, "b")
+    a.launch()
+    b.launch()
+    a.wait_ready()
+    b.wait_ready()
+    try:
+        table_id, red_token, invite = create_table(a)
+        blue_token = claim(b, table_id, invite)
+        red, blue = Player(table_id, red_token), Player(table_id, blue_token)
+        watcher = Player(table_id, None)
+        await red.connect(a)
+        await blue.connect(b)
+        await watcher.connect(b)
+        await red.until(lambda t: t["seats"]["blue"]["online"] and t["spectators"] == 1)
+        b.kill()
+        # the heartbeat lives 15 s, and the survivor looks every 5 s
+        left = await red.until(
+            lambda t: not t["seats"]["blue"]["online"] and t["spectators"] == 0, timeout=40
+        )
+        assert left["seats"]["red"]["online"]
+        await red.close()
+    finally:
+        a.stop()
+        b.stop()

@@ -62,6 +62,9 @@ class Presence(ABC):
     """
 
     restored: Callable[[set[str]], None] | None = None
+    # Called with {table: players (and WATCHING)} whose sockets were on a process that died
+    # (killed, out of memory): the pages must hear that those players left.
+    departed: Callable[[dict[str, set[str]]], None] | None = None
 
     @abstractmethod
     async def report(self, table_id: str, player: str, sockets: int) -> None:

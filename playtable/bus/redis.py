@@ -385,6 +385,7 @@ class RedisBus(Bus):
                     # its heartbeat's life): its counts are gone or ignored, so every page
                     # would show its players offline. They are reported again, and told.
                     await self.presence.restore()
+                await self.presence.sweep()
             except (RedisError, OSError):
                 log.warning("Redis bus: heartbeat failed", exc_info=True)
 

@@ -2,7 +2,10 @@
 
 A hash per table counts sockets per player and process, and a heartbeat key per process
 expires when the process dies, so a killed node's players go offline within ``NODE_TTL``
-seconds without anyone cleaning up.
+seconds without anyone cleaning up. The pages are told too: the processes are listed in a
+set, each with the tables it counted sockets at, and the first process to find a listed
+process without its heartbeat (:meth:`RedisPresence.sweep`) removes its counts and has the
+tables announce who left.
 """
 
 from __future__ import annotations
@@ -54,10 +57,48 @@ class RedisPresence(Presence):
     def node_key(self, node: str) -> str:
         return f"{self._prefix}node:{node}"
 
+    def _nodes_key(self) -> str:
+        return f"{self._prefix}nodes"
+
+    def _tables_key(self, node: str) -> str:
+        return f"{self._prefix}node-tables:{node}"
+
     async def heartbeat(self) -> bool:
-        """Renew this process's heartbeat key; whether Redis still had it."""
-        before = await self._client.set(self.node_key(self.node), b"1", ex=NODE_TTL, get=True)
+        """Renew this process's heartbeat key (and its place in the list of processes);
+        whether Redis still had the key."""
+        async with self._client.pipeline(transaction=False) as pipe:
+            pipe.set(self.node_key(self.node), b"1", ex=NODE_TTL, get=True)
+            pipe.sadd(self._nodes_key(), self.node)
+            before, _ = await pipe.execute()
         return before is not None
+
+    async def sweep(self) -> None:
+        """Find the listed processes whose heartbeat expired (killed: nobody said goodbye),
+        remove their counts and tell the tables (``departed``). Of several live processes
+        sweeping at once, the one whose SREM removes the dead process does the work."""
+        client = self._client
+        for raw in await client.smembers(self._nodes_key()):
+            node = _text(raw)
+            if node == self.node or await client.exists(self.node_key(node)):
+                continue
+            if not await client.srem(self._nodes_key(), node):
+                continue  # another process took it
+            departed: dict[str, set[str]] = {}
+            suffix = f"|{node}"
+            for table in await client.smembers(self._tables_key(node)):
+                table_id = _text(table)
+                counts = await client.hgetall(self._key(table_id))
+                gone = {_text(f): int(n) for f, n in counts.items() if _text(f).endswith(suffix)}
+                if not gone:
+                    continue
+                await client.hdel(self._key(table_id), *gone)
+                self.forget(table_id)
+                players = {f.partition("|")[0] for f, n in gone.items() if n > 0}
+                if players:
+                    departed[table_id] = players
+            await client.delete(self._tables_key(node))
+            if departed and self.departed is not None:
+                self.departed(departed)
 
     async def report(self, table_id: str, player: str, sockets: int) -> None:
         """Set this process's count; one that fails (Redis away) is kept and reported again
@@ -87,6 +128,8 @@ class RedisPresence(Presence):
             async with self._client.pipeline(transaction=True) as pipe:
                 if sockets > 0:
                     pipe.hset(key, field, sockets)
+                    pipe.sadd(self._tables_key(self.node), table_id)
+                    pipe.expire(self._tables_key(self.node), PRESENCE_TTL)
                 else:
                     pipe.hdel(key, field)
                 pipe.expire(key, PRESENCE_TTL)
@@ -121,6 +164,8 @@ class RedisPresence(Presence):
                     key = self._key(table_id)
                     pipe.hset(key, f"{player}|{self.node}", sockets)
                     pipe.expire(key, PRESENCE_TTL)
+                    pipe.sadd(self._tables_key(self.node), table_id)
+                pipe.expire(self._tables_key(self.node), PRESENCE_TTL)
                 await pipe.execute()
         except (RedisError, OSError):
             self._failed()

@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Awaitable, Callable, Coroutine
-from typing import Any
+from typing import Any, cast
 
 from playtable.bus.base import WATCHING
 from playtable.bus.base import Presence as SitePresence
@@ -73,6 +73,32 @@ class TablePresence(Presence):
         self.lock = lock
         self._counting: set[str] = set()  # tables whose spectator count is about to be told
         site.restored = self._restored
+        site.departed = self._departed
+
+    def _departed(self, departed: dict[str, set[str]]) -> None:
+        """A process that held these players' (and spectators') sockets died: the tables
+        hear who is still online anywhere, and how many watch."""
+        for table_id, players in departed.items():
+            self.announcer.in_background(self._announce_departed(table_id, players))
+
+    async def _announce_departed(self, table_id: str, players: set[str]) -> None:
+        try:
+            table = await self.load(table_id)
+            census = await self.announcer.census(table_id)
+        except TableNotFound:
+            return
+        except Exception:
+            logger.warning("table %s: a departed process not told", table_id, exc_info=True)
+            return
+        events: list[PresenceEvent | Spectators] = [
+            PresenceEvent(cast(Player, p), p in census.online)
+            for p in sorted(players)
+            if p in ("red", "blue")
+        ]
+        if WATCHING in players:
+            events.append(Spectators(census.spectators))
+        if events:
+            await self.announcer.publish(table, list(events), census)
 
     def _restored(self, table_ids: set[str]) -> None:
         """The site's presence lost this process's counts and has them again (Redis came
