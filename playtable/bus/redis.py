@@ -373,18 +373,22 @@ class RedisBus(Bus):
                 subscription.deliver(dict(OVERFLOW))
 
     async def _beat(self) -> None:
+        must_restore = False
         while True:
             await asyncio.sleep(HEARTBEAT)
             if self.breaker.open:
                 continue
             try:
-                known = await self.presence.heartbeat()
+                if not await self.presence.heartbeat():
+                    # Redis forgot this process (it restarted, the process was away past its
+                    # heartbeat's life, or another swept it): its counts are gone or ignored,
+                    # so every page would show its players offline. They are reported
+                    # again, and told; until that succeeds, at every beat.
+                    must_restore = True
                 await self.presence.flush()
-                if not known:
-                    # Redis forgot this process (it restarted, or the process was away past
-                    # its heartbeat's life): its counts are gone or ignored, so every page
-                    # would show its players offline. They are reported again, and told.
+                if must_restore and not self.breaker.open:
                     await self.presence.restore()
+                    must_restore = False
                 await self.presence.sweep()
             except (RedisError, OSError):
                 log.warning("Redis bus: heartbeat failed", exc_info=True)

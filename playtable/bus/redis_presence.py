@@ -65,12 +65,16 @@ class RedisPresence(Presence):
 
     async def heartbeat(self) -> bool:
         """Renew this process's heartbeat key (and its place in the list of processes);
-        whether Redis still had the key."""
-        async with self._client.pipeline(transaction=False) as pipe:
-            pipe.set(self.node_key(self.node), b"1", ex=NODE_TTL, get=True)
+        whether Redis still knew this process: it had the key, and the process was in the
+        list (another process's sweep may have taken it out, and its counts, meanwhile).
+        One transaction of plain commands (EXISTS, SET, SADD: any Redis version)."""
+        key = self.node_key(self.node)
+        async with self._client.pipeline(transaction=True) as pipe:
+            pipe.exists(key)
+            pipe.set(key, b"1", ex=NODE_TTL)
             pipe.sadd(self._nodes_key(), self.node)
-            before, _ = await pipe.execute()
-        return before is not None
+            existed, _, added = await pipe.execute()
+        return bool(existed) and not added
 
     async def sweep(self) -> None:
         """Find the listed processes whose heartbeat expired (killed: nobody said goodbye),
@@ -126,12 +130,15 @@ class RedisPresence(Presence):
         key, field = self._key(table_id), f"{player}|{self.node}"
         try:
             async with self._client.pipeline(transaction=True) as pipe:
+                tables = self._tables_key(self.node)
                 if sockets > 0:
                     pipe.hset(key, field, sockets)
-                    pipe.sadd(self._tables_key(self.node), table_id)
-                    pipe.expire(self._tables_key(self.node), PRESENCE_TTL)
+                    pipe.sadd(tables, table_id)
+                    pipe.expire(tables, PRESENCE_TTL)
                 else:
                     pipe.hdel(key, field)
+                    if not any(t == table_id for t, _ in self._held):
+                        pipe.srem(tables, table_id)  # nothing of this process's there now
                 pipe.expire(key, PRESENCE_TTL)
                 await pipe.execute()
         except (RedisError, OSError):

@@ -85,20 +85,19 @@ class TablePresence(Presence):
         try:
             table = await self.load(table_id)
             census = await self.announcer.census(table_id)
+            events: list[PresenceEvent | Spectators] = [
+                PresenceEvent(cast(Player, p), p in census.online)
+                for p in sorted(players)
+                if p in ("red", "blue")
+            ]
+            if WATCHING in players:
+                events.append(Spectators(census.spectators))
+            if events:
+                await self.announcer.publish(table, list(events), census)
         except TableNotFound:
             return
         except Exception:
             logger.warning("table %s: a departed process not told", table_id, exc_info=True)
-            return
-        events: list[PresenceEvent | Spectators] = [
-            PresenceEvent(cast(Player, p), p in census.online)
-            for p in sorted(players)
-            if p in ("red", "blue")
-        ]
-        if WATCHING in players:
-            events.append(Spectators(census.spectators))
-        if events:
-            await self.announcer.publish(table, list(events), census)
 
     def _restored(self, table_ids: set[str]) -> None:
         """The site's presence lost this process's counts and has them again (Redis came
@@ -138,16 +137,15 @@ class TablePresence(Presence):
                 await self.site.report(table_id, player, self.count(table_id, player))
                 table = await self.load(table_id)
                 census = await self.announcer.census(table_id)
+                # Another process may still hold a socket of the player: the event tells
+                # the sum over all processes, which is what the players see.
+                online = player in census.online
+                await self.announcer.publish(table, [PresenceEvent(player, online)], census)
             except TableNotFound:
                 return
             except Exception:
                 logger.warning("table %s: presence not reported", table_id, exc_info=True)
                 self._retry(tries, self._announce_presence(table_id, player, tries + 1))
-                return
-            # Another process may still hold a socket of the player: the event tells the
-            # sum over all processes, which is what the players see.
-            online = player in census.online
-            await self.announcer.publish(table, [PresenceEvent(player, online)], census)
 
     def _retry(self, tries: int, again: Coroutine[Any, Any, None]) -> None:
         """Try ``again`` after a pause (the opponent's page would show a player who left as
@@ -171,13 +169,12 @@ class TablePresence(Presence):
             await self.site.report(table_id, WATCHING, self.count(table_id, WATCHING))
             table = await self.load(table_id)
             census = await self.announcer.census(table_id)
+            await self.announcer.publish(table, [Spectators(census.spectators)], census)
         except TableNotFound:
             return
         except Exception:
             logger.warning("table %s: spectators not reported", table_id, exc_info=True)
             self._retry(tries, self._announce_spectators(table_id, tries + 1))
-            return
-        await self.announcer.publish(table, [Spectators(census.spectators)], census)
 
 
 __all__ = ["Presence", "TablePresence"]

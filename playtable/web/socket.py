@@ -197,10 +197,13 @@ class TableSocket:
         version: int | None = None,
         *,
         cause: TableError | None = None,
+        request: str | None = None,
     ) -> None:
         error: dict[str, Any] = {"type": "error", "code": code, "message": message}
         if version is not None:
             error["version"] = version
+        if request is not None:
+            error["request"] = request  # the message type it answers (docs/protocol.md)
         if cause is not None and cause.reason is not None:
             # a game's catalog message and its values: the page says it in its language
             error["reason"], error["params"] = cause.reason, cause.params
@@ -208,6 +211,7 @@ class TableSocket:
 
     # -- one client message -----------------------------------------------------------------
     async def handle(self, raw: Mapping[str, Any]) -> None:
+        kind: str | None = None
         try:
             # The allowance first: a flood of garbage must not cost a JSON parse per frame.
             if not self.bucket.take():
@@ -223,21 +227,25 @@ class TableSocket:
                 raise _BadMessage("protocol", 'Send {"type": "join"} first.')
             await handler(message)
         except _BadMessage as bad:
-            await self.send_error(bad.code, bad.message)
+            await self.send_error(bad.code, bad.message, request=kind)
         except TableNotFound as error:
-            await self.send_error(error.code, error.message)
+            await self.send_error(error.code, error.message, request=kind)
         except Stale as error:
-            await self.send_error(error.code, error.message, error.version)
+            await self.send_error(error.code, error.message, error.version, request=kind)
             await self.send_state()
         except TableError as error:
-            await self.send_error(error.code, error.message, error.version, cause=error)
+            await self.send_error(
+                error.code, error.message, error.version, cause=error, request=kind
+            )
         except (asyncio.CancelledError, WebSocketDisconnect):
             raise
         except Exception:
             # A bug of ours must not cost the players their connection: log it, say so.
             log.exception("table %s: request failed", self.table_id)
             await self.send_error(
-                "internal", "The server failed to handle that request; please try again."
+                "internal",
+                "The server failed to handle that request; please try again.",
+                request=kind,
             )
 
     def parse(self, raw: Mapping[str, Any]) -> dict[str, Any]:

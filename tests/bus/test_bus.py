@@ -120,6 +120,44 @@ async def test_a_dead_process_players_go_offline(redis_url: str, redis_prefix: s
         await b.close()
 
 
+async def test_a_swept_process_is_told_and_its_counts_come_back(
+    redis_url: str, redis_prefix: str
+) -> None:
+    """b's heartbeat lapsed (its loop stalled) and a swept it: b's counts were removed and
+    the tables told it left. b's next heartbeat says Redis did not know it any more, and
+    its restore brings its players back (with the tables told again); an emptied table
+    leaves b's list of tables."""
+    a, b = RedisBus(redis_url, prefix=redis_prefix), RedisBus(redis_url, prefix=redis_prefix)
+    await a.start()
+    await b.start()
+    a.presence.cache_seconds = 0
+    departed: list[dict[str, set[str]]] = []
+    restored: list[set[str]] = []
+    a.presence.departed = departed.append
+    b.presence.restored = restored.append
+    try:
+        await b.presence.report("t1", "blue", 1)
+        await b.presence.report("t2", "watching", 1)
+        assert await b.presence.heartbeat()  # known
+        await a._client.delete(b.presence.node_key(b.node))  # b stalled past its heartbeat
+        await a.presence.sweep()
+        assert departed == [{"t1": {"blue"}, "t2": {"watching"}}]
+        assert await a.presence.online("t1") == set()
+        await a.presence.sweep()  # done once only
+        assert len(departed) == 1
+        assert not await b.presence.heartbeat()  # b learns it was forgotten
+        await b.presence.restore()
+        assert restored == [{"t1", "t2"}]
+        assert await a.presence.online("t1") == {"blue"}
+        assert await b.presence.heartbeat()
+        await b.presence.report("t2", "watching", 0)
+        tables = await a._client.smembers(b.presence._tables_key(b.node))
+        assert {t.decode() for t in tables} == {"t1"}
+    finally:
+        await a.close()
+        await b.close()
+
+
 async def test_after_a_lost_redis_connection_subscribers_reread_and_hear_again(
     redis_url: str, redis_prefix: str
 ) -> None:

@@ -27,12 +27,20 @@ class HeldMoves:
 
     def __init__(self) -> None:
         self.holding = False
+        self.deaf: int | None = None  # this socket's messages to the page are lost
         self.held: list[str | bytes] = []
         self.servers: list[WebSocketRoute] = []
 
     def route(self, ws: WebSocketRoute) -> None:
         server = ws.connect_to_server()
         self.servers.append(server)
+        index = len(self.servers) - 1
+
+        def to_page(message: str | bytes) -> None:
+            if self.deaf != index:
+                ws.send(message)
+
+        server.on_message(to_page)
 
         def from_page(message: str | bytes) -> None:
             text = message if isinstance(message, str) else message.decode()
@@ -125,6 +133,24 @@ def test_a_move_that_arrives_late_after_all_clears_the_notice(
     held.deliver()
     wait_ply(red, 1)
     wait_ply(blue, 1)
+    expect(notice).to_be_hidden()
+
+
+def test_a_move_whose_answer_was_lost_is_found_played_and_the_notice_goes(
+    browser: Browser, server_url: str
+) -> None:
+    """The move reached the table but its answer never came back: the page gave the socket
+    up and said it was checking. The rejoin shows the move played; the notice used to stay
+    ("Checking…") until the player sent something else."""
+    held = HeldMoves()
+    red, blue = seated(browser, server_url, held)
+    move = wait_moves_offered(red)[0]
+    held.deaf = len(held.servers) - 1  # red's socket as it is: a new one hears again
+    red.locator(f'#board [data-move="{move}"]').click()
+    wait_ply(blue, 1)  # the table has it
+    notice = red.locator("#notice")
+    expect(notice).to_contain_text(f"before your move {move} was confirmed", timeout=TIMEOUT)
+    wait_ply(red, 1)
     expect(notice).to_be_hidden()
 
 

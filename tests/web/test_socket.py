@@ -115,6 +115,7 @@ def test_refused_moves_change_nothing(client: TestClient) -> None:
         red.send("move", ply=0, move="b1-b2")
         error = red.error()
         assert error["code"] == "stale" and error["version"] == 2
+        assert error["request"] == "move"  # the page ends "Sending…" on its own move's answer only
         fresh = red.receive()
         assert fresh["type"] == "state" and fresh["table"]["moves"] == ["a2-b2"]
         for socket in (red, blue):

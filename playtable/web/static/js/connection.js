@@ -36,6 +36,16 @@ export function connectionFor({ url, onMessage, onChange }) {
   }
 
   function connect() {
+    // one socket at a time: a retry pending, or an old socket (a page restored from the
+    // back-forward cache calls this again), goes
+    clearTimeout(retryTimer);
+    retryTimer = null;
+    if (socket) {
+      const old = socket;
+      socket = null;
+      old.close();
+    }
+    if (state.leaving) return;
     setConnection(retries === 0 ? "connecting" : "reconnecting");
     const ws = new WebSocket(socketUrl());
     socket = ws;
@@ -83,8 +93,9 @@ export function connectionFor({ url, onMessage, onChange }) {
     if (state.sending) {
       state.sending = false;
       if (state.pending) {
-        state.unsent = { ...state.pending, told: false };
-        showNotice(t("move_unconfirmed", { move: state.pending.move }));
+        const notice = t("move_unconfirmed", { move: state.pending.move });
+        state.unsent = { ...state.pending, told: false, notice };
+        showNotice(notice);
       }
       state.pending = null;
       onChange();

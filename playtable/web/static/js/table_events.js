@@ -39,8 +39,15 @@ export function eventsFor({ render, rejoin, setConnection }) {
         receiveChange(message);
         break;
       case "error":
-        state.sending = false;
-        state.pending = null;
+        // only the move's own answer ends "Sending…" (a refused quick message or offer
+        // meanwhile does not: the move is still on its way)
+        if (message.request === "move") {
+          state.sending = false;
+          state.pending = null;
+        }
+        // a join that failed (the store away a moment): asked again, or the page would
+        // wait for ever with nothing to play
+        if (message.request === "join" && !state.joined) setTimeout(rejoin, 1000);
         showNotice(t("server_error", { message: errorText(message) }));
         render();
         break;
@@ -112,14 +119,15 @@ export function eventsFor({ render, rejoin, setConnection }) {
 function noteUnsent(next) {
   const unsent = state.unsent;
   if (!unsent) return;
-  if (next.ply > unsent.ply && next.moves[unsent.ply] === unsent.move) {
+  if (next.ply !== unsent.ply || next.outcome) {
+    // settled: played (late or not), or the game moved on otherwise (a flag, a take-back):
+    // the notice about it goes, "checking" or "play it again" alike
     state.unsent = null;
-    if (unsent.told) clearNotice();
-  } else if (next.ply !== unsent.ply || next.outcome) {
-    state.unsent = null; // the game moved on otherwise: the move is not awaited any more
+    if ($("notice").textContent === unsent.notice) clearNotice();
   } else if (!unsent.told) {
     unsent.told = true;
-    showNotice(t("move_not_sent", { move: unsent.move }));
+    unsent.notice = t("move_not_sent", { move: unsent.move });
+    showNotice(unsent.notice);
   }
 }
 
