@@ -137,7 +137,7 @@ class RedisPresence(Presence):
                     pipe.expire(tables, PRESENCE_TTL)
                 else:
                     pipe.hdel(key, field)
-                    if not any(t == table_id for t, _ in self._held):
+                    if not any((table_id, p) in self._held for p in ("red", "blue", WATCHING)):
                         pipe.srem(tables, table_id)  # nothing of this process's there now
                 pipe.expire(key, PRESENCE_TTL)
                 await pipe.execute()

@@ -18,7 +18,7 @@ from playtable.bus.base import Presence as SitePresence
 from playtable.games import Player
 from playtable.tables.announcer import Announcer
 from playtable.tables.errors import TableNotFound
-from playtable.tables.events import PresenceEvent, Spectators
+from playtable.tables.events import Event, PresenceEvent, Spectators
 from playtable.tables.table import LoadedTable
 
 SPECTATOR_NEWS_EVERY = 1.0  # seconds: how often at most a table hears its spectators' count
@@ -85,7 +85,7 @@ class TablePresence(Presence):
         try:
             table = await self.load(table_id)
             census = await self.announcer.census(table_id)
-            events: list[PresenceEvent | Spectators] = [
+            events: list[Event] = [
                 PresenceEvent(cast(Player, p), p in census.online)
                 for p in sorted(players)
                 if p in ("red", "blue")
@@ -93,7 +93,7 @@ class TablePresence(Presence):
             if WATCHING in players:
                 events.append(Spectators(census.spectators))
             if events:
-                await self.announcer.publish(table, list(events), census)
+                await self.announcer.publish(table, events, census)
         except TableNotFound:
             return
         except Exception:

@@ -81,31 +81,26 @@ def outcome(board: AtlasBoard, value: int, catalog: gettext.NullTranslations) ->
     """Who wins with perfect play from this value (net cells of the first player)."""
     # In misère the side with fewer cells wins: a negative net count is a win.
     margin = -value if board.misere else value
-    n = abs(value)
+    if margin == 0:
+        return Outcome("draw", catalog.gettext("Draw"))
+    n, ngettext = abs(value), catalog.ngettext
     # A square grid's cells are boxes; a triangle's or a hexagon's are cells (the rules'
-    # and the variant pages' word for them).
-    boxes = board.grid == "square"
-    if margin > 0:
-        if boxes:
-            text = catalog.ngettext(
-                "First player wins by %(num)d box", "First player wins by %(num)d boxes", n
-            )
-        else:
-            text = catalog.ngettext(
-                "First player wins by %(num)d cell", "First player wins by %(num)d cells", n
-            )
-        return Outcome("win", text % {"num": n})
-    if margin < 0:
-        if boxes:
-            text = catalog.ngettext(
-                "Second player wins by %(num)d box", "Second player wins by %(num)d boxes", n
-            )
-        else:
-            text = catalog.ngettext(
-                "Second player wins by %(num)d cell", "Second player wins by %(num)d cells", n
-            )
-        return Outcome("loss", text % {"num": n})
-    return Outcome("draw", catalog.gettext("Draw"))
+    # and the variant pages' word for them). Literal calls: the catalogs are extracted.
+    if board.grid == "square" and margin > 0:
+        text = ngettext("First player wins by %(num)d box", "First player wins by %(num)d boxes", n)
+    elif board.grid == "square":
+        text = ngettext(
+            "Second player wins by %(num)d box", "Second player wins by %(num)d boxes", n
+        )
+    elif margin > 0:
+        text = ngettext(
+            "First player wins by %(num)d cell", "First player wins by %(num)d cells", n
+        )
+    else:
+        text = ngettext(
+            "Second player wins by %(num)d cell", "Second player wins by %(num)d cells", n
+        )
+    return Outcome("win" if margin > 0 else "loss", text % {"num": n})
 
 
 def board_name(board: AtlasBoard, catalog: gettext.NullTranslations) -> str:

@@ -130,10 +130,11 @@ def _result(request: Request, game: MyGame) -> str:
         mine, theirs = score[game.you], score[other(game.you)]
         # Translators: how a finished game ended and its score, this seat's boxes first,
         # written as the language writes a score (as in "%(winner)s wins ..." of the table)
+        lang = language_of(request)
         return _("%(result)s · %(mine)s–%(theirs)s") % {
             "result": words,
-            "mine": format_decimal(mine, locale=language_of(request)),
-            "theirs": format_decimal(theirs, locale=language_of(request)),
+            "mine": format_decimal(mine, locale=lang),
+            "theirs": format_decimal(theirs, locale=lang),
         }
     return words
 

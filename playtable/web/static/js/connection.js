@@ -116,18 +116,11 @@ export function connectionFor({ url, onMessage, onChange }) {
   // browser going offline ends the socket at once, where the silence would take 35 s.
   function retryNow() {
     if (retryTimer === null || state.leaving) return;
-    clearTimeout(retryTimer);
-    retryTimer = null;
     retries = 0;
-    connect();
+    connect(); // (which cancels the pending retry)
   }
   window.addEventListener("online", retryNow);
-  window.addEventListener("offline", () => {
-    if (!socket) return;
-    const ws = socket;
-    ws.close();
-    lost();
-  });
+  window.addEventListener("offline", () => giveUp(socket));
   document.addEventListener("visibilitychange", () => {
     if (document.visibilityState !== "visible") return;
     if (retryTimer !== null) retryNow();
@@ -142,9 +135,7 @@ export function connectionFor({ url, onMessage, onChange }) {
     const ws = socket;
     answerTimer = setTimeout(() => {
       answerTimer = null;
-      if (socket !== ws || !ws || !state.sending) return;
-      ws.close();
-      lost();
+      if (state.sending) giveUp(ws);
     }, ms);
   }
 
@@ -154,10 +145,16 @@ export function connectionFor({ url, onMessage, onChange }) {
     const ws = socket;
     silenceTimer = setTimeout(() => {
       silenceTimer = null;
-      if (socket !== ws || !ws) return;
-      ws.close(); // its own close event comes late or never: this socket is already given up
-      lost();
+      giveUp(ws);
     }, ms);
+  }
+
+  /** Give the socket `ws` up, if it is still this page's: closed, and reconnected. Its own
+   * close event comes late or never (a dead network), so `lost` runs now. */
+  function giveUp(ws) {
+    if (!ws || socket !== ws) return;
+    ws.close();
+    lost();
   }
 
   function send(message, { quiet = false } = {}) {
