@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import json
 import re
+import time
 from typing import Any
 
-from playwright.sync_api import Page, expect
+from playwright.sync_api import FloatRect, Locator, Page, expect
 
 TIMEOUT = 10_000  # ms; every wait in these tests is for the server's answer
 
@@ -44,6 +45,19 @@ def create_table(
     page.wait_for_url(re.compile(r"/t/[\w-]+$"))
     wait_ready(page)
     return page.url
+
+
+def box_of(locator: Locator) -> FloatRect:
+    """The element's box once it is drawn. The board is redrawn as news arrives, and a
+    measure taken as its old drawing leaves the page finds nothing (None): measure again."""
+    deadline = time.monotonic() + TIMEOUT / 1000
+    while True:
+        box = locator.bounding_box()
+        if box is not None:
+            return box
+        if time.monotonic() > deadline:
+            raise AssertionError(f"{locator} never drawn")
+        time.sleep(0.05)
 
 
 def wait_ready(page: Page) -> None:

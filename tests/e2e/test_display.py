@@ -17,6 +17,7 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 from playtable.games import load
 from tests.e2e.helpers import (
     accept_invitation,
+    box_of,
     create_table,
     wait_moves_offered,
     wait_ply,
@@ -167,13 +168,13 @@ def test_a_26x26_board_on_a_phone_can_be_zoomed(browser: Browser, server_url: st
     page = browser.new_context(**PHONE).new_page()
     create_table(page, server_url, "swaptimum", seat="red", swaptimum_size="26")
     svg = page.locator("#board svg")
-    box = svg.bounding_box()
+    box = box_of(svg)
     assert box and box["width"] / 28 < 14  # about 12.7 px a square: too small for a finger
     zoom = page.locator("#board-zoom")
     expect(zoom).to_be_visible()
     zoom.tap()
     expect(zoom).to_have_attribute("aria-pressed", "true")
-    box = page.locator("#board svg").bounding_box()
+    box = box_of(page.locator("#board svg"))
     assert box and box["width"] / 28 >= 30
     board = page.locator("#board")
     assert board.evaluate("e => e.scrollWidth > e.clientWidth")
@@ -184,7 +185,7 @@ def test_a_26x26_board_on_a_phone_can_be_zoomed(browser: Browser, server_url: st
     wait_ply(page, 1)
     zoom.tap()
     expect(zoom).to_have_attribute("aria-pressed", "false")
-    box = page.locator("#board svg").bounding_box()
+    box = box_of(page.locator("#board svg"))
     assert box and box["x"] + box["width"] <= 390
 
 
@@ -198,7 +199,7 @@ def test_a_phone_held_sideways_shows_the_board_whole_beside_the_players(
     ).new_page()
     create_table(page, server_url, "dots", seat="red", opponent="easy", dots_rows="6")
     page.evaluate("document.querySelector('.board-area').scrollIntoView()")
-    board = page.locator("#board svg").bounding_box()
+    board = box_of(page.locator("#board svg"))
     players = page.locator(".players").bounding_box()
     assert board and players
     assert board["height"] >= 0.7 * 360, board

@@ -11,6 +11,7 @@ from playtable.games import load
 from tests.e2e.helpers import (
     TIMEOUT,
     accept_invitation,
+    box_of,
     create_table,
     focused_move,
     moves_offered,
@@ -64,7 +65,7 @@ def test_a_phone_player_against_a_keyboard_player_with_a_spectator(
     wait_ready(watcher)
 
     # the whole board fits the phone's width
-    box = red.locator("#board svg").bounding_box()
+    box = box_of(red.locator("#board svg"))
     assert box and box["x"] >= 0 and box["x"] + box["width"] <= 390
     expect(red.locator(".board-side--red")).to_have_count(2)
     expect(red.locator(".board-side--blue")).to_have_count(2)
