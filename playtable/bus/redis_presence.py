@@ -10,6 +10,7 @@ tables announce who left.
 
 from __future__ import annotations
 
+import asyncio
 import time
 
 import redis.asyncio as aioredis
@@ -47,6 +48,9 @@ class RedisPresence(Presence):
         # Every count this process holds now (what it last reported, sent or not): a Redis
         # that restarted has lost them all, and gets them again from here (restore).
         self._held: dict[tuple[str, str], int] = {}
+        # Counts are written one write at a time: a restore's snapshot of the counts must not
+        # land after a report of a newer count (a player who just left would come back).
+        self._writing = asyncio.Lock()
 
     def forget(self, table_id: str) -> None:
         self._cache.pop(table_id, None)
@@ -129,7 +133,7 @@ class RedisPresence(Presence):
     async def _send(self, table_id: str, player: str, sockets: int) -> None:
         key, field = self._key(table_id), f"{player}|{self.node}"
         try:
-            async with self._client.pipeline(transaction=True) as pipe:
+            async with self._writing, self._client.pipeline(transaction=True) as pipe:
                 tables = self._tables_key(self.node)
                 if sockets > 0:
                     pipe.hset(key, field, sockets)
@@ -164,9 +168,9 @@ class RedisPresence(Presence):
         reconnected."""
         if self._skipping() or not self._held:
             return
-        held = dict(self._held)
         try:
-            async with self._client.pipeline(transaction=False) as pipe:
+            async with self._writing, self._client.pipeline(transaction=False) as pipe:
+                held = dict(self._held)  # as it is now, with no report on its way
                 for (table_id, player), sockets in held.items():
                     key = self._key(table_id)
                     pipe.hset(key, f"{player}|{self.node}", sockets)

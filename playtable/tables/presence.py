@@ -23,7 +23,8 @@ from playtable.tables.table import LoadedTable
 
 SPECTATOR_NEWS_EVERY = 1.0  # seconds: how often at most a table hears its spectators' count
 # A presence change that could not be reported or told (Redis or the database away): tried
-# again after these pauses, so that the pages hear it once they are back.
+# again after these pauses, then every last one for as long as it fails, so that the pages
+# hear it once they are back, however long the outage.
 RETRY_PRESENCE_S = (1.0, 2.0, 4.0, 8.0, 16.0)
 
 logger = logging.getLogger(__name__)
@@ -72,6 +73,7 @@ class TablePresence(Presence):
         self.load = load
         self.lock = lock
         self._counting: set[str] = set()  # tables whose spectator count is about to be told
+        self._retrying: set[tuple[str, str]] = set()  # (table, player) with a retry to come
         site.restored = self._restored
         site.departed = self._departed
 
@@ -145,18 +147,29 @@ class TablePresence(Presence):
                 return
             except Exception:
                 logger.warning("table %s: presence not reported", table_id, exc_info=True)
-                self._retry(tries, self._announce_presence(table_id, player, tries + 1))
+                self._retry(
+                    (table_id, player),
+                    tries,
+                    lambda: self._announce_presence(table_id, player, tries + 1),
+                )
 
-    def _retry(self, tries: int, again: Coroutine[Any, Any, None]) -> None:
-        """Try ``again`` after a pause (the opponent's page would show a player who left as
-        online for as long as nothing else happened at the table), a few times at most."""
-        if tries >= len(RETRY_PRESENCE_S):
-            again.close()
+    def _retry(
+        self, key: tuple[str, str], tries: int, again: Callable[[], Coroutine[Any, Any, None]]
+    ) -> None:
+        """Run ``again()`` after a pause (the opponent's page would show a player who left as
+        online for as long as nothing else happened at the table), until it succeeds. One
+        retry at a time per player and table: it tells the count as it is when it runs."""
+        if key in self._retrying:
             return
+        self._retrying.add(key)
+        pause = RETRY_PRESENCE_S[min(tries, len(RETRY_PRESENCE_S) - 1)]
 
         async def later() -> None:
-            await asyncio.sleep(RETRY_PRESENCE_S[tries])
-            await again
+            try:
+                await asyncio.sleep(pause)
+            finally:
+                self._retrying.discard(key)
+            await again()
 
         self.announcer.in_background(later())
 
@@ -174,7 +187,11 @@ class TablePresence(Presence):
             return
         except Exception:
             logger.warning("table %s: spectators not reported", table_id, exc_info=True)
-            self._retry(tries, self._announce_spectators(table_id, tries + 1))
+            self._retry(
+                (table_id, WATCHING),
+                tries,
+                lambda: self._announce_spectators(table_id, tries + 1),
+            )
 
 
 __all__ = ["Presence", "TablePresence"]

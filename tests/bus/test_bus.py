@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import AsyncIterator, Callable
+from typing import Any
 
 import pytest
 
@@ -155,6 +156,44 @@ async def test_a_swept_process_is_told_and_its_counts_come_back(
         await b.presence.report("t2", "watching", 0)
         tables = await a._client.smembers(b.presence._tables_key(b.node))
         assert {t.decode() for t in tables} == {"t1"}
+    finally:
+        await a.close()
+        await b.close()
+
+
+async def test_a_player_who_leaves_during_a_restore_stays_gone(
+    redis_url: str, redis_prefix: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A restore (Redis came back) writes every count the process holds. A player who left
+    while that write was on its way was reported gone first and then brought back by the
+    restore, online on every page until the process ended."""
+    a, b = RedisBus(redis_url, prefix=redis_prefix), RedisBus(redis_url, prefix=redis_prefix)
+    await a.start()
+    await b.start()
+    a.presence.cache_seconds = 0
+    client = b.presence._client
+    pipeline = client.pipeline
+
+    def slow_restores(transaction: bool = True, shard_hint: str | None = None) -> Any:
+        pipe = pipeline(transaction=transaction, shard_hint=shard_hint)
+        if not transaction:  # the restore's (a slow round trip)
+            execute = pipe.execute
+
+            async def late(raise_on_error: bool = True) -> Any:
+                await asyncio.sleep(0.2)
+                return await execute(raise_on_error)
+
+            pipe.execute = late  # type: ignore[method-assign]
+        return pipe
+
+    try:
+        await b.presence.report("t1", "blue", 1)
+        monkeypatch.setattr(client, "pipeline", slow_restores)
+        restoring = asyncio.create_task(b.presence.restore())
+        await asyncio.sleep(0.05)
+        await b.presence.report("t1", "blue", 0)  # blue closes the page meanwhile
+        await restoring
+        assert await a.presence.online("t1") == set()
     finally:
         await a.close()
         await b.close()
