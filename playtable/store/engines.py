@@ -83,14 +83,17 @@ def server_engine(url: sa.URL) -> AsyncEngine:
     """A pooled engine for PostgreSQL (asyncpg). On loopback, with no SSL asked for in the
     URL, the driver does not try TLS first on every new session.
 
-    No pre-ping: it costs a round trip on every operation. A connection that died (a
-    database restart) fails one operation, which SQLAlchemy then discards; the recycle age
-    keeps idle connections from outliving proxies' and servers' timeouts."""
+    No pre-ping: it costs a round trip on every operation. Instead a connection the server
+    closed (a database restart, an administrator's ``pg_terminate_backend``) is known closed
+    to the driver as soon as the event loop reads its end, and is never handed out: the pool
+    opens a fresh one (``_closed_at_checkout``). Only an operation already on its way when the
+    server goes fails. The recycle age keeps idle connections from outliving proxies' and
+    servers' timeouts."""
     connect_args: dict[str, Any] = {}
     wants_ssl = any(key in url.query for key in ("ssl", "sslmode"))
     if url.host in LOOPBACK and not wants_ssl:
         connect_args["ssl"] = False
-    return create_async_engine(
+    engine = create_async_engine(
         url,
         pool_pre_ping=False,
         pool_recycle=600,
@@ -98,3 +101,14 @@ def server_engine(url: sa.URL) -> AsyncEngine:
         max_overflow=POOL_OVERFLOW,
         connect_args=connect_args,
     )
+    event.listen(engine.sync_engine, "checkout", _closed_at_checkout)
+    return engine
+
+
+def _closed_at_checkout(_dbapi_connection: Any, record: Any, _proxy: Any) -> None:
+    """A pooled connection the server has closed: the pool discards it and opens another
+    (SQLAlchemy's answer to ``DisconnectionError`` at checkout). No round trip: asyncpg's
+    ``is_closed()`` is what its protocol already knows."""
+    driver = record.driver_connection
+    if driver is not None and driver.is_closed():
+        raise sa.exc.DisconnectionError("the database closed this connection")

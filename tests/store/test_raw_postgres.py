@@ -191,3 +191,33 @@ async def test_a_write_cancelled_midway_leaves_the_writer_working(postgres_url: 
         assert False in got_through  # the early cancellations wrote nothing
     finally:
         await store.close()
+
+
+async def test_after_a_database_restart_nothing_fails(postgres_url: str) -> None:
+    """A restart of PostgreSQL (every session cut) while the site is idle: the next table
+    created, read or played on must not fail. Before, the pool handed out its dead
+    connections one after the other, and each failed one request (a 500, a move refused)."""
+    store = Store(postgres_url)
+    await store.open()
+    try:
+        for round_ in range(3):
+            # Several connections in the pool, as a busy process has.
+            await asyncio.gather(*(store.table("t1") for _ in range(6)))
+            if round_ == 0:
+                assert await store.create_table(_table())
+            assert await _cut_every_session(postgres_url) >= 1
+            await asyncio.sleep(0.2)  # the cut sessions' ends reach the process
+            new = NewTable(
+                id=f"n{round_}",
+                game="dots",
+                options={"rows": 2},
+                invite_hash="d" * 64,
+                seats={"red": "e" * 64},
+            )
+            assert await store.create_table(new)
+            for _ in range(6):
+                assert await store.table("t1") is not None
+            assert await store.update("t1", round_, _move(round_))
+            assert len(await store.moves("t1")) == round_ + 1
+    finally:
+        await store.close()
