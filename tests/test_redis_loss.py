@@ -90,66 +90,81 @@ def own_redis(tmp_path: Path) -> Iterator[OwnRedis]:
         server.kill()
 
 
-async def test_moves_survive_a_redis_outage_and_both_nodes_recover(
+@pytest.fixture
+def two_nodes(
     tmp_path: Path, postgres_url: str, own_redis: OwnRedis
-) -> None:
+) -> Iterator[tuple[Node, Node]]:
+    """Two processes of one site on PostgreSQL and a Redis of the test's own, both ready."""
     env = {"PLAYTABLE_DATABASE_URL": postgres_url, "PLAYTABLE_REDIS_URL": own_redis.url}
     a, b = Node(tmp_path, env, "a"), Node(tmp_path, env, "b")
     a.launch()
     b.launch()
-    a.wait_ready()
-    b.wait_ready()
     try:
-        table_id, red_token, invite = create_table(a)
-        blue_token = claim(b, table_id, invite)
-        red, blue = Player(table_id, red_token), Player(table_id, blue_token)
-        await red.connect(a)
-        await blue.connect(b)
-
-        players = {"red": red, "blue": blue}
-
-        async def move() -> None:
-            """The side to move plays, and both players see it."""
-            state = red.state
-            assert state is not None
-            ply = state["ply"]
-            mover = players[state["to_move"]]
-            await mover.send({"type": "move", "ply": ply, "move": state["view"]["legal_moves"][0]})
-            for player in players.values():
-                await player.until(lambda t: t["ply"] > ply, timeout=20)
-
-        await move()
-        own_redis.kill()
-        await asyncio.sleep(0.5)
-        # Blue moves on its node while Redis is away: stored, acknowledged, never "internal".
-        assert blue.state is not None and blue.state["to_move"] == "blue"
-        ply = blue.state["ply"]
-        await blue.send({"type": "move", "ply": ply, "move": blue.state["view"]["legal_moves"][0]})
-        deadline = time.monotonic() + 10
-        while request(a, "GET", f"/api/tables/{table_id}")[1]["ply"] <= ply:
-            assert time.monotonic() < deadline, "the move was not stored"
-            await asyncio.sleep(0.1)
-        await asyncio.sleep(0.5)
-        assert [e["code"] for e in blue.errors] == []
-        # A page opened now still joins, from the store.
-        watcher = Player(table_id, None)
-        assert (await watcher.connect(b))["ply"] == ply + 1
-        # Red, on the other node, follows the game from the store while the bus is away.
-        await red.until(lambda t: t["ply"] > ply, timeout=8)
-        own_redis.start()
-        # Both nodes go on without a restart: red, on the other node, saw the move made
-        # during the outage (above: through PostgreSQL or the store), and moves flow both
-        # ways again.
-        assert red.state is not None and red.state["ply"] > ply
-        await move()
-        await move()
-        await watcher.until(lambda t: t["ply"] >= ply + 2, timeout=20)
-        assert not [e for e in red.errors + blue.errors if e["code"] == "internal"]
-        for player in (red, blue, watcher):
-            await player.close()
+        a.wait_ready()
+        b.wait_ready()
+        yield a, b
     finally:
         a.stop()
         b.stop()
+
+
+async def seated_apart(a: Node, b: Node) -> tuple[str, Player, Player]:
+    """A table made on ``a`` with red connected there and blue seated and connected on ``b``."""
+    table_id, red_token, invite = create_table(a)
+    blue_token = claim(b, table_id, invite)
+    red, blue = Player(table_id, red_token), Player(table_id, blue_token)
+    await red.connect(a)
+    await blue.connect(b)
+    return table_id, red, blue
+
+
+async def test_moves_survive_a_redis_outage_and_both_nodes_recover(
+    own_redis: OwnRedis, two_nodes: tuple[Node, Node]
+) -> None:
+    a, b = two_nodes
+    table_id, red, blue = await seated_apart(a, b)
+
+    players = {"red": red, "blue": blue}
+
+    async def move() -> None:
+        """The side to move plays, and both players see it."""
+        state = red.state
+        assert state is not None
+        ply = state["ply"]
+        mover = players[state["to_move"]]
+        await mover.send({"type": "move", "ply": ply, "move": state["view"]["legal_moves"][0]})
+        for player in players.values():
+            await player.until(lambda t: t["ply"] > ply, timeout=20)
+
+    await move()
+    own_redis.kill()
+    await asyncio.sleep(0.5)
+    # Blue moves on its node while Redis is away: stored, acknowledged, never "internal".
+    assert blue.state is not None and blue.state["to_move"] == "blue"
+    ply = blue.state["ply"]
+    await blue.send({"type": "move", "ply": ply, "move": blue.state["view"]["legal_moves"][0]})
+    deadline = time.monotonic() + 10
+    while request(a, "GET", f"/api/tables/{table_id}")[1]["ply"] <= ply:
+        assert time.monotonic() < deadline, "the move was not stored"
+        await asyncio.sleep(0.1)
+    await asyncio.sleep(0.5)
+    assert [e["code"] for e in blue.errors] == []
+    # A page opened now still joins, from the store.
+    watcher = Player(table_id, None)
+    assert (await watcher.connect(b))["ply"] == ply + 1
+    # Red, on the other node, follows the game from the store while the bus is away.
+    await red.until(lambda t: t["ply"] > ply, timeout=8)
+    own_redis.start()
+    # Both nodes go on without a restart: red, on the other node, saw the move made
+    # during the outage (above: through PostgreSQL or the store), and moves flow both
+    # ways again.
+    assert red.state is not None and red.state["ply"] > ply
+    await move()
+    await move()
+    await watcher.until(lambda t: t["ply"] >= ply + 2, timeout=20)
+    assert not [e for e in red.errors + blue.errors if e["code"] == "internal"]
+    for player in (red, blue, watcher):
+        await player.close()
 
 
 async def test_while_redis_is_away_this_process_sockets_still_hear_a_stored_change(
@@ -343,81 +358,55 @@ async def test_a_process_starts_while_redis_is_away_and_joins_the_site_once_it_i
 
 
 async def test_players_are_shown_online_again_after_redis_restarts(
-    tmp_path: Path, postgres_url: str, own_redis: OwnRedis
+    own_redis: OwnRedis, two_nodes: tuple[Node, Node]
 ) -> None:
     """A restarted Redis keeps nothing: the processes' socket counts were gone, and every
     page and every fresh join showed both players offline, for as long as they stayed
     connected. Each process reports its counts again once Redis has forgotten it, and the
     pages are told."""
-    env = {"PLAYTABLE_DATABASE_URL": postgres_url, "PLAYTABLE_REDIS_URL": own_redis.url}
-    a, b = Node(tmp_path, env, "a"), Node(tmp_path, env, "b")
-    a.launch()
-    b.launch()
-    a.wait_ready()
-    b.wait_ready()
-    try:
-        table_id, red_token, invite = create_table(a)
-        blue_token = claim(b, table_id, invite)
-        red, blue = Player(table_id, red_token), Player(table_id, blue_token)
-        await red.connect(a)
-        await blue.connect(b)
+    a, b = two_nodes
+    table_id, red, blue = await seated_apart(a, b)
 
-        def both(table: dict[str, Any]) -> bool:
-            return bool(table["seats"]["red"]["online"] and table["seats"]["blue"]["online"])
+    def both(table: dict[str, Any]) -> bool:
+        return bool(table["seats"]["red"]["online"] and table["seats"]["blue"]["online"])
 
-        await red.until(both)
-        own_redis.kill()
-        await asyncio.sleep(1)
-        own_redis.start()
-        await asyncio.sleep(2)  # both processes hear Redis again
-        deadline = time.monotonic() + 20
-        while True:  # a page opened now, on either process
-            watcher = Player(table_id, None)
-            shown = await watcher.connect(a if time.monotonic() % 2 < 1 else b)
-            await watcher.close()
-            if both(shown):
-                break
-            assert time.monotonic() < deadline, f"still shown offline: {shown['seats']}"
-            await asyncio.sleep(0.5)
-        # and the players' own pages, told without reconnecting
-        for page in (red, blue):
-            if page.state is None or not both(page.state):
-                await page.until(both, timeout=10)
-        for page in (red, blue):
-            await page.close()
-    finally:
-        a.stop()
-        b.stop()
+    await red.until(both)
+    own_redis.kill()
+    await asyncio.sleep(1)
+    own_redis.start()
+    await asyncio.sleep(2)  # both processes hear Redis again
+    deadline = time.monotonic() + 20
+    while True:  # a page opened now, on either process
+        watcher = Player(table_id, None)
+        shown = await watcher.connect(a if time.monotonic() % 2 < 1 else b)
+        await watcher.close()
+        if both(shown):
+            break
+        assert time.monotonic() < deadline, f"still shown offline: {shown['seats']}"
+        await asyncio.sleep(0.5)
+    # and the players' own pages, told without reconnecting
+    for page in (red, blue):
+        if page.state is None or not both(page.state):
+            await page.until(both, timeout=10)
+    for page in (red, blue):
+        await page.close()
 
 
 async def test_the_players_of_a_killed_process_are_shown_offline_to_the_others(
-    tmp_path: Path, postgres_url: str, own_redis: OwnRedis
+    two_nodes: tuple[Node, Node],
 ) -> None:
     """Blue and a spectator are on a process that dies without a word (SIGKILL). Its counts
     stopped counting once its heartbeat expired, but nobody told the pages: red's page showed
     blue online and one spectator until something else happened at the table."""
-    env = {"PLAYTABLE_DATABASE_URL": postgres_url, "PLAYTABLE_REDIS_URL": own_redis.url}
-    a, b = Node(tmp_path, env, "a"), Node(tmp_path, env, "b")
-    a.launch()
-    b.launch()
-    a.wait_ready()
-    b.wait_ready()
-    try:
-        table_id, red_token, invite = create_table(a)
-        blue_token = claim(b, table_id, invite)
-        red, blue = Player(table_id, red_token), Player(table_id, blue_token)
-        watcher = Player(table_id, None)
-        await red.connect(a)
-        await blue.connect(b)
-        await watcher.connect(b)
-        await red.until(lambda t: t["seats"]["blue"]["online"] and t["spectators"] == 1)
-        b.kill()
-        # the heartbeat lives 15 s, and the survivor looks every 5 s
-        left = await red.until(
-            lambda t: not t["seats"]["blue"]["online"] and t["spectators"] == 0, timeout=40
-        )
-        assert left["seats"]["red"]["online"]
-        await red.close()
-    finally:
-        a.stop()
-        b.stop()
+    a, b = two_nodes
+    table_id, red, _blue = await seated_apart(a, b)  # blue on b, which dies
+    watcher = Player(table_id, None)
+    await watcher.connect(b)
+    await red.until(lambda t: t["seats"]["blue"]["online"] and t["spectators"] == 1)
+    b.kill()
+    # the heartbeat lives 15 s, and the survivor looks every 5 s
+    left = await red.until(
+        lambda t: not t["seats"]["blue"]["online"] and t["spectators"] == 0, timeout=40
+    )
+    assert left["seats"]["red"]["online"]
+    await red.close()
