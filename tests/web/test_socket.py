@@ -437,24 +437,35 @@ def test_presence_is_shown_to_both(client: TestClient) -> None:
         assert state["seats"]["red"]["online"]
 
 
+# (failures, pauses between tries): one failure, the pauses as shipped; a long outage (six
+# failures: before, the tries stopped after five, over 31 s), the pauses made short.
+OUTAGES = [(1, presence_module.RETRY_PRESENCE_S), (6, (0.05, 0.1))]
+
+
 @pytest.mark.timeout(30)  # before the fix red's page waited for ever: fail instead
+@pytest.mark.parametrize(("failing", "pauses"), OUTAGES, ids=["once", "long"])
 def test_a_player_who_leaves_while_the_store_fails_is_shown_offline_once_it_is_back(
-    client: TestClient, monkeypatch: pytest.MonkeyPatch
+    client: TestClient,
+    monkeypatch: pytest.MonkeyPatch,
+    failing: int,
+    pauses: tuple[float, ...],
 ) -> None:
     """Blue closes the page while the presence store (Redis) or the database fails: the
     departure was logged and dropped, and red's page showed blue online for as long as
-    nothing else happened at the table. It is told again a moment later."""
+    nothing else happened at the table. It is told again a moment later, however long the
+    outage lasts."""
+    monkeypatch.setattr(presence_module, "RETRY_PRESENCE_S", pauses)
     service = client.app.state.service  # type: ignore[attr-defined]
     site = service.presence.site
     report = site.report
-    failures = [ConnectionError("Redis is paused")]
+    failures = [ConnectionError("Redis is away")] * failing
 
-    async def failing_once(table_id: str, player: str, sockets: int) -> None:
+    async def failing_report(table_id: str, player: str, sockets: int) -> None:
         if failures and player == "blue" and sockets == 0:
             raise failures.pop()
         await report(table_id, player, sockets)
 
-    monkeypatch.setattr(site, "report", failing_once)
+    monkeypatch.setattr(site, "report", failing_report)
     table = create_table(client, seat="red")
     blue_token = claim(client, table)
     with connect(client, table.id, table.token) as session:
@@ -468,37 +479,6 @@ def test_a_player_who_leaves_while_the_store_fails_is_shown_offline_once_it_is_b
         assert not failures, "the report did not fail"
         assert {"kind": "presence", "player": "blue", "online": False} in events
         assert time.monotonic() - started < 5
-
-
-@pytest.mark.timeout(30)
-def test_a_player_who_leaves_during_a_long_outage_is_shown_offline_once_it_is_over(
-    client: TestClient, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """The departure is tried again for as long as the outage lasts (before, five tries over
-    31 s, then never: red saw blue online until something else happened at the table)."""
-    monkeypatch.setattr(presence_module, "RETRY_PRESENCE_S", (0.05, 0.1))
-    service = client.app.state.service  # type: ignore[attr-defined]
-    site = service.presence.site
-    report = site.report
-    failures = [ConnectionError("Redis is away")] * 6
-
-    async def failing(table_id: str, player: str, sockets: int) -> None:
-        if failures and player == "blue" and sockets == 0:
-            raise failures.pop()
-        await report(table_id, player, sockets)
-
-    monkeypatch.setattr(site, "report", failing)
-    table = create_table(client, seat="red")
-    blue_token = claim(client, table)
-    with connect(client, table.id, table.token) as session:
-        red = Socket(session)
-        red.join()
-        with connect(client, table.id, blue_token) as other:
-            Socket(other).join()
-            red.until_state(lambda t: t["seats"]["blue"]["online"])
-        events, _ = red.until_state(lambda t: not t["seats"]["blue"]["online"])
-        assert not failures, "the report did not fail six times"
-        assert {"kind": "presence", "player": "blue", "online": False} in events
 
 
 def test_a_reconnecting_client_is_brought_up_to_date(client: TestClient) -> None:
