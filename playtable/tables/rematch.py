@@ -82,14 +82,15 @@ def rematch(table: LoadedTable, actor: Actor, seats: RematchSeats) -> Decision |
 
 
 def decline_rematch(table: LoadedTable, actor: Actor) -> Decision:
-    """Say no to the opponent's rematch proposal: the proposal is withdrawn for both."""
+    """Say no to the opponent's rematch proposal: the proposal is withdrawn for both (what
+    the offers keep of the game itself, the clocks' restart after a take-back, stays)."""
     player = require_seat(table, actor)
     if other(player) not in table.offers.rematch or table.row.rematch_id is not None:
         raise NoOffer(errors.NO_REMATCH_OFFER, version=table.version)
     return decided(
         table,
         (TableEvent(Kind.REMATCH_DECLINED, player),),
-        offers=Offers(),
+        offers=Offers(restart=table.offers.restart),
     )
 
 

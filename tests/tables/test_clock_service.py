@@ -237,6 +237,31 @@ async def test_a_take_back_moves_no_clock(store: Store, clock: StepClock) -> Non
     await first.close()
 
 
+async def test_a_declined_rematch_leaves_the_final_clocks_as_they_were(
+    store: Store, clock: StepClock
+) -> None:
+    """After a take-back, the clocks run from its restart point, kept with the offers. A
+    declined rematch cleared the offers whole, and the finished game's clocks (and its
+    record's times) were worked out again without it: blue's rose above anything it had."""
+    service = service_on(store, clock)
+    table_id, red, blue = await seated(service, RealTime(30, 0))
+    await played(service, clock, table_id, red, blue, 18)
+    await service.request_undo(table_id, red)
+    clock.advance(13)
+    await service.answer_undo(table_id, blue, True)
+    clock.advance(4)
+    await service.resign(table_id, red)
+    final = (await service.snapshot(table_id, None))["clock"]["remaining"]
+    assert final == {"red": 8.0, "blue": 17.0}
+    await service.rematch(table_id, red)
+    await service.decline_rematch(table_id, blue)
+    clock.advance(30)
+    assert (await service.snapshot(table_id, None))["clock"]["remaining"] == final
+    reread = await service_on(store, clock).snapshot(table_id, None)
+    assert reread["clock"]["remaining"] == final
+    await service.close()
+
+
 async def test_playing_and_taking_back_gains_no_time(store: Store, clock: StepClock) -> None:
     """A take-back reverts the increments of the moves it takes back: a player who plays and
     takes back (the computer always allows it) cannot add an increment a time, and the first
