@@ -376,3 +376,38 @@ def test_a_correspondence_first_move_is_due_on_a_date(browser: Browser, server_u
     expect(note).to_be_visible()
     due = time.gmtime(time.time() + 3 * 86400)  # three days from the friend sitting down
     expect(note).to_contain_text(str(due.tm_year))  # its year: a date is written
+
+
+def test_news_at_the_table_while_a_player_thinks_does_not_cut_their_thinking_time(
+    browser: Browser, server_url: str
+) -> None:
+    """A move carries the thinking time the page measured (``think_s``): the server credits
+    the rest of the move's time as transit, up to half a second. The page measured from the
+    last news of any kind, so a spectator coming and going while red thought made red's
+    move look quick, and red got the whole half second free (a review: 58 ms -> 500 ms)."""
+    control = {"kind": "realtime", "minutes": 5, "increment": 0}
+    record_sent = """
+        window.__sent = [];
+        const send = WebSocket.prototype.send;
+        WebSocket.prototype.send = function (data) {
+          window.__sent.push(String(data));
+          return send.call(this, data);
+        };
+    """
+    red, blue, watch_url = seated_pair(browser, server_url, control, record_sent)
+    play_one(red, 0)
+    play_one(blue, 1)
+    wait_ply(red, 2)
+    started = time.monotonic()
+    red.wait_for_timeout(800)
+    spectator = browser.new_context().new_page()
+    spectator.goto(watch_url)
+    wait_ready(spectator)
+    expect(red.locator("#spectators")).to_be_visible()  # "1 watching": news at red's table
+    spectator.context.close()
+    expect(red.locator("#spectators")).to_be_hidden()
+    thought = time.monotonic() - started
+    play_one(red, 2)
+    sent = [json.loads(frame) for frame in red.evaluate("window.__sent")]
+    moves = [m for m in sent if m.get("type") == "move" and m["ply"] == 2]
+    assert moves and moves[0]["think_s"] >= thought - 0.2, (moves, thought)

@@ -27,7 +27,11 @@ const tenths = new Intl.NumberFormat(lang, { minimumFractionDigits: 1, maximumFr
 let current = null; // the table object last given
 let you = null;
 let receivedAt = 0; // performance.now() when the server sent that state, as seen here
-let arrivedAt = 0; // performance.now() when it arrived (the player saw it from then)
+// performance.now() when the current turn reached this page (the player saw it from then): set
+// by the first state of a ply, kept through the news that comes while the player thinks (a
+// spectator, a message, a presence), which must not cut the thinking time a move reports.
+let arrivedAt = 0;
+let turnKey = "";
 // The server's clock minus this page's monotonic one, from the quickest message so far: a
 // state that arrives late (a phone's network stalling for seconds) is counted down from when
 // the server sent it (its clock.now), not from when it arrived.
@@ -204,8 +208,13 @@ export function updateClock(table, viewer) {
   }
   if (table !== current) {
     current = table;
-    arrivedAt = performance.now();
-    receivedAt = arrivedAt - lateness(table.clock && table.clock.now);
+    const now = performance.now();
+    receivedAt = now - lateness(table.clock && table.clock.now);
+    const turn = `${table.ply}:${table.to_move}`;
+    if (turn !== turnKey) {
+      turnKey = turn;
+      arrivedAt = now;
+    }
     const clock = table.clock;
     const key = clock ? `${clock.running}:${table.ply}` : "";
     if (key !== stretchKey) {
