@@ -18,6 +18,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 import segno
@@ -51,11 +52,27 @@ class MyGame:
     token: str  # the seat's, from this browser's cookie
 
     @property
+    def seconds_to_move(self) -> float | None:
+        """What the side to move has left for this move (None: no clock, or the game is
+        over): its clock, or, while the table waits for a first move, the time until the
+        table is aborted (its clock does not run yet, and shows the whole base time)."""
+        clock = self.table.get("clock")
+        mover = self.table.get("to_move")
+        if not clock or not self.running or mover is None:
+            return None
+        if clock.get("expiry") == "abort" and clock.get("waiting_for") == mover:
+            deadline, now = clock.get("deadline"), clock.get("now")
+            if deadline and now:
+                gap = datetime.fromisoformat(deadline) - datetime.fromisoformat(now)
+                return max(0.0, gap.total_seconds())
+        left = (clock.get("remaining") or {}).get(mover)
+        return None if left is None else float(left)
+
+    @property
     def order(self) -> tuple[int, float]:
         group = 0 if self.your_move else 1 if self.running else 2
-        clock = self.table.get("clock") or {}
-        left = (clock.get("remaining") or {}).get(self.you)
-        return group, left if left is not None and self.running else float("inf")
+        left = self.seconds_to_move
+        return group, float("inf") if left is None else left
 
 
 def seat_cookies(request: Request) -> list[tuple[str, str]]:
@@ -144,8 +161,7 @@ async def games_page(request: Request) -> Response:
     rows = []
     games = await my_games(request.app.state.service, request)
     for game in games:
-        clock = game.table.get("clock")
-        left = (clock or {}).get("remaining", {}).get(game.you) if game.running else None
+        left = game.seconds_to_move
         rows.append(
             {
                 "game": game,

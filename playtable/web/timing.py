@@ -11,8 +11,9 @@ import gettext
 from collections.abc import Mapping
 from typing import Any
 
-from babel.dates import format_timedelta
+from babel.lists import format_list
 from babel.numbers import format_decimal
+from babel.units import format_unit
 from starlette.requests import Request
 from starlette.responses import RedirectResponse, Response
 from starlette.routing import BaseRoute, Route
@@ -79,9 +80,34 @@ def describe(control: clocks.TimeControl, catalog: gettext.NullTranslations, lan
     return _("No clock")
 
 
+# (seconds in the unit, Babel's unit): a time left is told in its largest unit and the next.
+_UNITS = ((86400, "duration-day"), (3600, "duration-hour"), (60, "duration-minute"))
+
+
 def time_left(seconds: float, request: Request) -> str:
-    """A time left in words of the page's language ("3 days", "4 minutes"), by Babel."""
-    return format_timedelta(int(seconds), locale=language_of(request), threshold=1.5)
+    """A time left in words of the page's language (:func:`time_left_in`)."""
+    return time_left_in(seconds, language_of(request))
+
+
+def time_left_in(seconds: float, lang: str) -> str:
+    """A time left in words of ``lang``, never more than there is: whole days and hours
+    ("1 day, 13 hours"), hours and minutes, or minutes; seconds under a minute (Babel's
+    units and lists). Rounded, 37 hours read "2 days", and a player believed it."""
+    whole = max(0, int(seconds))
+
+    def told(count: int, unit: str) -> str:
+        return format_unit(count, unit, length="long", locale=lang)
+
+    for i, (size, unit) in enumerate(_UNITS):
+        if whole >= size:
+            parts = [told(whole // size, unit)]
+            if i + 1 < len(_UNITS):
+                smaller, smaller_unit = _UNITS[i + 1]
+                rest = whole % size // smaller
+                if rest:
+                    parts.append(told(rest, smaller_unit))
+            return format_list(parts, style="unit", locale=lang)
+    return told(whole, "duration-second")
 
 
 def clock_strings(catalog: gettext.NullTranslations) -> dict[str, str]:
@@ -171,4 +197,5 @@ __all__ = [
     "table_time",
     "time_control_from_form",
     "time_left",
+    "time_left_in",
 ]

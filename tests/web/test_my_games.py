@@ -6,7 +6,8 @@ import re
 
 from starlette.testclient import TestClient
 
-from tests.web.conftest import DOTS, Socket, claim, connect, create_table
+from playtable.web.timing import time_left_in
+from tests.web.conftest import DOTS, Socket, Table, claim, connect, create_table
 
 
 def test_my_games_lists_the_seats_this_browser_holds_yours_to_move_first(
@@ -116,3 +117,55 @@ def test_the_newest_seats_are_listed_when_the_browser_holds_more_than_a_hundred(
     assert re.findall(r'data-table="(\w+)"', page.text) == [newest.id]
     home = client.get("/", headers={"cookie": cookie})
     assert "1 game is waiting for your move" in home.text
+
+
+def _clocked(client: TestClient, control: dict[str, object], seat: str = "red") -> Table:
+    response = client.post(
+        "/api/tables",
+        json={"game": "dots", "options": DOTS, "seat": seat, "time_control": control},
+    )
+    assert response.status_code == 201, response.text
+    data = response.json()
+    return Table(
+        id=data["id"],
+        seat=data["seat"],
+        token=data["seat_url"].rsplit("/", 1)[1],
+        invite=data["invite_url"].rsplit("/", 1)[1],
+        urls=data,
+    )
+
+
+def _status(page: str, table_id: str) -> str:
+    row = page.split(f'data-table="{table_id}"', 1)[1].split("</li>", 1)[0]
+    status = row.split('class="game-row__status"', 1)[1]
+    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", status.split(">", 1)[1])).strip()
+
+
+def test_my_games_tells_the_time_that_really_is_left(client: TestClient) -> None:
+    """A real-time table just seated must have its first move within a minute, or it is
+    aborted: the page said "10 minutes left" (the clock's base time). A table waiting for the
+    opponent tells the opponent's time, not this seat's untouched allowance."""
+    mine = _clocked(client, {"kind": "realtime", "minutes": 10, "increment": 5})
+    claim(client, mine)
+    theirs = _clocked(client, {"kind": "correspondence", "days": 3}, seat="blue")
+    claim(client, theirs)
+    client.cookies.set(f"pt_{mine.id}", mine.token)
+    client.cookies.set(f"pt_{theirs.id}", theirs.token)
+    page = client.get("/games").text
+    assert re.fullmatch(r"Your move (5\d|60) seconds left", _status(page, mine.id))
+    assert _status(page, theirs.id) == "Opponent's move Your opponent has 2 days, 23 hours left"
+    finnish = client.get("/fi/games").text
+    assert "2 päivää ja 23 tuntia" in _status(finnish, theirs.id)
+
+
+def test_a_time_left_is_never_told_as_more_than_it_is() -> None:
+    hours_37 = 37 * 3600 + 59 * 60
+    assert time_left_in(hours_37, "en") == "1 day, 13 hours"
+    assert time_left_in(hours_37, "fi") == "1 päivä ja 13 tuntia"
+    assert time_left_in(hours_37, "cs") == "1 den a\xa013 hodin"  # no break after a one-letter word
+    assert time_left_in(hours_37, "ko") == "1일 13시간"
+    assert time_left_in(2 * 86400 + 59, "en") == "2 days"
+    assert time_left_in(3599, "en") == "59 minutes"
+    assert time_left_in(3 * 3600 + 61, "en") == "3 hours, 1 minute"
+    assert time_left_in(59.9, "en") == "59 seconds"
+    assert time_left_in(-1, "en") == "0 seconds"
