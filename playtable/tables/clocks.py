@@ -206,13 +206,15 @@ class Timed:
 
 @dataclass(frozen=True, slots=True)
 class Restart:
-    """Where the clocks start again after a take-back: the moves from ``ply`` on were taken
-    back at ``at``, and each side had ``left`` seconds then (real time; empty otherwise).
+    """Where the clocks start again after ``ply`` moves: at ``at``, each side with ``left``
+    seconds (real time; empty otherwise, where the turn counts as begun at ``at``).
 
-    Nobody's clock jumps at a take-back: the side whose move was taken back moves again from
-    the moment it was allowed, with the time it had; the side that allowed it keeps the time
-    its clock showed. (Derived from the remaining moves alone, the requester would be charged
-    everything since the move before, the opponent's thinking and the wait included.)
+    After a take-back: nobody's clock jumps, the side whose move was taken back moves again
+    from the moment it was allowed, with the time it had; the side that allowed it keeps the
+    time its clock showed. (Derived from the remaining moves alone, the requester would be
+    charged everything since the move before, the opponent's thinking and the wait
+    included.) After the whole site was down (:mod:`playtable.tables.downtime`): the clocks
+    go on from the moment it was back, with the time they had when it went down.
     """
 
     ply: int
@@ -320,15 +322,16 @@ def derive(
     seated_at: datetime | None,
     flagged: Player | None = None,
     ended: tuple[Player, datetime] | None = None,
-    restart: Restart | None = None,
+    restarts: Sequence[Restart] = (),
 ) -> Clocks:
     """Both clocks after ``moves``; ``to_move`` is ``None`` once the game is over and
     ``seated_at`` is when the second seat was taken (``None`` while one is free);
     ``flagged`` is the player who lost on time (their clock shows zero). ``ended`` is who
     was on turn and when, for a game over off the board (a resignation, an agreement, a
     flag): the clocks stop as they stood then, the last move's increment earned and the
-    side on turn charged its time so far. ``restart``: the last take-back's (see
-    :class:`Restart`), from which the moves after its ply are timed."""
+    side on turn charged its time so far. ``restarts``: the take-backs' and outages' (see
+    :class:`Restart`), in the order they were made; the moves after each one's ply are
+    timed from it."""
     if isinstance(control, Unlimited):
         return Clocks(control, history=tuple(None for _ in moves))
     seated = None if seated_at is None else utc(seated_at)
@@ -337,10 +340,12 @@ def derive(
     banked: dict[Player, float] = {}
     previous: datetime | None = None
     turn_began: datetime | None = seated  # when the turn passed to the side now moving
-    if restart is not None and restart.ply > len(moves):
-        restart = None  # not this list's (cannot happen: a take-back records a new one)
+    # (Restarts past the moves are not this list's: a take-back drops those it passes.)
+    starting: dict[int, list[Restart]] = {}
+    for restart in restarts:
+        starting.setdefault(restart.ply, []).append(restart)
     for index, move in enumerate(moves):
-        if restart is not None and index == restart.ply:
+        for restart in starting.get(index, ()):
             banked.update(restart.left)
             previous = turn_began = restart.at
         at = utc(move.at)
@@ -364,7 +369,7 @@ def derive(
         previous = at
         if following is not None and following != move.player:
             turn_began = at if seated is None else max(at, seated)
-    if restart is not None and restart.ply == len(moves):
+    for restart in starting.get(len(moves), ()):
         banked.update(restart.left)
         previous = turn_began = restart.at
     if to_move is None and ended is not None and isinstance(control, RealTime):

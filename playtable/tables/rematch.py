@@ -90,7 +90,7 @@ def decline_rematch(table: LoadedTable, actor: Actor) -> Decision:
     return decided(
         table,
         (TableEvent(Kind.REMATCH_DECLINED, player),),
-        offers=Offers(restart=table.offers.restart),
+        offers=Offers(restarts=table.offers.restarts),
     )
 
 

@@ -47,6 +47,14 @@ def _by_player(value: Any) -> dict[Player, str]:
     return {cast(Player, p): str(v) for p, v in value.items() if p in PLAYERS}
 
 
+def _restarts(data: Mapping[str, Any]) -> tuple[clocks.Restart, ...]:
+    """The stored restarts; a table stored before there could be several has one, or none."""
+    stored = data.get("restarts")
+    if not isinstance(stored, list):
+        stored = [data.get("restart")]
+    return tuple(r for r in map(clocks.Restart.from_json, stored) if r is not None)
+
+
 @dataclass(frozen=True)
 class Offers:
     """What is pending at a table: a draw offer, a take-back request, rematch proposals.
@@ -62,9 +70,10 @@ class Offers:
     rematch_table: str | None = None
     rematch_seats: Mapping[Player, str] = field(default_factory=dict)
     rematch_bots: Mapping[Player, str] = field(default_factory=dict)
-    # Not an offer but kept with them, as what the last accepted take-back left: where the
-    # clocks start again (clocks.Restart). No player sees it; a move keeps it.
-    restart: clocks.Restart | None = None
+    # Not offers but kept with them, as what the accepted take-backs (and the outages of the
+    # site) left: where the clocks started again (clocks.Restart), in order. No player sees
+    # them; a move keeps them.
+    restarts: tuple[clocks.Restart, ...] = ()
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> Offers:
@@ -75,7 +84,7 @@ class Offers:
             rematch_table=data.get("rematch_table") or None,
             rematch_seats=_by_player(data.get("rematch_seats")),
             rematch_bots=_by_player(data.get("rematch_bots")),
-            restart=clocks.Restart.from_json(data.get("restart")),
+            restarts=_restarts(data),
         )
 
     def to_json(self) -> dict[str, Any]:
@@ -84,8 +93,8 @@ class Offers:
             data["rematch_table"] = self.rematch_table
             data["rematch_seats"] = dict(self.rematch_seats)
             data["rematch_bots"] = dict(self.rematch_bots)
-        if self.restart is not None:
-            data["restart"] = self.restart.to_json()
+        if self.restarts:
+            data["restarts"] = [restart.to_json() for restart in self.restarts]
         return data
 
     def public(self) -> dict[str, Any]:
@@ -95,6 +104,12 @@ class Offers:
     def cleared(self) -> Offers:
         """After a move, a take-back or the end of the game: draw and take-back lapse."""
         return replace(self, draw=None, undo=None)
+
+    def restarted(self, restart: clocks.Restart) -> Offers:
+        """With ``restart`` the newest; one at its ply or after it (a take-back's, of moves
+        now taken back) is dropped."""
+        kept = tuple(r for r in self.restarts if r.ply < restart.ply)
+        return replace(self, restarts=(*kept, restart))
 
 
 @dataclass(frozen=True)
@@ -177,9 +192,9 @@ class LoadedTable:
             on_turn = self.game.to_move(self.state)  # a result off the board: who was to move
             if on_turn is not None:
                 ended = (on_turn, self.row.finished_at)
-        restart = self.offers.restart
+        restarts = self.offers.restarts
         return clocks.derive(
-            control, timed, self.to_move(), self.row.seated_at, flagged, ended, restart
+            control, timed, self.to_move(), self.row.seated_at, flagged, ended, restarts
         )
 
     def clocks(self) -> clocks.Clocks:

@@ -115,7 +115,9 @@ def answer_undo(
     return decided(
         table,
         (UndoEvent(requester, table.moves[start].move, table.ply - start),),
-        offers=dataclasses.replace(table.offers.cleared(), restart=restart),
+        offers=table.offers.cleared()
+        if restart is None
+        else table.offers.cleared().restarted(restart),
         drop_from=start,
         state=table.game.replay([m.move for m in remaining]),
     )

@@ -262,6 +262,34 @@ async def test_a_declined_rematch_leaves_the_final_clocks_as_they_were(
     await service.close()
 
 
+async def test_a_second_take_back_leaves_the_times_of_the_moves_before_it(
+    store: Store, clock: StepClock
+) -> None:
+    """Only the last take-back's restart was kept: after a second one, the moves between
+    the two were timed again from the moves alone, the first wait charged to them (the
+    record's times changed after the fact)."""
+    service = service_on(store, clock)
+    table_id, red, blue = await seated(service, RealTime(30, 0))
+    await played(service, clock, table_id, red, blue, 18)  # red: 12 s left
+    await service.request_undo(table_id, red)
+    clock.advance(13)  # blue: 17 s left
+    await service.answer_undo(table_id, blue, True)
+    for seconds, token, ply, move in ((5, red, 2, "c1-d1"), (2, blue, 3, "a2-b2")):
+        clock.advance(seconds)
+        await service.play_move(table_id, token, ply, move)
+    clock.advance(1)
+    await service.play_move(table_id, red, 4, "b2-c2")
+    before = (await service.record(table_id)).clocks
+    assert before[2:] == (7.0, 15.0, 6.0)
+    await service.request_undo(table_id, red)
+    clock.advance(3)
+    await service.answer_undo(table_id, blue, True)
+    assert (await service.record(table_id)).clocks == before[:4]
+    shown = (await service.snapshot(table_id, None))["clock"]["remaining"]
+    assert shown == {"red": 6.0, "blue": 12.0}
+    await service.close()
+
+
 async def test_playing_and_taking_back_gains_no_time(store: Store, clock: StepClock) -> None:
     """A take-back reverts the increments of the moves it takes back: a player who plays and
     takes back (the computer always allows it) cannot add an increment a time, and the first

@@ -343,3 +343,14 @@ def test_a_table_read_back_after_a_resignation_shows_the_same_clocks() -> None:
     )
     assert read_back.clocks().remaining("blue", at(500)) == 52.0
     assert read_back.clocks().remaining("red", at(500)) == 54.0
+
+
+def test_a_restart_stored_before_there_could_be_several_is_still_read() -> None:
+    from playtable.tables.table import Offers
+
+    one = {"ply": 2, "at": "2026-12-01T12:00:25.000Z", "left": {"red": 12.0, "blue": 17.0}}
+    legacy = Offers.from_json({"draw": None, "undo": None, "rematch": [], "restart": one})
+    assert [r.to_json() for r in legacy.restarts] == [one]
+    assert Offers.from_json(legacy.to_json()) == legacy
+    assert "restart" not in legacy.to_json() and legacy.to_json()["restarts"] == [one]
+    assert Offers.from_json({"restarts": [one, {"bad": 1}]}).restarts == legacy.restarts
