@@ -110,3 +110,13 @@ push_subscriptions = sa.Table(
     sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
     sa.CheckConstraint("player IN ('red', 'blue')", name="push_subscriptions_player"),
 )
+
+# The last moment a server process was known to be running (one row, id 1; migration 0008):
+# a process that starts and finds it old knows the site was down since (tables/downtime.py).
+site_heartbeat = sa.Table(
+    "site_heartbeat",
+    metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=False),
+    sa.Column("at", sa.DateTime(timezone=True), nullable=False),
+    sa.CheckConstraint("id = 1", name="site_heartbeat_one_row"),
+)

@@ -39,6 +39,7 @@ from playtable.store.analysis import (
     save_analysis,
 )
 from playtable.store.engines import DEFAULT_URL, migrate, server_engine, sqlite_engine
+from playtable.store.heartbeat import beat, read_clocked
 from playtable.store.push import add_push, read_push, remove_push
 from playtable.store.raw_postgres import RawPostgresWriter
 from playtable.store.raw_read import RawReader
@@ -225,6 +226,19 @@ class Store:
     async def next_deadline(self) -> datetime | None:
         """The earliest deadline of any table (the first entry of the deadline index)."""
         return await self._read(read_next_deadline)
+
+    # -- the site's heartbeat (tables/downtime.py) -------------------------------------------
+    async def beat(self, now: datetime) -> datetime | None:
+        """Renew the site's heartbeat; the previous one (``None`` the first time)."""
+        async with self._write_lock:
+            try:
+                return await self._run(beat, now)
+            except sa.exc.IntegrityError:  # another process wrote the first beat meanwhile
+                return await self._run(beat, now)
+
+    async def clocked_tables(self) -> list[str]:
+        """Ids of the tables whose clock runs (or whose first move is due)."""
+        return await self._read(read_clocked)
 
     # -- Web Push subscriptions (web/push.py) -------------------------------------------------
     async def push_subscriptions(self, table_id: str, player: Player) -> list[PushSubscription]:

@@ -50,7 +50,6 @@ from playtable.games import PLAYERS, Player, SettingsError
 FIRST_MOVE_S = 60.0
 #: The most transit time (seconds) one move is credited.
 LAG_BOUND_S = 0.5
-CAP_MARGIN_S = 0.4  # the most the computer's answer may come after its thinking budget
 LAG_GRACE = timedelta(seconds=LAG_BOUND_S)
 #: Real-time presets (minutes, increment seconds), the home form's choices.
 PRESETS: tuple[tuple[int, int], ...] = ((1, 0), (3, 2), (5, 3), (10, 5), (15, 10))
@@ -207,7 +206,8 @@ class Timed:
 @dataclass(frozen=True, slots=True)
 class Restart:
     """Where the clocks start again after ``ply`` moves: at ``at``, each side with ``left``
-    seconds (real time; empty otherwise, where the turn counts as begun at ``at``).
+    seconds. In correspondence ``left`` is the side to move's time for its move (after an
+    outage), or empty (a take-back): the turn counts as begun at ``at``, with its days.
 
     After a take-back: nobody's clock jumps, the side whose move was taken back moves again
     from the moment it was allowed, with the time it had; the side that allowed it keeps the
@@ -340,14 +340,18 @@ def derive(
     banked: dict[Player, float] = {}
     previous: datetime | None = None
     turn_began: datetime | None = seated  # when the turn passed to the side now moving
+    allowance: float | None = None  # correspondence: that turn's seconds, if not its days
     # (Restarts past the moves are not this list's: a take-back drops those it passes.)
     starting: dict[int, list[Restart]] = {}
     for restart in restarts:
         starting.setdefault(restart.ply, []).append(restart)
     for index, move in enumerate(moves):
         for restart in starting.get(index, ()):
-            banked.update(restart.left)
             previous = turn_began = restart.at
+            if isinstance(control, RealTime):
+                banked.update(restart.left)
+            else:
+                allowance = restart.left.get(move.player)
         at = utc(move.at)
         if index + 1 < len(moves):
             following: Player | None = moves[index + 1].player
@@ -364,14 +368,19 @@ def derive(
             history.append(left)
         else:
             began = turn_began if turn_began is not None else at
-            history.append(max(0.0, control.days * DAY_S - (at - began).total_seconds()))
+            budget = control.days * DAY_S if allowance is None else allowance
+            history.append(max(0.0, budget - (at - began).total_seconds()))
         started.add(move.player)
         previous = at
         if following is not None and following != move.player:
             turn_began = at if seated is None else max(at, seated)
+            allowance = None
     for restart in starting.get(len(moves), ()):
-        banked.update(restart.left)
         previous = turn_began = restart.at
+        if isinstance(control, RealTime):
+            banked.update(restart.left)
+        elif to_move is not None:
+            allowance = restart.left.get(to_move)
     if to_move is None and ended is not None and isinstance(control, RealTime):
         player, stopped = ended[0], utc(ended[1])
         if player in started and seated is not None:
@@ -386,7 +395,8 @@ def derive(
     expiry = Expiry.FLAG if started == set(PLAYERS) else Expiry.ABORT
     if isinstance(control, Correspondence):
         began = turn_began if turn_began is not None else since
-        deadline = began + timedelta(days=control.days)
+        budget = control.days * DAY_S if allowance is None else allowance
+        deadline = began + timedelta(seconds=budget)
         return Clocks(control, banked, None, to_move, since, deadline, expiry, tuple(history))
     if to_move not in started:
         deadline = since + timedelta(seconds=FIRST_MOVE_S)
@@ -403,27 +413,6 @@ def transit_credit(clocks: Clocks, now: datetime, think_s: float | None) -> floa
         return 0.0
     at_server = (utc(now) - clocks.since).total_seconds()
     return min(LAG_BOUND_S, max(0.0, at_server - think_s))
-
-
-def think_budget(clocks: Clocks, player: Player, now: datetime, budget_s: float) -> float:
-    """The computer's thinking time for its move: its usual ``budget_s``, but never more
-    than a twentieth of its time left plus most of the increment."""
-    control = clocks.control
-    if not isinstance(control, RealTime) or not clocks.runs_for(player):
-        return budget_s
-    left = clocks.remaining(player, now) or 0.0
-    return max(0.0, min(budget_s, left / 20 + 0.8 * control.increment_s, left - 1.0))
-
-
-def wait_cap(clocks: Clocks, player: Player, now: datetime, budget_s: float, cap_s: float) -> float:
-    """How long the server waits for the computer's thinking before it plays the quick move
-    itself: its usual ``cap_s``, but on the clock the thinking budget plus a margin of at most
-    a twentieth of the time left, so that a move waiting for a busy pool costs no more than
-    a tenth of the time left and the computer never loses on time for want of a worker."""
-    if not clocks.runs_for(player):
-        return cap_s
-    left = clocks.remaining(player, now) or 0.0
-    return min(cap_s, budget_s + min(CAP_MARGIN_S, left / 20))
 
 
 __all__ = [
@@ -443,8 +432,6 @@ __all__ = [
     "derive",
     "from_json",
     "parse",
-    "think_budget",
     "transit_credit",
     "utc",
-    "wait_cap",
 ]

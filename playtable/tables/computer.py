@@ -33,7 +33,7 @@ from playtable.ai import BotMove, bot_move
 from playtable.ai import analysis as solver_work
 from playtable.ai.quick import quick_game_move
 from playtable.games import PLAYERS, Player, other
-from playtable.tables import clocks
+from playtable.tables import computer_time
 from playtable.tables.errors import GameOver, NoOffer, NotYourTurn, Stale, TableNotFound
 from playtable.tables.fair import FairPool, requester
 from playtable.tables.pool import BotPool, BotSettings
@@ -205,8 +205,8 @@ class Computer:
             begun = max(begun, time.time())
         # On the clock, a thinking budget from the time left (tables/clocks.py).
         at = datetime.fromtimestamp(begun, UTC)
-        budget = clocks.think_budget(timing, player, at, settings.move_budget_s)
-        cap = clocks.wait_cap(timing, player, at, budget, settings.move_cap_s)
+        budget = computer_time.think_budget(timing, player, at, settings.move_budget_s)
+        cap = computer_time.wait_cap(timing, player, at, budget, settings.move_cap_s)
         try:
             reply = await self._within_cap(
                 begun,

@@ -9,6 +9,9 @@ other processes are seen soon enough). A commit in this process that sets an ear
 deadline wakes the loop at once (:meth:`Sweep.wake`, the service's ``on_deadline``). A
 deadline nobody is connected for is met all the same, and a restart loses nothing: the
 deadlines are in the store.
+
+The loop also keeps the site's heartbeat, and before its first sweep gives the running
+clocks back the time the whole site was down, if it was (:mod:`playtable.tables.downtime`).
 """
 
 from __future__ import annotations
@@ -19,6 +22,7 @@ from collections import Counter
 from datetime import datetime, timedelta
 
 from playtable.aio import cancel_and_wait
+from playtable.tables import downtime
 from playtable.tables.errors import TableError
 from playtable.tables.service import TableService
 
@@ -43,6 +47,49 @@ class Sweep:
         #: Due tables ``tried`` (ended here, by another process, or saved by a move) and
         #: ``failed``, and ``rounds`` of the loop.
         self.counts: Counter[str] = Counter()
+        self._last_beat: datetime | None = None
+        self._outage: tuple[datetime, datetime] | None = None  # (down, up), being given back
+        self._owed: list[str] = []  # the tables still to be given it
+        self.recovered = False  # no deadline is looked at before
+
+    async def recover(self) -> None:
+        """Renew the site's heartbeat; if the whole site was down, give every running clock
+        that time back (:mod:`playtable.tables.downtime`). Raises if the store fails: the
+        loop tries again, and sweeps nothing before this has run to its end."""
+        store = self.service.store
+        if self._outage is None and not self.recovered:
+            now = self.service.clock()
+            previous = await store.beat(now)
+            self._last_beat = now
+            if previous is None or (now - previous).total_seconds() <= downtime.OUTAGE_S:
+                self.recovered = True
+                return
+            self._outage = (previous, now)
+            self._owed = await store.clocked_tables()
+            logger.log(
+                logging.WARNING if self._owed else logging.INFO,
+                "the site was down for %.0f s, since %s: %d tables' clocks get that time back",
+                (now - previous).total_seconds(),
+                previous.isoformat(timespec="seconds"),
+                len(self._owed),
+            )
+        if self._outage is not None:
+            down, up = self._outage
+            while self._owed:
+                try:
+                    await self.service.give_back_time(self._owed[-1], down, up)
+                except TableError:
+                    logger.warning("table %s: downtime not given back", self._owed[-1])
+                self._owed.pop()
+            self._outage = None
+        self.recovered = True
+
+    async def _beat(self, *, force: bool = False) -> None:
+        now = self.service.clock()
+        last = self._last_beat
+        if force or last is None or (now - last).total_seconds() >= downtime.BEAT_S:
+            await self.service.store.beat(now)
+            self._last_beat = now
 
     def start(self) -> None:
         self.service.on_deadline = self.wake
@@ -57,6 +104,10 @@ class Sweep:
         if self._task is not None:
             await cancel_and_wait([self._task])
             self._task = None
+            try:  # the moment this process stops: if it was the last, the site went down then
+                await self._beat(force=True)
+            except Exception:
+                logger.warning("the last heartbeat was not stored", exc_info=True)
 
     async def sweep_once(self) -> int:
         """End every table due now; returns how many were due."""
@@ -84,6 +135,9 @@ class Sweep:
             self.counts["rounds"] += 1
             due = 0
             try:
+                if not self.recovered:
+                    await self.recover()
+                await self._beat()
                 due = await self.sweep_once()
                 upcoming = await self.service.store.next_deadline()
             except asyncio.CancelledError:

@@ -126,6 +126,10 @@ def create_app(
         await store.open()
         await the_bus.start()
         await service.resume_bots()
+        try:  # before the first request: a clock charged for the site's downtime no more
+            await sweep.recover()
+        except Exception:
+            log.warning("the downtime check failed; the sweep tries again", exc_info=True)
         sweep.start()
         try:
             yield

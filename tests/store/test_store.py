@@ -71,7 +71,7 @@ async def test_migrations_build_the_schema_the_queries_expect(db_url: str) -> No
         schema = await store._run(_schema)
     finally:
         await store.close()
-    assert schema["version"] == ["0007"]
+    assert schema["version"] == ["0008"]
     for table in metadata.sorted_tables:
         assert schema["columns"][table.name] == {c.name for c in table.columns}, table.name
     assert schema["keys"] == {"moves": ["table_id", "ply"], "analysis_values": ["table_id", "ply"]}
@@ -416,7 +416,7 @@ async def test_upgrading_a_database_in_use_from_0002_keeps_its_data(empty_db_url
     store = Store(url)
     await store.open()
     try:
-        assert await store._run(_version) == ["0007"]
+        assert await store._run(_version) == ["0008"]
         row = await store.table("t1")
         assert row is not None and row.version == 3
         assert row.outcome == {"winner": "red", "reason": "resign"}
@@ -431,7 +431,7 @@ async def test_upgrading_a_database_in_use_from_0002_keeps_its_data(empty_db_url
 
     # And back: the downgrade drops the analysis only.
     assert await _migrate(url, "0002", down=True) == ["0002"]
-    assert await _migrate(url, "head") == ["0007"]
+    assert await _migrate(url, "head") == ["0008"]
     store = Store(url)
     try:
         assert [m.move for m in await store.moves("t1")] == ["a1-b1", "b1-c1"]

@@ -223,7 +223,7 @@ async def test_an_analysis_does_not_hold_up_the_bots(store: Store) -> None:
     try:
         # Both pools up first, so that no spawn is timed.
         await service.pool.run(len, [])
-        await service.analysis_pool.run(len, [])
+        await service.analyses.pool.run(len, [])
         analysis = asyncio.create_task(service.analyses.analyse(analysed, wait=True))
         await asyncio.sleep(0.3)  # the analysis' worker is busy now
         created = await service.create_table("dots", SMALL, "blue", bot="hard")
@@ -232,7 +232,7 @@ async def test_an_analysis_does_not_hold_up_the_bots(store: Store) -> None:
             assert time.monotonic() - start < 10, "the computer never moved"
             await asyncio.sleep(0.05)
         assert not analysis.done()  # the computer moved while the analysis was still at work
-        assert service.bot_replies == {"thought": 1}
+        assert service.computer.replies == {"thought": 1}
         assert (await analysis)["proved"] == [False]  # an estimate, after the failed proof
     finally:
         await service.close()
@@ -244,7 +244,7 @@ async def test_the_analysis_queue_is_bounded_and_fair_between_requesters(store: 
     settings = BotSettings(workers=1, position_budget_s=0.5, analysis_total_s=2.0)
     service = TableService(store, InProcessBus(), SECRET, settings, links=LINKS)
     try:
-        await service.analysis_pool.run(len, [])  # the worker is up: only the solving counts
+        await service.analyses.pool.run(len, [])  # the worker is up: only the solving counts
         flood = [
             asyncio.create_task(service.best_moves(table_id, 0, "203.0.113.9")) for _ in range(20)
         ]
@@ -319,7 +319,7 @@ async def test_a_best_move_request_never_waits_for_the_background_analysis(store
     try:
         big = await bot_table(store, {"grid": "square", "rows": 8, "cols": 8})
         small = await bot_table(store, SMALL, "anatable2")
-        await service.analysis_pool.run(len, [])  # the request's worker is up
+        await service.analyses.pool.run(len, [])  # the request's worker is up
         background = asyncio.create_task(service.analyses.analyse(big, wait=True))
         await asyncio.sleep(0.5)  # the background worker is at work on the 8x8 game
         found = (await service.best_moves(small, 0, "198.51.100.7")).answer
@@ -341,7 +341,7 @@ async def test_one_address_long_best_move_request_does_not_hold_up_another_addre
     try:
         big = await bot_table(store, {"grid": "square", "rows": 8, "cols": 8})
         small = await bot_table(store, SMALL, "anatable2")
-        await asyncio.gather(*(service.analysis_pool.run(len, []) for _ in range(2)))
+        await asyncio.gather(*(service.analyses.pool.run(len, []) for _ in range(2)))
         long = asyncio.create_task(service.best_moves(big, 0, "203.0.113.9"))
         await asyncio.sleep(0.3)  # the 8x8 request is at work in one worker
         found = (await service.best_moves(small, 0, "198.51.100.7")).answer
@@ -360,9 +360,9 @@ async def test_the_first_best_move_request_starts_every_analysis_worker(store: S
     service = TableService(store, InProcessBus(), SECRET, settings, links=LINKS)
     try:
         table_id = await bot_table(store, SMALL)
-        assert not service.analysis_pool.started
+        assert not service.analyses.pool.started
         assert (await service.best_moves(table_id, 0, "198.51.100.7")).answer["proved"]
-        executor = service.analysis_pool._executor
+        executor = service.analyses.pool._executor
         assert executor is not None
         assert len(executor._processes) == 2
     finally:

@@ -290,8 +290,8 @@ async def test_a_pool_too_slow_for_the_cap_gives_way_to_the_quick_move(
             replies = await exchange(service, created.id, created.seat_token, "red")
             # Generous, but far below the 3 s the pool would have taken.
             assert replies > 0 and time.monotonic() - start < replies * (cap + 1.0)
-        assert service.bot_replies["thought"] == 0
-        assert service.bot_replies["fallback"] == sum(service.bot_replies.values()) >= 3
+        assert service.computer.replies["thought"] == 0
+        assert service.computer.replies["fallback"] == sum(service.computer.replies.values()) >= 3
         # The moves are in the store, legal (the record replays) and the game goes on.
         record = await service.record(created.id)
         game = load(name, options)
@@ -334,7 +334,7 @@ async def test_on_a_short_clock_a_busy_pool_never_makes_the_computer_lose_on_tim
         table = await service.snapshot(created.id, None)
         assert table["outcome"] is None
         assert table["clock"]["remaining"]["blue"] > 0.5  # each wait at most a tenth of it
-        assert service.bot_replies["fallback"] > 0  # the pool was busy indeed
+        assert service.computer.replies["fallback"] > 0  # the pool was busy indeed
     finally:
         if busy_task is not None:
             busy_task.cancel()
@@ -350,7 +350,7 @@ async def test_the_first_move_after_a_start_waits_for_the_pool_and_thinks(store:
     try:
         created = await service.create_table("swaptimum", {"size": 9}, "blue", bot="hard")
         await until(service, created.id, lambda t: t["ply"] >= 1)
-        assert dict(service.bot_replies) == {"thought": 1}
+        assert dict(service.computer.replies) == {"thought": 1}
     finally:
         await service.close()
 
@@ -382,7 +382,7 @@ async def test_many_bot_tables_at_once_on_one_worker_all_get_their_moves(store: 
         for created in tables:
             table = await service.snapshot(created.id, None)
             assert table["outcome"] is None and table["to_move"] == "blue"
-        replies = service.bot_replies
+        replies = service.computer.replies
         # One worker cannot think 0.5 s for six tables inside 1.8 s: the first job of each
         # round thinks, the later ones start past their deadline and answer at once (in the
         # worker, or here when their turn at the pool had not come by the cap) instead of

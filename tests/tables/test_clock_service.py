@@ -339,3 +339,60 @@ async def test_an_answer_after_the_flag_fell_ends_the_game_on_time(
     outcome = (await service.snapshot(table_id, None))["outcome"]
     assert outcome["winner"] == "red" and outcome["reason"] == "timeout"
     await service.close()
+
+
+async def test_the_time_the_whole_site_was_down_is_given_back_to_the_clocks(
+    store: Store, clock: StepClock
+) -> None:
+    """A review stopped the server for 12 s with red's 10 s running: at the start its sweep
+    ended the game on time at once, though red could not even connect. The clocks now go on
+    from the moment the site is back with the time they had when it went down, in real time
+    and in correspondence, once (a second process starting finds the fresh heartbeat)."""
+    first = service_on(store, clock)
+    sweep = Sweep(first)
+    await sweep.recover()  # the site's first heartbeat
+    fast, red, blue = await seated(first, RealTime(30, 0))
+    await played(first, clock, fast, red, blue, 18)  # blue's clock runs: 30 s
+    slow, s_red, _ = await seated(first, Correspondence(1))
+    clock.advance(2)
+    await first.play_move(slow, s_red, 0, "a1-b1")  # blue has a day for its move
+    before = (await first.snapshot(slow, None))["clock"]["deadline"]
+    clock.advance(10)  # blue has thought 12 s (18 left), and the server stops
+    sweep.start()
+    await sweep.close()  # its last heartbeat
+    await first.close()
+    clock.advance(40)  # down 40 s: blue would have lost on time 22 s ago
+    second = service_on(store, clock)
+    back = Sweep(second)
+    await back.recover()
+    assert await back.sweep_once() == 0
+    shown = (await second.snapshot(fast, None))["clock"]
+    assert shown["remaining"] == {"red": 12.0, "blue": 18.0}
+    assert shown["running"] == "blue"
+    after = (await second.snapshot(slow, None))["clock"]["deadline"]
+    moved = datetime.fromisoformat(after) - datetime.fromisoformat(before)
+    assert moved == timedelta(seconds=40)
+    clock.advance(5)
+    again = Sweep(service_on(store, clock))
+    await again.recover()  # another process: the site was up, nothing more given
+    remaining = (await second.snapshot(fast, None))["clock"]["remaining"]
+    assert remaining == {"red": 12.0, "blue": 13.0}
+    await second.play_move(fast, blue, 3, "c1-d1")  # blue's 5 s since the site was back
+    record = await second.record(fast)
+    assert record.clocks[-1] == 13.0
+    await second.close()
+
+
+async def test_a_quick_restart_gives_nothing_back(store: Store, clock: StepClock) -> None:
+    """Within a few seconds of the last heartbeat the site was not down (another process
+    may have run meanwhile): the clocks are as the moves say."""
+    first = service_on(store, clock)
+    await Sweep(first).recover()
+    table_id, red, blue = await seated(first, RealTime(30, 0))
+    await played(first, clock, table_id, red, blue, 18)
+    await Sweep(first).recover()  # a heartbeat, as the sweep's loop renews it
+    clock.advance(2)
+    await Sweep(service_on(store, clock)).recover()
+    remaining = (await first.snapshot(table_id, None))["clock"]["remaining"]
+    assert remaining == {"red": 12.0, "blue": 28.0}
+    await first.close()

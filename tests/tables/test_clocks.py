@@ -12,7 +12,7 @@ import pytest
 from playtable import games
 from playtable.games import Player, Termination
 from playtable.store import MoveRow, TableRow
-from playtable.tables import clocks, decisions, tokens, views
+from playtable.tables import clocks, computer_time, decisions, tokens, views
 from playtable.tables.clocks import (
     FIRST_MOVE_S,
     LAG_BOUND_S,
@@ -290,18 +290,18 @@ class _Links:
 def test_the_computer_thinks_within_its_time() -> None:
     t = table("10+0", [("red", "a1-b1", 1), ("blue", "a1-a2", 2)])
     c = t.clocks()
-    assert clocks.think_budget(c, "red", at(2), 1.4) == pytest.approx(0.5)  # 10 s / 20
-    assert clocks.think_budget(c, "red", at(11.5), 1.4) == 0.0  # under a second left
-    assert clocks.think_budget(table("-").clocks(), "red", at(2), 1.4) == 1.4
+    assert computer_time.think_budget(c, "red", at(2), 1.4) == pytest.approx(0.5)  # 10 s / 20
+    assert computer_time.think_budget(c, "red", at(11.5), 1.4) == 0.0  # under a second left
+    assert computer_time.think_budget(table("-").clocks(), "red", at(2), 1.4) == 1.4
 
 
 def test_the_server_waits_for_the_computer_no_longer_than_its_clock_allows() -> None:
     t = table("10+0", [("red", "a1-b1", 1), ("blue", "a1-a2", 2)])
     c = t.clocks()
-    budget = clocks.think_budget(c, "red", at(2), 1.4)  # 0.5 s: 10 s / 20
-    assert clocks.wait_cap(c, "red", at(2), budget, 1.8) == pytest.approx(0.9)  # + 0.4
-    assert clocks.wait_cap(c, "red", at(8), 0.2, 1.8) == pytest.approx(0.4)  # + 4 s / 20
-    assert clocks.wait_cap(table("-").clocks(), "red", at(2), 1.4, 1.8) == 1.8
+    budget = computer_time.think_budget(c, "red", at(2), 1.4)  # 0.5 s: 10 s / 20
+    assert computer_time.wait_cap(c, "red", at(2), budget, 1.8) == pytest.approx(0.9)  # + 0.4
+    assert computer_time.wait_cap(c, "red", at(8), 0.2, 1.8) == pytest.approx(0.4)  # + 4 s / 20
+    assert computer_time.wait_cap(table("-").clocks(), "red", at(2), 1.4, 1.8) == 1.8
 
 
 def test_the_examples_in_the_clocks_docstrings_run() -> None:

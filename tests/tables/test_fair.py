@@ -96,7 +96,7 @@ async def test_the_pools_workers_yield_the_cpu_to_the_server_in_order(
     analysis, then the background analysis: each pool's workers are niced accordingly, and
     the background's only run when a core would otherwise be idle (SCHED_IDLE)."""
     server = os.nice(0)
-    pools = [service.computer.pool, service.analysis_pool, service.analyses.background]
+    pools = [service.computer.pool, service.analyses.pool, service.analyses.background]
     try:
         added = [await pool.run(os.nice, 0) - server for pool in pools]
         policies = [await pool.run(os.sched_getscheduler, 0) for pool in pools]
