@@ -205,19 +205,14 @@ def cmd_db_upgrade(args: argparse.Namespace) -> int:
     import asyncio
     import os
 
+    from playtable.logs import shown_url
     from playtable.store import DEFAULT_URL, upgrade
 
     url = args.database_url or os.environ.get("PLAYTABLE_DATABASE_URL") or DEFAULT_URL
     asyncio.run(upgrade(url))
-    print(f"database at head: {sa_safe(url)}")
+    # No password, in the user part or the query (?password=...), as the server's log shows it.
+    print(f"database at head: {shown_url(url)}")
     return 0
-
-
-def sa_safe(url: str) -> str:
-    """The URL without its password, for printing."""
-    import sqlalchemy as sa
-
-    return sa.make_url(url).render_as_string(hide_password=True)
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -35,6 +35,7 @@ from playtable.bus.breaker import Breaker
 from playtable.bus.memory import OVERFLOW, REREAD, QueueSubscription, Subscribers
 from playtable.bus.redis_presence import RedisPresence
 from playtable.bus.relay import NotifyRelay, channel_for
+from playtable.outages import Outage
 
 log = logging.getLogger(__name__)
 
@@ -374,6 +375,7 @@ class RedisBus(Bus):
 
     async def _beat(self) -> None:
         must_restore = False
+        outage = Outage(log, "Redis bus: the heartbeat")
         while True:
             await asyncio.sleep(HEARTBEAT)
             if self.breaker.open:
@@ -391,7 +393,9 @@ class RedisBus(Bus):
                     must_restore = False
                 await self.presence.sweep()
             except (RedisError, OSError):
-                log.warning("Redis bus: heartbeat failed", exc_info=True)
+                outage.failed()
+            else:
+                outage.worked()
 
     async def close(self) -> None:
         await self.breaker.close()

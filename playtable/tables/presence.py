@@ -16,6 +16,7 @@ from typing import Any, cast
 from playtable.bus.base import WATCHING
 from playtable.bus.base import Presence as SitePresence
 from playtable.games import Player
+from playtable.outages import Outage
 from playtable.tables.announcer import Announcer
 from playtable.tables.errors import TableNotFound
 from playtable.tables.events import Event, PresenceEvent, Spectators
@@ -74,6 +75,9 @@ class TablePresence(Presence):
         self.lock = lock
         self._counting: set[str] = set()  # tables whose spectator count is about to be told
         self._retrying: set[tuple[str, str]] = set()  # (table, player) with a retry to come
+        # One outage of the presence store or the database is logged once, not per try and
+        # table (a minute of it wrote thousands of tracebacks).
+        self._outage = Outage(logger, "telling the tables who is here")
         site.restored = self._restored
         site.departed = self._departed
 
@@ -143,10 +147,11 @@ class TablePresence(Presence):
                 # the sum over all processes, which is what the players see.
                 online = player in census.online
                 await self.announcer.publish(table, [PresenceEvent(player, online)], census)
+                self._outage.worked()
             except TableNotFound:
                 return
             except Exception:
-                logger.warning("table %s: presence not reported", table_id, exc_info=True)
+                self._outage.failed(f" (table {table_id})")
                 self._retry(
                     (table_id, player),
                     tries,
@@ -183,10 +188,11 @@ class TablePresence(Presence):
             table = await self.load(table_id)
             census = await self.announcer.census(table_id)
             await self.announcer.publish(table, [Spectators(census.spectators)], census)
+            self._outage.worked()
         except TableNotFound:
             return
         except Exception:
-            logger.warning("table %s: spectators not reported", table_id, exc_info=True)
+            self._outage.failed(f" (table {table_id})")
             self._retry(
                 (table_id, WATCHING),
                 tries,

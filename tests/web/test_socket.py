@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import logging
 import re
 import time
 from collections.abc import Iterator
@@ -447,6 +448,7 @@ OUTAGES = [(1, presence_module.RETRY_PRESENCE_S), (6, (0.05, 0.1))]
 def test_a_player_who_leaves_while_the_store_fails_is_shown_offline_once_it_is_back(
     client: TestClient,
     monkeypatch: pytest.MonkeyPatch,
+    caplog: pytest.LogCaptureFixture,
     failing: int,
     pauses: tuple[float, ...],
 ) -> None:
@@ -479,6 +481,16 @@ def test_a_player_who_leaves_while_the_store_fails_is_shown_offline_once_it_is_b
         assert not failures, "the report did not fail"
         assert {"kind": "presence", "player": "blue", "online": False} in events
         assert time.monotonic() - started < 5
+    # The outage in the log once when it began and once when it ended, not at every try.
+    said = [
+        r.getMessage()
+        for r in caplog.records
+        if r.name == "playtable.tables.presence" and r.levelno >= logging.WARNING
+    ]
+    assert said == [
+        f"telling the tables who is here failed (table {table.id}); trying again",
+        f"telling the tables who is here works again after {failing} failures",
+    ]
 
 
 def test_a_reconnecting_client_is_brought_up_to_date(client: TestClient) -> None:
