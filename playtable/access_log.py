@@ -1,4 +1,4 @@
-"""The access log's filter: seat tokens and invitations never reach the log."""
+"""The log's filter: seat tokens and invitations never reach the log."""
 
 from __future__ import annotations
 
@@ -6,15 +6,33 @@ import logging
 import re
 
 
-class RedactLinks(logging.Filter):
-    """Keep seat tokens and invitations out of the access log: they are keys to seats."""
+_MIXED = re.compile(r"[A-Z].*[a-z0-9]|[a-z0-9].*[A-Z]")
 
-    SECRET_PATH = re.compile(r"(/t/[^/\s]+/(?:seat|join)/)[^\s\"?]+")
+
+class RedactLinks(logging.Filter):
+    """Keep seat tokens and invitations out of the log: they are keys to seats. Set on the
+    server's handlers, so every line is filtered: the access log's, and uvicorn's own
+    (its WebSocket lines name the path too).
+
+    A seat link's key goes, and so does any run of 24 or more URL-safe characters mixing
+    capitals with small letters or digits: a token spelled another way (``seat%2F...``,
+    ``/SEAT/``, ``//seat/``) is still a token, and a seat's tokens are 32 random such
+    characters (one without a capital: 1 in 16 million). Paths and names stay."""
+
+    SECRET_PATH = re.compile(r"(/t/[^/\s]+/(?:seat|join)/)[^\s\"?]+", re.IGNORECASE)
+    KEY_LIKE = re.compile(r"(?<![\w-])[\w-]{24,}(?![\w-])", re.ASCII)
+
+    def _redact(self, text: str) -> str:
+        text = self.SECRET_PATH.sub(r"\1…", text)
+        return self.KEY_LIKE.sub(
+            lambda m: "…" if _MIXED.search(m.group()) else m.group(), text
+        )
 
     def filter(self, record: logging.LogRecord) -> bool:
+        if isinstance(record.msg, str):
+            record.msg = self._redact(record.msg)
         if isinstance(record.args, tuple):
             record.args = tuple(
-                self.SECRET_PATH.sub(r"\1…", arg) if isinstance(arg, str) else arg
-                for arg in record.args
+                self._redact(arg) if isinstance(arg, str) else arg for arg in record.args
             )
         return True

@@ -46,22 +46,19 @@ def config(level: str) -> dict[str, Any]:
                 "class": "logging.StreamHandler",
                 "formatter": "plain",
                 "stream": "ext://sys.stderr",
+                "filters": ["redact"],
             },
             "access": {
                 "class": "logging.StreamHandler",
                 "formatter": "access",
                 "stream": "ext://sys.stdout",
+                "filters": ["redact"],
             },
         },
         "loggers": {
             "playtable": {"handlers": ["plain"], "level": level, "propagate": False},
             "uvicorn": {"handlers": ["plain"], "level": level, "propagate": False},
-            "uvicorn.access": {
-                "handlers": ["access"],
-                "level": level,
-                "propagate": False,
-                "filters": ["redact"],
-            },
+            "uvicorn.access": {"handlers": ["access"], "level": level, "propagate": False},
         },
     }
 
