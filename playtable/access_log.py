@@ -5,7 +5,6 @@ from __future__ import annotations
 import logging
 import re
 
-
 _MIXED = re.compile(r"[A-Z].*[a-z0-9]|[a-z0-9].*[A-Z]")
 
 
@@ -24,9 +23,7 @@ class RedactLinks(logging.Filter):
 
     def _redact(self, text: str) -> str:
         text = self.SECRET_PATH.sub(r"\1…", text)
-        return self.KEY_LIKE.sub(
-            lambda m: "…" if _MIXED.search(m.group()) else m.group(), text
-        )
+        return self.KEY_LIKE.sub(lambda m: "…" if _MIXED.search(m.group()) else m.group(), text)
 
     def filter(self, record: logging.LogRecord) -> bool:
         if isinstance(record.msg, str):

@@ -169,13 +169,23 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
     import uvicorn
 
-    from playtable import logs
-    from playtable.web.app import create_app
-    from playtable.web.collector import frozen_after_start_up
-    from playtable.web.server import WS_PROTOCOL, GuardedHttpProtocol
+    from playtable import logs, preflight, settings
+    from playtable.store import DEFAULT_URL
 
     logs.configure(args.log_level)  # times, levels, sources; no seat token (playtable/logs.py)
-    app = create_app(args.database_url, redis_url=args.redis_url)
+    url = args.database_url or os.environ.get("PLAYTABLE_DATABASE_URL") or DEFAULT_URL
+    redis_url = args.redis_url or os.environ.get("PLAYTABLE_REDIS_URL") or None
+    try:
+        # One line for a setting or a database the site cannot run with (playtable/preflight.py).
+        lock = preflight.check(url, redis_url)  # held for the process's life
+        from playtable.web.app import create_app
+        from playtable.web.collector import frozen_after_start_up
+        from playtable.web.server import WS_PROTOCOL, GuardedHttpProtocol
+
+        app = create_app(url, redis_url=redis_url)
+    except settings.SettingError as error:
+        print(f"playtable: {error}", file=sys.stderr)
+        return 2
     uvicorn.run(
         # The start-up's objects out of the collector's full walks (web/collector.py).
         frozen_after_start_up(app),
@@ -197,21 +207,50 @@ def cmd_serve(args: argparse.Namespace) -> int:
         log_config=None,  # configured above
         log_level=args.log_level,
     )
+    if lock is not None:
+        lock.close()
     return 0
 
 
 def cmd_db_upgrade(args: argparse.Namespace) -> int:
     """Bring the database to the newest schema (what each server also does when it starts)."""
+    import os
+
+    from playtable.logs import shown_url
+    from playtable.preflight import database_ready, database_url
+    from playtable.settings import SettingError
+    from playtable.store import DEFAULT_URL
+
+    url = args.database_url or os.environ.get("PLAYTABLE_DATABASE_URL") or DEFAULT_URL
+    try:
+        database_url(url)
+        database_ready(url)
+    except SettingError as error:
+        print(f"playtable: {error}", file=sys.stderr)
+        return 2
+    # No password, in the user part or the query (?password=...), as the server's log shows it.
+    print(f"database at head: {shown_url(url)}")
+    return 0
+
+
+def cmd_db_downgrade(args: argparse.Namespace) -> int:
+    """Bring the database back to an older schema, for an older release to start on it."""
     import asyncio
     import os
 
     from playtable.logs import shown_url
-    from playtable.store import DEFAULT_URL, upgrade
+    from playtable.preflight import database_url
+    from playtable.settings import SettingError
+    from playtable.store import DEFAULT_URL, downgrade
 
     url = args.database_url or os.environ.get("PLAYTABLE_DATABASE_URL") or DEFAULT_URL
-    asyncio.run(upgrade(url))
-    # No password, in the user part or the query (?password=...), as the server's log shows it.
-    print(f"database at head: {shown_url(url)}")
+    try:
+        database_url(url)
+        asyncio.run(downgrade(url, args.revision))
+    except SettingError as error:
+        print(f"playtable: {error}", file=sys.stderr)
+        return 2
+    print(f"database at {args.revision}: {shown_url(url)}")
     return 0
 
 
@@ -299,6 +338,18 @@ def build_parser() -> argparse.ArgumentParser:
         "--database-url", default=None, help="default: PLAYTABLE_DATABASE_URL, else ./var/"
     )
     db_upgrade.set_defaults(func=cmd_db_upgrade)
+    db_downgrade = db_sub.add_parser(
+        "downgrade",
+        help="bring the schema back to an older revision (to roll back to an older release)",
+        description="Undo the migrations after REVISION (the newest revision the older "
+        "release knows: its playtable/store/migrations/versions). What the newer schema's "
+        "tables and columns held is dropped; stop every server first.",
+    )
+    db_downgrade.add_argument("revision", help="the revision to go back to, e.g. 0007")
+    db_downgrade.add_argument(
+        "--database-url", default=None, help="default: PLAYTABLE_DATABASE_URL, else ./var/"
+    )
+    db_downgrade.set_defaults(func=cmd_db_downgrade)
     return parser
 
 

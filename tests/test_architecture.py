@@ -19,11 +19,14 @@ ALLOWED: dict[str, set[str]] = {
     "ai": {"games"},
     "pictures": {"games"},
     "store": {"games"},
-    "bus": {"games", "aio"},
-    "tables": {"games", "ai", "store", "bus", "aio"},
-    "web": {"games", "ai", "store", "bus", "tables", "pictures", "aio", "logs"},
+    "bus": {"games", "aio", "outages"},
+    "tables": {"games", "ai", "store", "bus", "aio", "outages", "settings"},
+    "web": {"games", "ai", "store", "bus", "tables", "pictures", "aio", "logs", "settings"},
     "cli": {"games", "ai", "store", "bus", "tables", "web", "pictures", "access_log", "aio"}
-    | {"logs"},
+    | {"logs", "preflight", "settings"},
+    "settings": set(),  # the PLAYTABLE_* variables, read with one-line errors
+    "outages": set(),  # an outage logged when it begins and when it ends
+    "preflight": {"store", "logs", "settings"},  # what `serve` checks before it starts
     "access_log": set(),  # the server's log filter, beside cli.py
     "logs": {"access_log"},  # how the server logs (its format, its levels), beside cli.py
     "aio": set(),  # stopping background tasks for certain (Python 3.11's lost cancellations)

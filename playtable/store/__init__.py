@@ -11,7 +11,7 @@ from playtable.store.rows import (
     PushSubscription,
     TableRow,
 )
-from playtable.store.store import Store, upgrade
+from playtable.store.store import Store, downgrade, upgrade
 
 __all__ = [
     "DEFAULT_URL",
@@ -23,6 +23,7 @@ __all__ = [
     "PushSubscription",
     "Store",
     "TableRow",
+    "downgrade",
     "position_digests",
     "upgrade",
 ]

@@ -9,6 +9,8 @@ from typing import Any
 import sqlalchemy as sa
 from alembic import command
 from alembic.config import Config
+from alembic.runtime.migration import MigrationContext
+from alembic.script import ScriptDirectory
 from sqlalchemy import event
 from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
@@ -31,13 +33,44 @@ def migrations_config(connection: Connection | None = None) -> Config:
 _MIGRATION_LOCK = 0x706C6179  # "play"
 
 
-def migrate(connection: Connection) -> None:
+class SchemaTooNew(RuntimeError):
+    """The database was upgraded by a newer release than this one; the message says what to
+    do (an old process restarting during a roll, or a rolled-back release)."""
+
+
+def migrate(connection: Connection, down_to: str | None = None) -> None:
+    """Bring the schema to the newest revision, or back to revision ``down_to``."""
     if connection.dialect.name == "postgresql":
         # Several processes starting at once would each try to create the tables; the
         # lock (held to the end of this transaction) makes the others wait, then find the
         # schema at head and do nothing.
         connection.execute(sa.text("SELECT pg_advisory_xact_lock(:key)"), {"key": _MIGRATION_LOCK})
-    command.upgrade(migrations_config(connection), "head")
+    config = migrations_config(connection)
+    scripts = ScriptDirectory.from_config(config)
+    known = {script.revision for script in scripts.walk_revisions()}
+    newest = scripts.get_current_head()
+    for current in MigrationContext.configure(connection).get_current_heads():
+        if current not in known:
+            raise SchemaTooNew(
+                f"the database's schema is at revision {current}, which this release does "
+                f"not know (its newest is {newest}): a newer release upgraded it. Start that "
+                f"release, or have it bring the schema back first: "
+                f"'playtable db downgrade {newest}' with the newer release's code"
+            )
+    if down_to is None:
+        command.upgrade(config, "head")
+    else:
+        command.downgrade(config, down_to)
+
+
+def normalized(url: str) -> str:
+    """``url`` with the driver this site uses: ``postgres://`` and ``postgresql://`` (as
+    hosting providers write them) mean asyncpg here."""
+    parsed = sa.make_url(url)
+    if parsed.drivername in ("postgres", "postgresql"):
+        parsed = parsed.set(drivername="postgresql+asyncpg")
+        return parsed.render_as_string(hide_password=False)
+    return url
 
 
 SYNCHRONOUS = ("FULL", "EXTRA", "NORMAL")

@@ -38,7 +38,13 @@ from playtable.store.analysis import (
     read_points,
     save_analysis,
 )
-from playtable.store.engines import DEFAULT_URL, migrate, server_engine, sqlite_engine
+from playtable.store.engines import (
+    DEFAULT_URL,
+    migrate,
+    normalized,
+    server_engine,
+    sqlite_engine,
+)
 from playtable.store.heartbeat import beat, read_clocked
 from playtable.store.push import add_push, read_push, remove_push
 from playtable.store.raw_postgres import RawPostgresWriter
@@ -86,11 +92,21 @@ async def upgrade(url: str) -> None:
         await store.close()
 
 
+async def downgrade(url: str, revision: str) -> None:
+    """Bring the database at ``url`` back to the schema ``revision`` (before starting an
+    older release on it); what the newer schema's columns and tables held is dropped."""
+    store = Store(url)
+    try:
+        await store._run(migrate, revision)
+    finally:
+        await store.close()
+
+
 class Store:
     """Tables, seats and moves in SQLite or any database SQLAlchemy reaches asynchronously."""
 
     def __init__(self, url: str = DEFAULT_URL) -> None:
-        self.url = url
+        self.url = url = normalized(url)
         parsed = sa.make_url(url)
         self.sqlite = parsed.get_backend_name() == "sqlite"
         self.engine: Engine | None = sqlite_engine(parsed) if self.sqlite else None

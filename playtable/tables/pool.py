@@ -22,6 +22,7 @@ from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
+from playtable import settings
 from playtable.ai import DEFAULT_BUDGET_S, warm_up
 
 T = TypeVar("T")
@@ -67,22 +68,35 @@ class BotSettings:
 
     @classmethod
     def from_env(cls) -> BotSettings:
-        env = os.environ
-        return cls(
-            workers=max(1, int(env.get("PLAYTABLE_BOT_WORKERS") or default_workers())),
-            analysis_workers=max(
-                1, int(env.get("PLAYTABLE_ANALYSIS_WORKERS") or default_workers())
+        """The settings of the environment; raises :class:`SettingError` for a value they
+        cannot take (a count below 1, a time not above 0, a budget not below the cap)."""
+
+        def seconds(name: str, default: float) -> float:
+            return settings.number(name, default, above=0)
+
+        made = cls(
+            workers=settings.whole_number("PLAYTABLE_BOT_WORKERS", default_workers(), minimum=1),
+            analysis_workers=settings.whole_number(
+                "PLAYTABLE_ANALYSIS_WORKERS", default_workers(), minimum=1
             ),
-            move_budget_s=float(env.get("PLAYTABLE_BOT_BUDGET") or DEFAULT_BUDGET_S),
-            move_cap_s=float(env.get("PLAYTABLE_BOT_CAP") or DEFAULT_CAP_S),
-            position_budget_s=float(env.get("PLAYTABLE_ANALYSIS_BUDGET") or 1.0),
-            analysis_total_s=float(env.get("PLAYTABLE_ANALYSIS_TOTAL") or 10.0),
-            background_prove_s=float(env.get("PLAYTABLE_ANALYSIS_PROVE") or 3.0),
-            estimate_s=float(env.get("PLAYTABLE_ANALYSIS_ESTIMATE") or 0.25),
-            slice_s=float(env.get("PLAYTABLE_ANALYSIS_SLICE") or 1.5),
-            background_total_s=float(env.get("PLAYTABLE_ANALYSIS_PROVING") or 120.0),
-            background_retry_s=float(env.get("PLAYTABLE_ANALYSIS_RETRY") or 6.0),
+            move_budget_s=seconds("PLAYTABLE_BOT_BUDGET", DEFAULT_BUDGET_S),
+            move_cap_s=seconds("PLAYTABLE_BOT_CAP", DEFAULT_CAP_S),
+            position_budget_s=seconds("PLAYTABLE_ANALYSIS_BUDGET", 1.0),
+            analysis_total_s=seconds("PLAYTABLE_ANALYSIS_TOTAL", 10.0),
+            background_prove_s=seconds("PLAYTABLE_ANALYSIS_PROVE", 3.0),
+            estimate_s=seconds("PLAYTABLE_ANALYSIS_ESTIMATE", 0.25),
+            slice_s=seconds("PLAYTABLE_ANALYSIS_SLICE", 1.5),
+            background_total_s=seconds("PLAYTABLE_ANALYSIS_PROVING", 120.0),
+            background_retry_s=seconds("PLAYTABLE_ANALYSIS_RETRY", 6.0),
         )
+        if made.move_budget_s >= made.move_cap_s:
+            # Every move would be the quick one, played when the cap is reached.
+            raise settings.SettingError(
+                f"PLAYTABLE_BOT_BUDGET ({made.move_budget_s:g} s) must be below "
+                f"PLAYTABLE_BOT_CAP ({made.move_cap_s:g} s), after which the server "
+                "plays its quick move instead"
+            )
+        return made
 
 
 def default_workers() -> int:

@@ -12,18 +12,11 @@ import time
 from dataclasses import dataclass, fields
 from typing import Any
 
+from playtable import settings
+
 
 def _env_number(name: str, default: float) -> float:
-    raw = os.environ.get(name)
-    if raw is None or raw == "":
-        return default
-    try:
-        value = float(raw)
-    except ValueError:
-        raise ValueError(f"{name} must be a number, not {raw!r}") from None
-    if value < 0:
-        raise ValueError(f"{name} must not be negative")
-    return value
+    return settings.number(name, default, minimum=0)
 
 
 @dataclass(frozen=True)

@@ -15,13 +15,13 @@ from __future__ import annotations
 
 import asyncio
 import math
-import os
 import time
 from collections import Counter
 from typing import ClassVar
 
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
+from playtable import settings
 from playtable.web.connections import SPECTATORS_FULL, TOLD_FOR, UPGRADES_REFUSED
 from playtable.web.links import SEAT_COOKIE_PREFIX
 
@@ -32,9 +32,9 @@ from playtable.web.links import SEAT_COOKIE_PREFIX
 # to a page that stops reading instead of buffering them.
 WS_PROTOCOL = "websockets-sansio"
 
-READ_TIMEOUT = float(os.environ.get("PLAYTABLE_READ_TIMEOUT") or 10.0)
+READ_TIMEOUT = settings.number("PLAYTABLE_READ_TIMEOUT", 10.0, above=0)
 SEAT_COOKIE = SEAT_COOKIE_PREFIX.encode()
-PENDING_PER_ADDRESS = int(os.environ.get("PLAYTABLE_PENDING_PER_ADDRESS") or 32)
+PENDING_PER_ADDRESS = settings.whole_number("PLAYTABLE_PENDING_PER_ADDRESS", 32, minimum=1)
 
 
 def _response(status: bytes) -> bytes:
