@@ -18,7 +18,7 @@ ALLOWED: dict[str, set[str]] = {
     "games": set(),
     "ai": {"games"},
     "pictures": {"games"},
-    "store": {"games"},
+    "store": {"games", "settings"},
     "bus": {"games", "aio", "outages"},
     "tables": {"games", "ai", "store", "bus", "aio", "outages", "settings"},
     "web": {"games", "ai", "store", "bus", "tables", "pictures", "aio", "logs", "settings"},

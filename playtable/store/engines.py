@@ -16,6 +16,8 @@ from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 from sqlalchemy.pool import StaticPool
 
+from playtable import settings
+
 DEFAULT_URL = "sqlite:///var/playtable.sqlite3"
 
 
@@ -107,6 +109,8 @@ def sqlite_engine(url: sa.URL) -> Engine:
 
 # Connections a process keeps open to a server database: enough for every request in flight
 # on a busy process, so that a burst does not open (and close) sessions by the hundred.
+#: Seconds a PostgreSQL statement or connection may take (PLAYTABLE_DB_TIMEOUT; 0: no limit).
+DB_TIMEOUT_S = 10.0
 POOL_SIZE = 20
 POOL_OVERFLOW = 20
 LOOPBACK = ("127.0.0.1", "::1", "localhost")
@@ -122,7 +126,10 @@ def server_engine(url: sa.URL) -> AsyncEngine:
     opens a fresh one (``_closed_at_checkout``). Only an operation already on its way when the
     server goes fails. The recycle age keeps idle connections from outliving proxies' and
     servers' timeouts."""
-    connect_args: dict[str, Any] = {}
+    # A database that stalls (a frozen host, a hung proxy) must not hold a move for ever
+    # with no answer and no log line: each statement and each connection gets so long.
+    timeout = settings.number("PLAYTABLE_DB_TIMEOUT", DB_TIMEOUT_S, minimum=0)
+    connect_args: dict[str, Any] = {"timeout": timeout or None, "command_timeout": timeout or None}
     wants_ssl = any(key in url.query for key in ("ssl", "sslmode"))
     if url.host in LOOPBACK and not wants_ssl:
         connect_args["ssl"] = False

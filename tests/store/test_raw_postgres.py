@@ -221,3 +221,65 @@ async def test_after_a_database_restart_nothing_fails(postgres_url: str) -> None
             assert len(await store.moves("t1")) == round_ + 1
     finally:
         await store.close()
+
+
+class StallingProxy:
+    """A TCP proxy to PostgreSQL that can stall: while stalled it forwards nothing either
+    way, as a frozen database host or a hung network does (connections stay open)."""
+
+    def __init__(self, target: tuple[str, int]) -> None:
+        self.target = target
+        self.stalled = asyncio.Event()
+        self.server: asyncio.Server | None = None
+        self.port = 0
+
+    async def start(self) -> None:
+        self.server = await asyncio.start_server(self._serve, "127.0.0.1", 0)
+        self.port = self.server.sockets[0].getsockname()[1]
+
+    async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        upstream_reader, upstream_writer = await asyncio.open_connection(*self.target)
+
+        async def pipe(source: asyncio.StreamReader, sink: asyncio.StreamWriter) -> None:
+            with contextlib.suppress(OSError, asyncio.CancelledError):
+                while data := await source.read(65536):
+                    while self.stalled.is_set():
+                        await asyncio.sleep(0.05)
+                    sink.write(data)
+                    await sink.drain()
+            sink.close()
+
+        await asyncio.gather(pipe(reader, upstream_writer), pipe(upstream_reader, writer))
+
+    async def close(self) -> None:
+        if self.server is not None:
+            self.server.close()
+
+
+async def test_a_stalled_database_fails_a_move_in_seconds_not_never(
+    postgres_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A PostgreSQL that stopped answering (SIGSTOPped behind a proxy in an operator's
+    review) left a move without any answer for over 75 s, and nothing in the log: the page
+    said 'Sending…' for as long. Each statement now has PLAYTABLE_DB_TIMEOUT."""
+    monkeypatch.setenv("PLAYTABLE_DB_TIMEOUT", "1")
+    url = sa.make_url(postgres_url)
+    proxy = StallingProxy((url.host or "127.0.0.1", url.port or 5432))
+    await proxy.start()
+    store = Store(url.set(port=proxy.port).render_as_string(hide_password=False))
+    await store.open()
+    try:
+        assert await store.create_table(_table())
+        assert await store.update("t1", 0, _move(0))
+        proxy.stalled.set()
+        started = asyncio.get_running_loop().time()
+        with pytest.raises(Exception) as failed:
+            await asyncio.wait_for(store.update("t1", 1, _move(1)), 10)
+        assert asyncio.get_running_loop().time() - started < 5, failed.value
+        proxy.stalled.clear()
+        stored = len(await store.moves("t1"))
+        assert await store.update("t1", stored, _move(stored))
+    finally:
+        proxy.stalled.clear()
+        await store.close()
+        await proxy.close()
