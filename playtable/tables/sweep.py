@@ -51,6 +51,9 @@ class Sweep:
         self._outage: tuple[datetime, datetime] | None = None  # (down, up), being given back
         self._owed: list[str] = []  # the tables still to be given it
         self.recovered = False  # no deadline is looked at before
+        #: Heartbeats that failed in a row: the store takes no writes (a read-only file, a
+        #: full disk, a database in recovery), and the process is not ready (web/health.py).
+        self.beat_failures = 0
 
     async def recover(self) -> None:
         """Renew the site's heartbeat; if the whole site was down, give every running clock
@@ -88,7 +91,12 @@ class Sweep:
         now = self.service.clock()
         last = self._last_beat
         if force or last is None or (now - last).total_seconds() >= downtime.BEAT_S:
-            await self.service.store.beat(now)
+            try:
+                await self.service.store.beat(now)
+            except Exception:
+                self.beat_failures += 1
+                raise
+            self.beat_failures = 0
             self._last_beat = now
 
     def start(self) -> None:

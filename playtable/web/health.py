@@ -2,7 +2,9 @@
 
 ``/healthz`` (liveness) answers as long as the process's event loop runs. ``/readyz``
 (readiness) also asks the database for one round trip: a process that cannot reach it
-cannot store a move, so it answers 503 and should get no new players; a bus that is
+cannot store a move, so it answers 503 and should get no new players; so does one whose
+last heartbeat could not be written (``read-only``: a read-only file, a full disk: the
+database answers reads, and refuses every move); a bus that is
 ``degraded`` (Redis away: the tables go by the store and the relay) still serves. Both
 answer whatever the ``Host`` (probes come by address) and cost no budget.
 """
@@ -30,7 +32,7 @@ async def readyz(request: Request) -> Response:
     try:
         async with asyncio.timeout(READY_TIMEOUT_S):
             await service.store.ping()
-        database = "ok"
+        database = "ok" if request.app.state.sweep.beat_failures == 0 else "read-only"
     except Exception:  # whatever the driver raises: not ready, and nothing more to say
         database = "unreachable"
     ready = database == "ok"

@@ -4,6 +4,9 @@ answers; a Redis that is away leaves the process ready (degraded), whatever the 
 from __future__ import annotations
 
 import asyncio
+import time
+from pathlib import Path
+from typing import Any
 
 import asyncpg
 import sqlalchemy as sa
@@ -64,3 +67,32 @@ def test_a_process_that_cannot_reach_its_database_is_not_ready(postgres_url: str
         finally:
             asyncio.run(allow(True))
         assert client.get("/readyz").status_code == 200
+
+
+def test_a_process_whose_database_takes_no_writes_is_not_ready(tmp_path: Path) -> None:
+    """A read-only SQLite file (an operator's review: chattr +i) answered every read, so the
+    process said it was ready while every move got 'internal' and every new table a 500.
+    Its heartbeat, a write every 2 s, now tells."""
+    app = create_app(f"sqlite:///{tmp_path / 'site.sqlite3'}", secret=SECRET)
+    with TestClient(app) as client:
+        assert client.get("/readyz").status_code == 200
+        engine = app.state.store.engine
+
+        @sa.event.listens_for(engine, "connect")
+        def read_only(dbapi_connection: Any, _record: Any) -> None:
+            dbapi_connection.execute("PRAGMA query_only = ON")  # SQLite refuses every write
+
+        engine.dispose()
+        app.state.sweep._last_beat = None  # the next round of its loop beats
+        deadline = time.monotonic() + 10
+        while (ready := client.get("/readyz")).status_code == 200:
+            assert time.monotonic() < deadline, "still ready"
+            time.sleep(0.1)
+        assert ready.status_code == 503
+        assert ready.json() == {"ready": False, "database": "read-only", "bus": "ok"}
+        sa.event.remove(engine, "connect", read_only)
+        engine.dispose()
+        deadline = time.monotonic() + 10
+        while client.get("/readyz").status_code != 200:
+            assert time.monotonic() < deadline, "not ready again"
+            time.sleep(0.1)
