@@ -122,8 +122,12 @@ class RedisBus(Bus):
             listen = self._listen()
         except (RedisError, OSError):
             log.warning(
-                "Redis bus: Redis does not answer at start; serving from the store and the "
-                "relay, connecting in the background",
+                "Redis bus: Redis does not answer at start; serving from the store%s, "
+                "connecting in the background",
+                " and the relay"
+                if self.relay is not None
+                else " (no relay on SQLite: "
+                "other processes hear this one's tables once Redis answers)",
                 exc_info=True,
             )
             self._troubled()

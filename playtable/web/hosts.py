@@ -21,6 +21,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.types import ASGIApp, Receive, Scope, Send
 
+from playtable.settings import SettingError
 from playtable.web.errors import error_page
 from playtable.web.health import PATHS
 from playtable.web.templating import gettext_for
@@ -29,9 +30,24 @@ HOST_NAME = re.compile(r"[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?(\.[a-z0-9]([a-z0-9-]
 
 
 def allowed_hosts() -> list[str]:
-    """``PLAYTABLE_ALLOWED_HOSTS``, comma-separated; empty means every name."""
+    """``PLAYTABLE_ALLOWED_HOSTS``, comma-separated; empty means every name. A port written
+    with a name is dropped (names are compared without theirs: with it, every request was
+    refused); a misplaced wildcard is a :class:`SettingError`."""
     raw = os.environ.get("PLAYTABLE_ALLOWED_HOSTS", "")
-    return [item.strip().lower() for item in raw.split(",") if item.strip()]
+    patterns = []
+    for item in raw.split(","):
+        pattern = item.strip().lower()
+        if not pattern:
+            continue
+        if "*" in pattern and not (pattern.startswith("*.") and "*" not in pattern[1:]):
+            raise SettingError(
+                f"PLAYTABLE_ALLOWED_HOSTS: a name has its wildcard only as '*.', not {item!r}"
+            )
+        name = host_name(pattern.replace("*.", "x.", 1)) if not pattern.startswith("[") else None
+        if name is not None and pattern.startswith("*."):
+            name = "*." + name[2:]
+        patterns.append(name or pattern)
+    return patterns
 
 
 def host_name(header: str | None) -> str | None:

@@ -8,8 +8,9 @@ import pytest
 from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
+from playtable.settings import SettingError
 from playtable.web.app import create_app
-from playtable.web.hosts import AllowedHostsMiddleware, host_name
+from playtable.web.hosts import AllowedHostsMiddleware, allowed_hosts, host_name
 from tests.web.conftest import SECRET, Socket, connect, create_table
 
 HOSTS = ["playtable.example", "*.games.example"]
@@ -101,3 +102,20 @@ def test_host_names(header: str | None, name: str | None) -> None:
 def test_a_wildcard_anywhere_but_the_front_is_a_configuration_error() -> None:
     with pytest.raises(ValueError):
         AllowedHostsMiddleware(create_app, ["play*.example"])
+
+
+def test_a_name_set_with_its_port_still_lets_its_visitors_in(
+    monkeypatch: pytest.MonkeyPatch, db_url: str
+) -> None:
+    """PLAYTABLE_ALLOWED_HOSTS=127.0.0.1:8746 (an operator's review) refused every request,
+    even those with that very Host: names are compared without their port."""
+    monkeypatch.setenv("PLAYTABLE_ALLOWED_HOSTS", "127.0.0.1:8746, *.Play.example:443")
+    assert allowed_hosts() == ["127.0.0.1", "*.play.example"]
+    app = create_app(db_url, secret=SECRET, hosts=allowed_hosts())
+    with TestClient(app, base_url="http://127.0.0.1:8746") as client:
+        assert client.get("/").status_code == 200
+        assert client.get("/", headers={"Host": "www.play.example"}).status_code == 200
+        assert client.get("/", headers={"Host": "evil.example"}).status_code == 400
+    monkeypatch.setenv("PLAYTABLE_ALLOWED_HOSTS", "play*.example")
+    with pytest.raises(SettingError, match="PLAYTABLE_ALLOWED_HOSTS"):
+        allowed_hosts()
