@@ -186,7 +186,9 @@ def test_a_correspondence_game_ends_on_time_while_nobody_is_connected(
 def test_my_games_and_the_seat_qr_link_carry_a_seat_to_a_second_device(
     browser: Browser, server_url: str
 ) -> None:
-    laptop = browser.new_context().new_page()
+    laptop_context = browser.new_context()
+    laptop_context.grant_permissions(["clipboard-read", "clipboard-write"])
+    laptop = laptop_context.new_page()
     table_url = create_table(laptop, server_url, "dots", seat="red", dots_rows="2", dots_cols="2")
     laptop.goto(server_url + "/games")
     row = laptop.locator("#games-list li").first
@@ -201,6 +203,10 @@ def test_my_games_and_the_seat_qr_link_carry_a_seat_to_a_second_device(
     expect(laptop.locator("#seat-qr svg")).to_have_count(1)
     link = laptop.locator("#seat-url").input_value()
     assert re.fullmatch(rf"{re.escape(table_url)}/seat/[\w-]+", link)
+    copy = laptop.locator('button[data-copy="seat-url"]')  # a phone cannot select the field
+    copy.click()
+    expect(copy).to_have_text("Copied")
+    assert laptop.evaluate("navigator.clipboard.readText()") == link
     laptop.emulate_media(color_scheme="dark")  # the warning stays readable in the dark
     assert not serious_violations(laptop)
     laptop.emulate_media(color_scheme="light")
