@@ -78,7 +78,8 @@ async def _truncate(url: str) -> None:
             # CASCADE: every table that refers to ``tables`` (seats, moves, analysis values).
             await conn.execute("TRUNCATE tables CASCADE")
         if await conn.fetchval("SELECT to_regclass('public.site_heartbeat') IS NOT NULL"):
-            await conn.execute("TRUNCATE site_heartbeat")  # no test inherits another's
+            # no test inherits another's heartbeat or outages
+            await conn.execute("TRUNCATE site_heartbeat, site_outages")
     finally:
         await conn.close()
 
@@ -88,6 +89,16 @@ def postgres_url(postgres_database: str) -> str:
     """The run's database with every table emptied: each test starts from nothing."""
     asyncio.run(_truncate(postgres_database))
     return postgres_database
+
+
+@pytest.fixture(autouse=True)
+def _no_outage_outlives_its_test() -> Iterator[None]:
+    """The site's outages are a process's knowledge (tables/clocks.py): one a test's store
+    recorded must not pause another test's clocks."""
+    yield
+    from playtable.tables import clocks
+
+    clocks.set_outages(())
 
 
 @pytest.fixture(scope="session")

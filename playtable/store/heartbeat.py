@@ -1,5 +1,5 @@
-"""The site's heartbeat (``tables/downtime.py``) and the tables whose clocks run, each a
-function of a SQLAlchemy ``Connection`` run in one transaction."""
+"""The site's heartbeat and its outages (``tables/downtime.py``), each a function of a
+SQLAlchemy ``Connection`` run in one transaction."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from datetime import UTC, datetime
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
-from playtable.store.schema import site_heartbeat, tables
+from playtable.store.schema import site_heartbeat, site_outages
 
 
 def _aware(moment: datetime | None) -> datetime | None:
@@ -18,22 +18,29 @@ def _aware(moment: datetime | None) -> datetime | None:
     return moment.replace(tzinfo=UTC)
 
 
-def beat(conn: Connection, now: datetime) -> datetime | None:
-    """Set the heartbeat to ``now`` (never back in time); the one it replaced. The row is
-    locked while read (on PostgreSQL), so of processes starting together one only finds the
-    old beat: the others find its fresh one."""
+def beat(conn: Connection, now: datetime, outage_s: float) -> tuple[datetime, datetime] | None:
+    """Set the heartbeat to ``now`` (never back in time). If it was older than
+    ``outage_s``, the whole site was down since: the outage is recorded, in this same
+    transaction, and returned. The row is locked while read (on PostgreSQL), so of processes
+    starting together one only finds the old beat (the others find its fresh one), and a
+    process that dies here records nothing and leaves the old beat to the next."""
     c = site_heartbeat.c
     previous = _aware(
         conn.execute(sa.select(c.at).where(c.id == 1).with_for_update()).scalar_one_or_none()
     )
     if previous is None:
         conn.execute(sa.insert(site_heartbeat).values(id=1, at=now))
-    elif previous < now:
-        conn.execute(sa.update(site_heartbeat).where(c.id == 1).values(at=now))
-    return previous
+        return None
+    if previous >= now:
+        return None
+    conn.execute(sa.update(site_heartbeat).where(c.id == 1).values(at=now))
+    if (now - previous).total_seconds() <= outage_s:
+        return None
+    conn.execute(sa.insert(site_outages).values(down_at=previous, up_at=now))
+    return previous, now
 
 
-def read_clocked(conn: Connection) -> list[str]:
-    """Ids of the tables with a deadline: a clock runs or a first move is due."""
-    rows = conn.execute(sa.select(tables.c.id).where(tables.c.deadline.is_not(None)))
-    return [r.id for r in rows]
+def read_outages(conn: Connection) -> list[tuple[datetime, datetime]]:
+    c = site_outages.c
+    rows = conn.execute(sa.select(c.down_at, c.up_at).order_by(c.down_at))
+    return [(_aware(r.down_at), _aware(r.up_at)) for r in rows]  # type: ignore[misc]

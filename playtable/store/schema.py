@@ -120,3 +120,13 @@ site_heartbeat = sa.Table(
     sa.Column("at", sa.DateTime(timezone=True), nullable=False),
     sa.CheckConstraint("id = 1", name="site_heartbeat_one_row"),
 )
+
+# The whole site's outages: each time a process started and found the heartbeat old, the site
+# was down from the last beat to that start; no clock runs through one (migration 0008).
+site_outages = sa.Table(
+    "site_outages",
+    metadata,
+    sa.Column("down_at", sa.DateTime(timezone=True), primary_key=True),
+    sa.Column("up_at", sa.DateTime(timezone=True), nullable=False),
+    sa.CheckConstraint("up_at > down_at", name="site_outages_order"),
+)

@@ -45,7 +45,7 @@ from playtable.store.engines import (
     server_engine,
     sqlite_engine,
 )
-from playtable.store.heartbeat import beat, read_clocked
+from playtable.store.heartbeat import beat, read_outages
 from playtable.store.push import add_push, read_push, remove_push
 from playtable.store.raw_postgres import RawPostgresWriter
 from playtable.store.raw_read import RawReader
@@ -244,17 +244,18 @@ class Store:
         return await self._read(read_next_deadline)
 
     # -- the site's heartbeat (tables/downtime.py) -------------------------------------------
-    async def beat(self, now: datetime) -> datetime | None:
-        """Renew the site's heartbeat; the previous one (``None`` the first time)."""
+    async def beat(self, now: datetime, outage_s: float) -> tuple[datetime, datetime] | None:
+        """Renew the site's heartbeat; the outage it found and recorded, if it was older than
+        ``outage_s`` (the whole site was down since)."""
         async with self._write_lock:
             try:
-                return await self._run(beat, now)
+                return await self._run(beat, now, outage_s)
             except sa.exc.IntegrityError:  # another process wrote the first beat meanwhile
-                return await self._run(beat, now)
+                return await self._run(beat, now, outage_s)
 
-    async def clocked_tables(self) -> list[str]:
-        """Ids of the tables whose clock runs (or whose first move is due)."""
-        return await self._read(read_clocked)
+    async def outages(self) -> list[tuple[datetime, datetime]]:
+        """The whole site's outages, ``(down, up)``, earliest first."""
+        return await self._read(read_outages)
 
     # -- Web Push subscriptions (web/push.py) -------------------------------------------------
     async def push_subscriptions(self, table_id: str, player: Player) -> list[PushSubscription]:

@@ -205,16 +205,13 @@ class Timed:
 
 @dataclass(frozen=True, slots=True)
 class Restart:
-    """Where the clocks start again after ``ply`` moves: at ``at``, each side with ``left``
-    seconds. In correspondence ``left`` is the side to move's time for its move (after an
-    outage), or empty (a take-back): the turn counts as begun at ``at``, with its days.
+    """Where the clocks start again after a take-back: the moves from ``ply`` on were taken
+    back at ``at``, and each side had ``left`` seconds then (real time; empty otherwise).
 
-    After a take-back: nobody's clock jumps, the side whose move was taken back moves again
-    from the moment it was allowed, with the time it had; the side that allowed it keeps the
-    time its clock showed. (Derived from the remaining moves alone, the requester would be
-    charged everything since the move before, the opponent's thinking and the wait
-    included.) After the whole site was down (:mod:`playtable.tables.downtime`): the clocks
-    go on from the moment it was back, with the time they had when it went down.
+    Nobody's clock jumps at a take-back: the side whose move was taken back moves again from
+    the moment it was allowed, with the time it had; the side that allowed it keeps the time
+    its clock showed. (Derived from the remaining moves alone, the requester would be charged
+    everything since the move before, the opponent's thinking and the wait included.)
     """
 
     ply: int
@@ -267,7 +264,8 @@ class Clocks:
             return float(control.days * DAY_S)
         left = self.banked.get(player, float(control.base_s))
         if self.running == player and self.since is not None:
-            left -= max(0.0, (now - self.since).total_seconds())
+            ran = (now - self.since).total_seconds() - paused(self.since, now)
+            left -= max(0.0, ran)
         return max(0.0, left)
 
     def runs_for(self, player: Player) -> bool:
@@ -302,6 +300,28 @@ class Clocks:
         }
 
 
+#: The whole site's outages, ``(down, up)`` in order: no clock runs through one. Recorded by
+#: the first process to start after one (:mod:`playtable.tables.downtime`), and loaded by
+#: every process as it starts (none was running then, so none has to learn of it later).
+_OUTAGES: tuple[tuple[datetime, datetime], ...] = ()
+
+
+def set_outages(outages: Sequence[tuple[datetime, datetime]]) -> None:
+    global _OUTAGES
+    _OUTAGES = tuple((utc(down), utc(up)) for down, up in outages)
+
+
+def paused(start: datetime, end: datetime | None = None) -> float:
+    """Seconds the whole site was down between ``start`` and ``end`` (``None``: from
+    ``start`` on)."""
+    total = 0.0
+    for down, up in _OUTAGES:
+        low, high = max(start, down), up if end is None else min(end, up)
+        if high > low:
+            total += (high - low).total_seconds()
+    return total
+
+
 def _ms(seconds: float | None) -> float | None:
     return None if seconds is None else round(seconds, 3)
 
@@ -329,9 +349,9 @@ def derive(
     ``flagged`` is the player who lost on time (their clock shows zero). ``ended`` is who
     was on turn and when, for a game over off the board (a resignation, an agreement, a
     flag): the clocks stop as they stood then, the last move's increment earned and the
-    side on turn charged its time so far. ``restarts``: the take-backs' and outages' (see
+    side on turn charged its time so far. ``restarts``: the take-backs' (see
     :class:`Restart`), in the order they were made; the moves after each one's ply are
-    timed from it."""
+    timed from it. No clock runs while the whole site was down (:func:`paused`)."""
     if isinstance(control, Unlimited):
         return Clocks(control, history=tuple(None for _ in moves))
     seated = None if seated_at is None else utc(seated_at)
@@ -340,18 +360,14 @@ def derive(
     banked: dict[Player, float] = {}
     previous: datetime | None = None
     turn_began: datetime | None = seated  # when the turn passed to the side now moving
-    allowance: float | None = None  # correspondence: that turn's seconds, if not its days
     # (Restarts past the moves are not this list's: a take-back drops those it passes.)
     starting: dict[int, list[Restart]] = {}
     for restart in restarts:
         starting.setdefault(restart.ply, []).append(restart)
     for index, move in enumerate(moves):
         for restart in starting.get(index, ()):
+            banked.update(restart.left)
             previous = turn_began = restart.at
-            if isinstance(control, RealTime):
-                banked.update(restart.left)
-            else:
-                allowance = restart.left.get(move.player)
         at = utc(move.at)
         if index + 1 < len(moves):
             following: Player | None = moves[index + 1].player
@@ -360,7 +376,8 @@ def derive(
         if isinstance(control, RealTime):
             left = banked.get(move.player, float(control.base_s))
             if move.player in started and seated is not None and at >= seated:
-                stretch = (at - max(previous or seated, seated)).total_seconds()
+                began = max(previous or seated, seated)
+                stretch = (at - began).total_seconds() - paused(began, at)
                 left -= max(0.0, stretch - min(move.lag_s, LAG_BOUND_S))
             if following is not None and following != move.player:
                 left += control.increment_s
@@ -368,24 +385,20 @@ def derive(
             history.append(left)
         else:
             began = turn_began if turn_began is not None else at
-            budget = control.days * DAY_S if allowance is None else allowance
-            history.append(max(0.0, budget - (at - began).total_seconds()))
+            used = (at - began).total_seconds() - paused(began, at)
+            history.append(max(0.0, control.days * DAY_S - used))
         started.add(move.player)
         previous = at
         if following is not None and following != move.player:
             turn_began = at if seated is None else max(at, seated)
-            allowance = None
     for restart in starting.get(len(moves), ()):
+        banked.update(restart.left)
         previous = turn_began = restart.at
-        if isinstance(control, RealTime):
-            banked.update(restart.left)
-        elif to_move is not None:
-            allowance = restart.left.get(to_move)
     if to_move is None and ended is not None and isinstance(control, RealTime):
         player, stopped = ended[0], utc(ended[1])
         if player in started and seated is not None:
             since = max(previous, seated) if previous is not None else seated
-            spent = max(0.0, (stopped - since).total_seconds())
+            spent = max(0.0, (stopped - since).total_seconds() - paused(since, stopped))
             banked[player] = max(0.0, banked.get(player, float(control.base_s)) - spent)
     if flagged is not None:
         banked[flagged] = 0.0  # its clock shows zero (in correspondence too, not its days)
@@ -395,14 +408,13 @@ def derive(
     expiry = Expiry.FLAG if started == set(PLAYERS) else Expiry.ABORT
     if isinstance(control, Correspondence):
         began = turn_began if turn_began is not None else since
-        budget = control.days * DAY_S if allowance is None else allowance
-        deadline = began + timedelta(seconds=budget)
+        deadline = began + timedelta(days=control.days, seconds=paused(began))
         return Clocks(control, banked, None, to_move, since, deadline, expiry, tuple(history))
     if to_move not in started:
-        deadline = since + timedelta(seconds=FIRST_MOVE_S)
+        deadline = since + timedelta(seconds=FIRST_MOVE_S + paused(since))
         return Clocks(control, banked, None, to_move, since, deadline, Expiry.ABORT, tuple(history))
     left = banked.get(to_move, float(control.base_s))
-    deadline = since + timedelta(seconds=left) + LAG_GRACE
+    deadline = since + timedelta(seconds=left + paused(since)) + LAG_GRACE
     return Clocks(control, banked, to_move, to_move, since, deadline, expiry, tuple(history))
 
 
@@ -411,7 +423,7 @@ def transit_credit(clocks: Clocks, now: datetime, think_s: float | None) -> floa
     began) minus the thinking time the page measured, within ``[0, LAG_BOUND_S]``."""
     if think_s is None or clocks.since is None or think_s < 0:
         return 0.0
-    at_server = (utc(now) - clocks.since).total_seconds()
+    at_server = (utc(now) - clocks.since).total_seconds() - paused(clocks.since, utc(now))
     return min(LAG_BOUND_S, max(0.0, at_server - think_s))
 
 

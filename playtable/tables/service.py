@@ -35,7 +35,7 @@ from playtable.bus import Bus, Subscription
 from playtable.games import PLAYERS, Player
 from playtable.games.records import GameRecord
 from playtable.store import Store
-from playtable.tables import clocks, decisions, downtime, seating, takeback, tokens, views
+from playtable.tables import clocks, decisions, seating, takeback, tokens, views
 from playtable.tables import rematch as rematches
 from playtable.tables.analysis import Analysis
 from playtable.tables.announcer import Announcer
@@ -240,10 +240,6 @@ class TableService:
     async def end_if_due(self, table_id: str) -> int:
         """End the table on time if its deadline has passed (any process may; one does)."""
         return await self._change(table_id, lambda t: decisions.flag(t, self.clock()))
-
-    async def give_back_time(self, table_id: str, down: datetime, up: datetime) -> int:
-        """Give the running clocks back the time the site was down (tables/downtime.py)."""
-        return await self._change(table_id, lambda t: downtime.give_back(t, down, up))
 
     async def resign(self, table_id: str, token: Actor) -> int:
         return await self._change(table_id, lambda t: decisions.resign(t, token, self.clock()))

@@ -22,7 +22,7 @@ from collections import Counter
 from datetime import datetime, timedelta
 
 from playtable.aio import cancel_and_wait
-from playtable.tables import downtime
+from playtable.tables import clocks, downtime
 from playtable.tables.errors import TableError
 from playtable.tables.service import TableService
 
@@ -48,51 +48,37 @@ class Sweep:
         #: ``failed``, and ``rounds`` of the loop.
         self.counts: Counter[str] = Counter()
         self._last_beat: datetime | None = None
-        self._outage: tuple[datetime, datetime] | None = None  # (down, up), being given back
-        self._owed: list[str] = []  # the tables still to be given it
         self.recovered = False  # no deadline is looked at before
         #: Heartbeats that failed in a row: the store takes no writes (a read-only file, a
         #: full disk, a database in recovery), and the process is not ready (web/health.py).
         self.beat_failures = 0
 
     async def recover(self) -> None:
-        """Renew the site's heartbeat; if the whole site was down, give every running clock
-        that time back (:mod:`playtable.tables.downtime`). Raises if the store fails: the
-        loop tries again, and sweeps nothing before this has run to its end."""
+        """Renew the site's heartbeat (recording an outage of the whole site, if it was
+        one) and load the outages the clocks leave out (:mod:`playtable.tables.downtime`).
+        Raises if the store fails: the loop tries again, and sweeps nothing before."""
         store = self.service.store
-        if self._outage is None and not self.recovered:
-            now = self.service.clock()
-            previous = await store.beat(now)
-            self._last_beat = now
-            if previous is None or (now - previous).total_seconds() <= downtime.OUTAGE_S:
-                self.recovered = True
-                return
-            self._outage = (previous, now)
-            self._owed = await store.clocked_tables()
-            logger.log(
-                logging.WARNING if self._owed else logging.INFO,
-                "the site was down for %.0f s, since %s: %d tables' clocks get that time back",
-                (now - previous).total_seconds(),
-                previous.isoformat(timespec="seconds"),
-                len(self._owed),
-            )
-        if self._outage is not None:
-            down, up = self._outage
-            while self._owed:
-                try:
-                    await self.service.give_back_time(self._owed[-1], down, up)
-                except TableError:
-                    logger.warning("table %s: downtime not given back", self._owed[-1])
-                self._owed.pop()
-            self._outage = None
+        now = self.service.clock()
+        outage = await store.beat(now, downtime.OUTAGE_S)
+        self._last_beat = now
+        clocks.set_outages(await store.outages())
         self.recovered = True
+        if outage is not None:
+            down, up = outage
+            logger.warning(
+                "the whole site was down for %.0f s, since %s: no clock counts that time",
+                (up - down).total_seconds(),
+                down.isoformat(timespec="seconds"),
+            )
 
     async def _beat(self, *, force: bool = False) -> None:
         now = self.service.clock()
         last = self._last_beat
         if force or last is None or (now - last).total_seconds() >= downtime.BEAT_S:
             try:
-                await self.service.store.beat(now)
+                # A running process records no outage: only one that starts knows that no
+                # process ran (while this one runs, a late beat is the database's absence).
+                await self.service.store.beat(now, float("inf"))
             except Exception:
                 self.beat_failures += 1
                 raise

@@ -95,6 +95,9 @@ class Offers:
             data["rematch_bots"] = dict(self.rematch_bots)
         if self.restarts:
             data["restarts"] = [restart.to_json() for restart in self.restarts]
+            # As the previous release reads it (it runs beside this one during a roll):
+            # its clocks then run from the last take-back, as they did.
+            data["restart"] = self.restarts[-1].to_json()
         return data
 
     def public(self) -> dict[str, Any]:

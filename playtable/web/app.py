@@ -125,11 +125,10 @@ def create_app(
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         await store.open()
         await the_bus.start()
+        # Before the first request, the computer's first move and the first sweep: the
+        # outages of the whole site, which no clock counts (tables/downtime.py).
+        await sweep.recover()
         await service.resume_bots()
-        try:  # before the first request: a clock charged for the site's downtime no more
-            await sweep.recover()
-        except Exception:
-            log.warning("the downtime check failed; the sweep tries again", exc_info=True)
         sweep.start()
         try:
             yield
