@@ -129,7 +129,7 @@ def one_round(root: Path, requests: int, seed: int) -> dict[str, tuple[float, fl
     environment = {
         **os.environ,
         "PYTHONPATH": f"{root}{os.pathsep}{HERE}",
-        "PLAYTABLE_ANALYSIS_WORKERS": "0",
+        "PLAYTABLE_ANALYSIS_WORKERS": "1",
         "PLAYTABLE_READS_PER_MINUTE": "100000000",
         "PLAYTABLE_TABLES_PER_MINUTE": "100000000",
     }

@@ -92,7 +92,7 @@ def one_round(root: Path, tables: int, seed: int) -> float:
     environment = {
         **os.environ,
         "PYTHONPATH": f"{root}{os.pathsep}{HERE}",  # its playtable first; tests/ from here
-        "PLAYTABLE_ANALYSIS_WORKERS": "0",
+        "PLAYTABLE_ANALYSIS_WORKERS": "1",
     }
     command = [sys.executable, __file__, "--child", "--tables", str(tables), "--seed", str(seed)]
     output = subprocess.run(

@@ -6,6 +6,13 @@ import logging
 import re
 
 _MIXED = re.compile(r"[A-Z].*[a-z0-9]|[a-z0-9].*[A-Z]")
+# A class or file name in words (ConnectionDoesNotExistError), not a key: kept.
+_WORDS = re.compile(r"(?:[A-Z][a-z]+)+")
+
+
+def _key_like(match: re.Match[str]) -> str:
+    run = match.group()
+    return "…" if _MIXED.search(run) and not _WORDS.fullmatch(run) else run
 
 
 class RedactLinks(logging.Filter):
@@ -23,7 +30,7 @@ class RedactLinks(logging.Filter):
 
     def _redact(self, text: str) -> str:
         text = self.SECRET_PATH.sub(r"\1…", text)
-        return self.KEY_LIKE.sub(lambda m: "…" if _MIXED.search(m.group()) else m.group(), text)
+        return self.KEY_LIKE.sub(_key_like, text)
 
     def filter(self, record: logging.LogRecord) -> bool:
         if isinstance(record.msg, str):
@@ -32,4 +39,9 @@ class RedactLinks(logging.Filter):
             record.args = tuple(
                 self._redact(arg) if isinstance(arg, str) else arg for arg in record.args
             )
+        if record.exc_info and not record.exc_text:
+            # the traceback as the handler would write it, keys taken out
+            record.exc_text = self._redact(logging.Formatter().formatException(record.exc_info))
+        elif record.exc_text:
+            record.exc_text = self._redact(record.exc_text)
         return True

@@ -238,16 +238,19 @@ def cmd_db_downgrade(args: argparse.Namespace) -> int:
     import asyncio
     import os
 
+    from alembic.util import CommandError
+
     from playtable.logs import shown_url
     from playtable.preflight import database_url
     from playtable.settings import SettingError
     from playtable.store import DEFAULT_URL, downgrade
+    from playtable.store.engines import SchemaTooNew
 
     url = args.database_url or os.environ.get("PLAYTABLE_DATABASE_URL") or DEFAULT_URL
     try:
         database_url(url)
         asyncio.run(downgrade(url, args.revision))
-    except SettingError as error:
+    except (SettingError, SchemaTooNew, CommandError) as error:  # e.g. an unknown revision
         print(f"playtable: {error}", file=sys.stderr)
         return 2
     print(f"database at {args.revision}: {shown_url(url)}")

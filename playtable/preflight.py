@@ -50,8 +50,13 @@ def serve_alone(path: Path) -> IO[str]:
     """Hold the lock that says a process serves the SQLite file ``path`` (for as long as
     the returned file stays open: the process's life); raises :class:`SettingError` if
     another holds it."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    lock = open(path.with_name(path.name + ".serve-lock"), "a")  # noqa: SIM115 (held)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        lock = open(path.with_name(path.name + ".serve-lock"), "a")  # noqa: SIM115 (held)
+    except OSError as error:
+        raise SettingError(
+            f"the database's folder {path.parent} cannot be written: {error}"
+        ) from None
     try:
         fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except BlockingIOError:
@@ -77,7 +82,7 @@ def database_ready(url: str) -> None:
 
 
 async def _open_and_close(url: str) -> None:
-    store = Store(url)
+    store = Store(url, timeouts=False)  # a migration may wait for another process's
     try:
         await store.open()
     finally:

@@ -92,6 +92,8 @@ def test_db_downgrade_brings_the_schema_back_and_serve_brings_it_up_again(tmp_pa
         tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master")}
     assert version == "0007" and "site_heartbeat" not in tables
     assert playtable(tmp_path, "db", "upgrade", "--database-url", url).returncode == 0
+    line = refused(playtable(tmp_path, "db", "downgrade", "0042", "--database-url", url))
+    assert "0042" in line, line
 
 
 def test_db_upgrade_prints_no_password(tmp_path: Path, postgres_url: str) -> None:

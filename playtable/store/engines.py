@@ -116,7 +116,7 @@ POOL_OVERFLOW = 20
 LOOPBACK = ("127.0.0.1", "::1", "localhost")
 
 
-def server_engine(url: sa.URL) -> AsyncEngine:
+def server_engine(url: sa.URL, *, timeouts: bool = True) -> AsyncEngine:
     """A pooled engine for PostgreSQL (asyncpg). On loopback, with no SSL asked for in the
     URL, the driver does not try TLS first on every new session.
 
@@ -128,7 +128,7 @@ def server_engine(url: sa.URL) -> AsyncEngine:
     servers' timeouts."""
     # A database that stalls (a frozen host, a hung proxy) must not hold a move for ever
     # with no answer and no log line: each statement and each connection gets so long.
-    timeout = settings.number("PLAYTABLE_DB_TIMEOUT", DB_TIMEOUT_S, minimum=0)
+    timeout = settings.number("PLAYTABLE_DB_TIMEOUT", DB_TIMEOUT_S, minimum=0) if timeouts else 0
     connect_args: dict[str, Any] = {"timeout": timeout or None, "command_timeout": timeout or None}
     wants_ssl = any(key in url.query for key in ("ssl", "sslmode"))
     if url.host in LOOPBACK and not wants_ssl:

@@ -85,7 +85,7 @@ T = TypeVar("T")
 
 async def upgrade(url: str) -> None:
     """Bring the database at ``url`` to the newest schema."""
-    store = Store(url)
+    store = Store(url, timeouts=False)
     try:
         await store.open()
     finally:
@@ -95,7 +95,7 @@ async def upgrade(url: str) -> None:
 async def downgrade(url: str, revision: str) -> None:
     """Bring the database at ``url`` back to the schema ``revision`` (before starting an
     older release on it); what the newer schema's columns and tables held is dropped."""
-    store = Store(url)
+    store = Store(url, timeouts=False)
     try:
         await store._run(migrate, revision)
     finally:
@@ -105,12 +105,16 @@ async def downgrade(url: str, revision: str) -> None:
 class Store:
     """Tables, seats and moves in SQLite or any database SQLAlchemy reaches asynchronously."""
 
-    def __init__(self, url: str = DEFAULT_URL) -> None:
+    def __init__(self, url: str = DEFAULT_URL, *, timeouts: bool = True) -> None:
+        """``timeouts``: PostgreSQL statements time out (PLAYTABLE_DB_TIMEOUT); off for the
+        migrations run before a server starts, which may wait for another process's."""
         self.url = url = normalized(url)
         parsed = sa.make_url(url)
         self.sqlite = parsed.get_backend_name() == "sqlite"
         self.engine: Engine | None = sqlite_engine(parsed) if self.sqlite else None
-        self.async_engine: AsyncEngine | None = None if self.sqlite else server_engine(parsed)
+        self.async_engine: AsyncEngine | None = (
+            None if self.sqlite else server_engine(parsed, timeouts=timeouts)
+        )
         # SQLite takes one writer at a time and makes the others poll with growing sleeps:
         # queueing this process's writers here keeps the wait fair and short.
         self._write_lock: asyncio.Lock | contextlib.nullcontext[None] = (

@@ -27,6 +27,7 @@ SPECTATOR_NEWS_EVERY = 1.0  # seconds: how often at most a table hears its spect
 # again after these pauses, then every last one for as long as it fails, so that the pages
 # hear it once they are back, however long the outage.
 RETRY_PRESENCE_S = (1.0, 2.0, 4.0, 8.0, 16.0)
+RETRY_PRESENCE_TRIES = 250  # about an hour: a table that fails for longer is broken, not away
 
 logger = logging.getLogger(__name__)
 
@@ -164,7 +165,7 @@ class TablePresence(Presence):
         """Run ``again()`` after a pause (the opponent's page would show a player who left as
         online for as long as nothing else happened at the table), until it succeeds. One
         retry at a time per player and table: it tells the count as it is when it runs."""
-        if key in self._retrying:
+        if key in self._retrying or tries >= RETRY_PRESENCE_TRIES:
             return
         self._retrying.add(key)
         pause = RETRY_PRESENCE_S[min(tries, len(RETRY_PRESENCE_S) - 1)]

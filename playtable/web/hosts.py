@@ -43,7 +43,7 @@ def allowed_hosts() -> list[str]:
             raise SettingError(
                 f"PLAYTABLE_ALLOWED_HOSTS: a name has its wildcard only as '*.', not {item!r}"
             )
-        name = host_name(pattern.replace("*.", "x.", 1)) if not pattern.startswith("[") else None
+        name = host_name(pattern.replace("*.", "x.", 1))  # "[::1]:8000" gives "::1"
         if name is not None and pattern.startswith("*."):
             name = "*." + name[2:]
         patterns.append(name or pattern)

@@ -109,8 +109,8 @@ def test_a_name_set_with_its_port_still_lets_its_visitors_in(
 ) -> None:
     """PLAYTABLE_ALLOWED_HOSTS=127.0.0.1:8746 (an operator's review) refused every request,
     even those with that very Host: names are compared without their port."""
-    monkeypatch.setenv("PLAYTABLE_ALLOWED_HOSTS", "127.0.0.1:8746, *.Play.example:443")
-    assert allowed_hosts() == ["127.0.0.1", "*.play.example"]
+    monkeypatch.setenv("PLAYTABLE_ALLOWED_HOSTS", "127.0.0.1:8746, *.Play.example:443, [::1]:80")
+    assert allowed_hosts() == ["127.0.0.1", "*.play.example", "::1"]
     app = create_app(db_url, secret=SECRET, hosts=allowed_hosts())
     with TestClient(app, base_url="http://127.0.0.1:8746") as client:
         assert client.get("/").status_code == 200

@@ -236,3 +236,26 @@ def _children(pid: int) -> list[int]:
         if re.search(rf"^PPid:\s+{pid}$", text, re.MULTILINE) and "spawn_main" in _command(child):
             found.append(child)
     return found
+
+
+def test_the_log_filter_takes_keys_out_of_tracebacks_and_leaves_names() -> None:
+    import logging
+
+    from playtable.access_log import RedactLinks
+
+    token = "ZyjtvrwNOl11JMeJ2LUizHrkYZoE9TIg"
+    try:
+        raise ValueError(f"no seat for /t/k3j9x2mq/seat/{token}")
+    except ValueError:
+        record = logging.LogRecord(
+            "playtable.web",
+            logging.WARNING,
+            __file__,
+            0,
+            "%s failed",
+            ("ConnectionDoesNotExistError",),
+            sys.exc_info(),
+        )
+    assert RedactLinks().filter(record)
+    line = logging.Formatter().format(record)
+    assert token not in line and "ConnectionDoesNotExistError failed" in line
