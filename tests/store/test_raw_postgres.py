@@ -274,8 +274,10 @@ async def test_a_stalled_database_fails_a_move_in_seconds_not_never(
         proxy.stalled.set()
         started = asyncio.get_running_loop().time()
         with pytest.raises(Exception) as failed:
-            await asyncio.wait_for(store.update("t1", 1, _move(1)), 10)
-        assert asyncio.get_running_loop().time() - started < 5, failed.value
+            await asyncio.wait_for(store.update("t1", 1, _move(1)), 30)
+        # Seconds, not never: the statement's second, and the driver's cancel of it, which
+        # goes through the stalled proxy too (before: the 30 s of this test's own bound).
+        assert asyncio.get_running_loop().time() - started < 10, failed.value
         proxy.stalled.clear()
         stored = len(await store.moves("t1"))
         assert await store.update("t1", stored, _move(stored))
