@@ -42,12 +42,16 @@ class Table:
 
 
 def create_table(
-    client: TestClient, game: str = "dots", options: dict[str, Any] | None = None, seat: str = "red"
+    client: TestClient,
+    game: str = "dots",
+    options: dict[str, Any] | None = None,
+    seat: str = "red",
+    time_control: dict[str, Any] | None = None,
 ) -> Table:
-    response = client.post(
-        "/api/tables",
-        json={"game": game, "options": DOTS if options is None else options, "seat": seat},
-    )
+    body = {"game": game, "options": DOTS if options is None else options, "seat": seat}
+    if time_control is not None:
+        body["time_control"] = time_control
+    response = client.post("/api/tables", json=body)
     assert response.status_code == 201, response.text
     data = response.json()
     return Table(

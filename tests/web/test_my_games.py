@@ -7,7 +7,7 @@ import re
 from starlette.testclient import TestClient
 
 from playtable.web.timing import time_left_in
-from tests.web.conftest import DOTS, Socket, Table, claim, connect, create_table
+from tests.web.conftest import DOTS, Socket, claim, connect, create_table
 
 
 def test_my_games_lists_the_seats_this_browser_holds_yours_to_move_first(
@@ -119,22 +119,6 @@ def test_the_newest_seats_are_listed_when_the_browser_holds_more_than_a_hundred(
     assert "1 game is waiting for your move" in home.text
 
 
-def _clocked(client: TestClient, control: dict[str, object], seat: str = "red") -> Table:
-    response = client.post(
-        "/api/tables",
-        json={"game": "dots", "options": DOTS, "seat": seat, "time_control": control},
-    )
-    assert response.status_code == 201, response.text
-    data = response.json()
-    return Table(
-        id=data["id"],
-        seat=data["seat"],
-        token=data["seat_url"].rsplit("/", 1)[1],
-        invite=data["invite_url"].rsplit("/", 1)[1],
-        urls=data,
-    )
-
-
 def _status(page: str, table_id: str) -> str:
     row = page.split(f'data-table="{table_id}"', 1)[1].split("</li>", 1)[0]
     status = row.split('class="game-row__status"', 1)[1]
@@ -145,9 +129,9 @@ def test_my_games_tells_the_time_that_really_is_left(client: TestClient) -> None
     """A real-time table just seated must have its first move within a minute, or it is
     aborted: the page said "10 minutes left" (the clock's base time). A table waiting for the
     opponent tells the opponent's time, not this seat's untouched allowance."""
-    mine = _clocked(client, {"kind": "realtime", "minutes": 10, "increment": 5})
+    mine = create_table(client, time_control={"kind": "realtime", "minutes": 10, "increment": 5})
     claim(client, mine)
-    theirs = _clocked(client, {"kind": "correspondence", "days": 3}, seat="blue")
+    theirs = create_table(client, seat="blue", time_control={"kind": "correspondence", "days": 3})
     claim(client, theirs)
     client.cookies.set(f"pt_{mine.id}", mine.token)
     client.cookies.set(f"pt_{theirs.id}", theirs.token)

@@ -12,6 +12,7 @@ import {
   showSwapChooser,
 } from "./board_controls.js";
 import { thinkSeconds } from "./clock.js";
+import { copyField } from "./copy.js";
 import { connectionFor, MOVE_SILENCE_MS } from "./connection.js";
 import { DotsBoard } from "./dots.js";
 import { t } from "./i18n.js";
@@ -95,18 +96,7 @@ $("resign-dialog")?.addEventListener("close", () => {
 document.addEventListener("click", async (event) => {
   const button = event.target.closest("button[data-copy]");
   if (!button) return;
-  const input = $(button.dataset.copy);
-  const label = button.dataset.label || button.textContent;
-  button.dataset.label = label;
-  try {
-    await navigator.clipboard.writeText(input.value);
-    button.textContent = t("copied");
-    setTimeout(() => {
-      button.textContent = label;
-    }, 2000);
-  } catch {
-    input.focus();
-    input.select();
+  if (!(await copyField(button, $(button.dataset.copy), t("copied")))) {
     showNotice(t("copy_failed"));
   }
 });
