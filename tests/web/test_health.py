@@ -4,6 +4,9 @@ answers; a Redis that is away leaves the process ready (degraded), whatever the 
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import socket
+import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -96,3 +99,56 @@ def test_a_process_whose_database_takes_no_writes_is_not_ready(tmp_path: Path) -
         while client.get("/readyz").status_code != 200:
             assert time.monotonic() < deadline, "not ready again"
             time.sleep(0.1)
+
+
+class ThreadedStall:
+    """A TCP proxy to PostgreSQL in threads of its own (the app runs in the test client's
+    loop): while ``stalled`` is set it forwards nothing, as a frozen database host does."""
+
+    def __init__(self, target: tuple[str, int]) -> None:
+        self.target = target
+        self.stalled = threading.Event()
+        self.listener = socket.create_server(("127.0.0.1", 0))
+        self.port = self.listener.getsockname()[1]
+        threading.Thread(target=self._accept, daemon=True).start()
+
+    def _accept(self) -> None:
+        while True:
+            try:
+                client, _ = self.listener.accept()
+            except OSError:
+                return
+            upstream = socket.create_connection(self.target)
+            for source, sink in ((client, upstream), (upstream, client)):
+                threading.Thread(target=self._pipe, args=(source, sink), daemon=True).start()
+
+    def _pipe(self, source: socket.socket, sink: socket.socket) -> None:
+        with contextlib.suppress(OSError):
+            while data := source.recv(65536):
+                while self.stalled.is_set():
+                    time.sleep(0.05)
+                sink.sendall(data)
+
+    def close(self) -> None:
+        self.stalled.clear()
+        self.listener.close()
+
+
+def test_a_stalled_database_is_told_within_the_readiness_timeout(postgres_url: str) -> None:
+    """docs: /readyz answers within 2 s; on a stalled PostgreSQL it took 4 s (an operator's
+    review), cancelling the connection's statement taking longer than the wait."""
+    url = sa.make_url(postgres_url)
+    proxy = ThreadedStall((url.host or "127.0.0.1", url.port or 5432))
+    app = create_app(url.set(port=proxy.port).render_as_string(hide_password=False), secret=SECRET)
+    try:
+        with TestClient(app) as client:
+            assert client.get("/readyz").status_code == 200
+            proxy.stalled.set()
+            started = time.monotonic()
+            ready = client.get("/readyz")
+            took = time.monotonic() - started
+            assert ready.status_code == 503 and ready.json()["database"] == "unreachable"
+            assert took < 3.0, took
+            proxy.stalled.clear()
+    finally:
+        proxy.close()
