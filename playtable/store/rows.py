@@ -101,3 +101,4 @@ class Change:
     deadline: datetime | Keep | None = KEEP  # the table's clock deadline
     at: datetime | None = None  # the time recorded for the move, seat or result (default: now)
     nickname: tuple[Player, str | None] | None = None  # a seat's new name (None: none)
+    rekey: tuple[Player, str] | None = None  # (player, token hash): a seat's new link

@@ -87,6 +87,7 @@ def one_statement(change: Change) -> bool:
         and change.rematch_id is KEEP
         and change.seat is None
         and change.nickname is None
+        and change.rekey is None
     )
 
 
@@ -221,6 +222,15 @@ def apply_change(conn: Connection, table_id: str, version: int, change: Change) 
                 table_id=table_id, player=player, token_hash=token_hash, created_at=now
             )
         )
+    if change.rekey is not None:
+        player, token_hash = change.rekey
+        rekeyed = conn.execute(
+            sa.update(seats)
+            .where(seats.c.table_id == table_id, seats.c.player == player)
+            .values(token_hash=token_hash)
+        )
+        if rekeyed.rowcount != 1:
+            raise _Conflict
     if change.nickname is not None:
         player, nickname = change.nickname
         named = conn.execute(

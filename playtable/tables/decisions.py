@@ -94,6 +94,7 @@ def decided(
     seat: tuple[Player, str, datetime] | None = None,
     nickname: tuple[Player, str | None] | None = None,
     ended_at: datetime | None = None,
+    rekey: tuple[Player, str] | None = None,
 ) -> Decision:
     """The decision to commit: the store change and the table as it will be afterwards.
 
@@ -111,6 +112,8 @@ def decided(
     if seat is not None:
         changes["seats"] = {**before.seats, seat[0]: seat[1]}
         changes["seated_at"] = seat[2]
+    if rekey is not None:  # the same seat, a new key (seating.new_seat_key)
+        changes["seats"] = {**before.seats, rekey[0]: rekey[1]}
     if not isinstance(stored_outcome, Keep):
         changes["outcome"] = stored_outcome
         changes["finished_at"] = ended_at if stored_outcome is not None else None
@@ -144,6 +147,7 @@ def decided(
         new_table=None if rematch is None else rematch[1],
         seat=None if seat is None else seat[:2],
         nickname=nickname,
+        rekey=rekey,
         deadline=deadline if deadline != table.row.deadline else KEEP,
         at=append.at if append is not None else (seat[2] if seat is not None else ended_at),
     )
@@ -320,6 +324,18 @@ def abort(table: LoadedTable, actor: Actor, now: datetime | None = None) -> Deci
         outcome=outcome,
         ended_at=now,
     )
+
+
+def new_seat_key(table: LoadedTable, actor: Actor, token_hash: str) -> Decision:
+    """The seat of ``actor`` gets a new key (its hash ``token_hash``): its old link, and every
+    device that holds it, plays there no more (a seat link seen by someone else). While the
+    game runs only: a finished game's rematch links are derived from the key it had."""
+    player = require_seat(table, actor)
+    if isinstance(actor, Bot):
+        raise NotSeated("The computer's seat has no link.", version=table.version)
+    if table.outcome() is not None:
+        raise GameOver("The game is over.", version=table.version)
+    return decided(table, (), offers=table.offers, rekey=(player, token_hash))
 
 
 def flag(table: LoadedTable, now: datetime) -> Decision | None:

@@ -25,11 +25,12 @@ import segno
 from babel.numbers import format_decimal
 from markupsafe import Markup
 from starlette.requests import Request
-from starlette.responses import Response
+from starlette.responses import RedirectResponse, Response
 from starlette.routing import BaseRoute, Route
 
 from playtable.games import Player, other
-from playtable.tables import TableNotFound, TableService, tokens
+from playtable.tables import GameOver, NotSeated, TableNotFound, TableService, tokens
+from playtable.web.csrf import csrf_ok, csrf_token, set_csrf_cookie
 from playtable.web.errors import error_page, table_not_found
 from playtable.web.links import seat_token_from, set_seat_cookie
 from playtable.web.presentation import bot_names, game_title, settings_summary
@@ -211,7 +212,9 @@ async def continue_page(request: Request) -> Response:
         return table_not_found(request)
     assert token is not None
     link = str(request.url_for("seat_link", table_id=table_id, token=token))
-    return render(
+    csrf, new_csrf = csrf_token(request)
+    table = await service.snapshot(table_id, you)
+    response = render(
         request,
         "continue.html",
         {
@@ -220,15 +223,58 @@ async def continue_page(request: Request) -> Response:
             "qr": qr_svg(link),
             "back": page_url(request, request.url_for("table", table_id=table_id).path),
             "nav": "games",
+            "csrf": csrf,
+            "can_renew": table["outcome"] is None,
+            "renewed": request.query_params.get("renewed") == "1",
         },
         # The page holds a secret: not cached, not in the next page's Referer.
         headers={"Cache-Control": "no-store", "Referrer-Policy": "no-referrer"},
     )
+    if new_csrf:
+        set_csrf_cookie(response, request, csrf)
+    return response
+
+
+async def renew_seat_link(request: Request) -> Response:
+    """``POST /t/{id}/continue``: a new seat link for this browser's seat; the old one, and
+    every other device that holds it, no longer opens the seat (a link or QR code that
+    someone else saw)."""
+    table_id = request.path_params["table_id"]
+    service: TableService = request.app.state.service
+    _ = gettext_for(request).gettext
+    form = await request.form()
+    try:
+        if not csrf_ok(request, form):
+            return error_page(
+                request, 403, _("This form has expired"), _("Reload the page and try again.")
+            )
+        try:
+            token = await service.new_seat_token(table_id, seat_token_from(request, table_id))
+        except TableNotFound:
+            return table_not_found(request)
+        except NotSeated:
+            return error_page(
+                request, 403, _("No seat here"), _("This browser holds no seat at this table.")
+            )
+        except GameOver:
+            return error_page(
+                request,
+                409,
+                _("The link was not changed"),
+                _("The game is over: its seat links no longer matter."),
+            )
+    finally:
+        await form.close()
+    target = page_url(request, request.url_for("continue", table_id=table_id).path)
+    response = RedirectResponse(f"{target}?renewed=1", status_code=303)
+    set_seat_cookie(response, request, table_id, token)
+    return response
 
 
 routes: list[BaseRoute] = [
     Route("/games", games_page, methods=["GET", "HEAD"], name="my_games"),
     Route("/t/{table_id}/continue", continue_page, methods=["GET"], name="continue"),
+    Route("/t/{table_id}/continue", renew_seat_link, methods=["POST"], name="renew_seat"),
 ]
 
 __all__ = ["MyGame", "my_games", "qr_svg", "routes", "seat_cookies", "waiting_count"]

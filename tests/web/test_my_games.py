@@ -153,3 +153,47 @@ def test_a_time_left_is_never_told_as_more_than_it_is() -> None:
     assert time_left_in(3 * 3600 + 61, "en") == "3 hours, 1 minute"
     assert time_left_in(59.9, "en") == "59 seconds"
     assert time_left_in(-1, "en") == "0 seconds"
+
+
+def test_a_seen_seat_link_can_be_replaced_and_the_old_one_plays_no_more(
+    client: TestClient,
+) -> None:
+    """The continue page shows the seat's own link and its QR code: a player who posted a
+    screenshot of it lost the seat for good (a review). A new link replaces it; the old one,
+    and a device already playing with it, can no longer play."""
+    table = create_table(client, seat="red", options=DOTS)
+    blue = claim(client, table)
+    client.cookies.set(f"pt_{table.id}", table.token)
+    page = client.get(f"/t/{table.id}/continue")
+    assert "Make a new seat link" in page.text
+    csrf = re.search(r'name="csrf" value="([^"]+)"', page.text)
+    assert csrf
+    with connect(client, table.id, table.token) as session:  # the device that saw it
+        old_device = Socket(session)
+        state = old_device.join()
+        client.cookies.set(f"pt_{table.id}", table.token)
+        client.cookies.set("pt_csrf", csrf.group(1))
+        renewed = client.post(
+            f"/t/{table.id}/continue", data={"csrf": csrf.group(1)}, follow_redirects=False
+        )
+        assert renewed.status_code == 303
+        assert renewed.headers["location"].endswith(f"/t/{table.id}/continue?renewed=1")
+        token = renewed.cookies.get(f"pt_{table.id}")
+        assert token and token != table.token
+        move = state["table"]["view"]["legal_moves"][0]
+        old_device.send("move", ply=0, move=move)
+        assert old_device.error()["code"] == "not_seated"
+    client.cookies.clear()
+    client.cookies.set(f"pt_{table.id}", token)
+    page = client.get(f"/t/{table.id}/continue?renewed=1")
+    assert f"/t/{table.id}/seat/{token}" in page.text and "This is a new link" in page.text
+    client.cookies.clear()
+    client.cookies.set(f"pt_{table.id}", table.token)
+    assert client.get(f"/t/{table.id}/continue").status_code == 403  # the old key opens nothing
+    with connect(client, table.id, token) as session:
+        red = Socket(session)
+        red.join()
+        red.send("move", ply=0, move=move)
+        red.until_state(lambda t: t["ply"] == 1)
+    with connect(client, table.id, blue) as session:  # the other seat is untouched
+        assert Socket(session).join()["table"]["you"] == "blue"
