@@ -93,12 +93,12 @@ def postgres_url(postgres_database: str) -> str:
 
 @pytest.fixture(autouse=True)
 def _no_outage_outlives_its_test() -> Iterator[None]:
-    """The site's outages are a process's knowledge (tables/clocks.py): one a test's store
+    """The site's outages are a process's knowledge (tables/downtime.py): one a test's store
     recorded must not pause another test's clocks."""
     yield
-    from playtable.tables import clocks
+    from playtable.tables import downtime
 
-    clocks.set_outages(())
+    downtime.set_outages(())
 
 
 @pytest.fixture(scope="session")

@@ -45,6 +45,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any, cast
 
 from playtable.games import PLAYERS, Player, SettingsError
+from playtable.tables.downtime import paused
 
 #: Seconds a real-time player has for their first move once the turn reaches them.
 FIRST_MOVE_S = 60.0
@@ -298,28 +299,6 @@ class Clocks:
             "expiry": None if self.expiry is None else self.expiry.value,
             "now": _iso(now),
         }
-
-
-#: The whole site's outages, ``(down, up)`` in order: no clock runs through one. Recorded by
-#: the first process to start after one (:mod:`playtable.tables.downtime`), and loaded by
-#: every process as it starts (none was running then, so none has to learn of it later).
-_OUTAGES: tuple[tuple[datetime, datetime], ...] = ()
-
-
-def set_outages(outages: Sequence[tuple[datetime, datetime]]) -> None:
-    global _OUTAGES
-    _OUTAGES = tuple((utc(down), utc(up)) for down, up in outages)
-
-
-def paused(start: datetime, end: datetime | None = None) -> float:
-    """Seconds the whole site was down between ``start`` and ``end`` (``None``: from
-    ``start`` on)."""
-    total = 0.0
-    for down, up in _OUTAGES:
-        low, high = max(start, down), up if end is None else min(end, up)
-        if high > low:
-            total += (high - low).total_seconds()
-    return total
 
 
 def _ms(seconds: float | None) -> float | None:

@@ -12,18 +12,69 @@ row while it reads it: of processes starting together one only finds the old bea
 that dies before its commit leaves it to the next). Every process loads the outages as it
 starts, before its first request and its first sweep (none was running during one, so none
 has to learn of it later), and the clocks leave them out of every stretch
-(:func:`~playtable.tables.clocks.paused`): from the moment the site is back, each side has
+(:func:`paused`): from the moment the site is back, each side has
 what it had when it went down, and no table needs to be written for it.
 
 While another process of the site runs, the site was not down: a process that restarts
-alone finds a fresh heartbeat and records nothing.
+alone finds a fresh heartbeat and records nothing. But the database can be away while the
+processes run (a restart, a network cut, a read-only disk): no move can be stored then, and
+no process's beat either. The first beat that succeeds after it finds the heartbeat older
+than :data:`OUTAGE_S` and records that outage the same way; the other processes load the
+outages again at every beat. The heartbeat is a loop of its own, so only an absent database
+(or a process frozen whole) makes it late, never a long sweep. And before any clock is judged
+out of time (by the sweep or at a move), a process whose own last beat is older than an
+outage beats first (:meth:`~playtable.tables.sweep.Sweep.confirm_outages`): the first move
+or sweep after the database comes back already knows the time it was away.
 """
 
 from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import UTC, datetime
 
 #: Seconds between two heartbeats of a process.
 BEAT_S = 2.0
 #: A heartbeat older than this, found at start, means the site was down since.
 OUTAGE_S = 3 * BEAT_S
 
-__all__ = ["BEAT_S", "OUTAGE_S"]
+Outages = tuple[tuple[datetime, datetime], ...]
+
+#: The whole site's outages, ``(down, up)`` in order: no clock runs through one. Recorded by
+#: the first beat after one, loaded by every process as it
+#: starts and at every beat. The same object while they do not change.
+_OUTAGES: Outages = ()
+
+
+def set_outages(outages: Sequence[tuple[datetime, datetime]]) -> None:
+    global _OUTAGES
+    loaded = tuple((_utc(down), _utc(up)) for down, up in outages)
+    if loaded != _OUTAGES:
+        _OUTAGES = loaded
+
+
+def outages() -> Outages:
+    """The outages known here (a table's clocks derived with others are derived again)."""
+    return _OUTAGES
+
+
+def paused(start: datetime, end: datetime | None = None) -> float:
+    """Seconds the whole site was down between ``start`` and ``end`` (``None``: from
+    ``start`` on)."""
+    total = 0.0
+    for down, up in _OUTAGES:
+        low, high = max(start, down), up if end is None else min(end, up)
+        if high > low:
+            total += (high - low).total_seconds()
+    return total
+
+
+def _utc(moment: datetime) -> datetime:
+    return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment.astimezone(UTC)
+
+
+async def none_learnt() -> bool:
+    """A service without a sweep learns no outage (``TableService.confirm_outages``)."""
+    return False
+
+
+__all__ = ["BEAT_S", "OUTAGE_S", "Outages", "none_learnt", "outages", "paused", "set_outages"]

@@ -9,9 +9,8 @@ race re-reads and decides again, so several server processes can serve the same 
 What the service does not do lives beside it, one concern a file: the rules
 (``decisions.py``), what a table looks like from outside (``views.py``), the computer's turns
 (``computer.py``), the analysis (``analysis.py``), who is connected (``presence.py``),
-publishing on the bus (``announcer.py``), the worker processes (``pool.py``). It knows no
-HTTP, no SQL and no URL format (links come from the :class:`~playtable.tables.views.Links`
-it is given).
+publishing on the bus (``announcer.py``), the worker processes (``pool.py``), the time the
+site was down (``downtime.py``, ``sweep.py``). It knows no HTTP, no SQL and no URL format.
 
 Bus messages (``announcer.py``) carry the public ``table`` object of docs/protocol.md with
 the viewer's own fields empty; :meth:`TableService.personal` gives them per socket.
@@ -25,7 +24,7 @@ import hmac
 import logging
 import weakref
 from collections import OrderedDict
-from collections.abc import Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
@@ -35,7 +34,7 @@ from playtable.bus import Bus, Subscription
 from playtable.games import PLAYERS, Player
 from playtable.games.records import GameRecord
 from playtable.store import Store
-from playtable.tables import clocks, decisions, seating, takeback, tokens, views
+from playtable.tables import clocks, decisions, downtime, seating, takeback, tokens, views
 from playtable.tables import rematch as rematches
 from playtable.tables.analysis import Analysis
 from playtable.tables.announcer import Announcer
@@ -97,6 +96,7 @@ class TableService:
         self.clock = clock  # the time of moves and clocks (tests inject their own)
         self.on_deadline: Callable[[datetime], None] = lambda deadline: None  # the sweep's
         self.on_move: Callable[[LoadedTable], None] = lambda table: None  # Web Push's
+        self.confirm_outages: Callable[[], Awaitable[bool]] = downtime.none_learnt  # the sweep's
 
     @property
     def pool(self) -> BotPool:
@@ -405,6 +405,8 @@ class TableService:
             for _ in range(ATTEMPTS):
                 try:
                     decision = decide(table)
+                    if decision is not None and decision.on_time and await self.confirm_outages():
+                        decision = decide(table)  # the outages just learnt give time back
                 except TableError:
                     if fresh:
                         raise

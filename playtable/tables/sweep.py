@@ -22,7 +22,7 @@ from collections import Counter
 from datetime import datetime, timedelta
 
 from playtable.aio import cancel_and_wait
-from playtable.tables import clocks, downtime
+from playtable.tables import downtime
 from playtable.tables.errors import TableError
 from playtable.tables.service import TableService
 
@@ -44,6 +44,7 @@ class Sweep:
         self._wake = asyncio.Event()
         self._sleeping_until: datetime | None = None
         self._task: asyncio.Task[None] | None = None
+        self._heart_task: asyncio.Task[None] | None = None
         #: Due tables ``tried`` (ended here, by another process, or saved by a move) and
         #: ``failed``, and ``rounds`` of the loop.
         self.counts: Counter[str] = Counter()
@@ -61,7 +62,7 @@ class Sweep:
         now = self.service.clock()
         outage = await store.beat(now, downtime.OUTAGE_S)
         self._last_beat = now
-        clocks.set_outages(await store.outages())
+        downtime.set_outages(await store.outages())
         self.recovered = True
         if outage is not None:
             down, up = outage
@@ -75,19 +76,53 @@ class Sweep:
         now = self.service.clock()
         last = self._last_beat
         if force or last is None or (now - last).total_seconds() >= downtime.BEAT_S:
+            store = self.service.store
             try:
-                # A running process records no outage: only one that starts knows that no
-                # process ran (while this one runs, a late beat is the database's absence).
-                await self.service.store.beat(now, float("inf"))
+                # A beat found older than an outage while this process runs: the database
+                # was away for every process (no move could be stored), and is recorded.
+                outage = await store.beat(now, downtime.OUTAGE_S)
+                outages = await store.outages()  # and those other processes recorded
             except Exception:
                 self.beat_failures += 1
                 raise
+            downtime.set_outages(outages)
             self.beat_failures = 0
             self._last_beat = now
+            if outage is not None:
+                logger.warning(
+                    "the database was away for %.0f s: no clock counts that time",
+                    (outage[1] - outage[0]).total_seconds(),
+                )
+
+    async def confirm_outages(self) -> bool:
+        """Before a clock is judged out of time (``TableService.confirm_outages``): if this
+        process's last beat is older than an outage, the database may have been away for
+        every process and the outage not yet recorded or learnt here, so beat now (which
+        records and loads it). ``True`` if the outages were loaded again; raises if the
+        store still fails (no game ends on time while the store cannot say)."""
+        last = self._last_beat
+        now = self.service.clock()
+        if last is not None and (now - last).total_seconds() <= downtime.OUTAGE_S:
+            return False
+        await self._beat(force=True)
+        return True
+
+    async def _heart(self) -> None:
+        """The heartbeat, a loop of its own: a long sweep never makes it late."""
+        while True:
+            try:
+                await self._beat()
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                logger.debug("the heartbeat failed", exc_info=True)  # the sweep logs
+            await asyncio.sleep(downtime.BEAT_S / 4)
 
     def start(self) -> None:
         self.service.on_deadline = self.wake
+        self.service.confirm_outages = self.confirm_outages
         self._task = asyncio.create_task(self._loop())
+        self._heart_task = asyncio.create_task(self._heart())
 
     def wake(self, deadline: datetime) -> None:
         """A deadline was just set: sleep no longer than until it."""
@@ -96,8 +131,8 @@ class Sweep:
 
     async def close(self) -> None:
         if self._task is not None:
-            await cancel_and_wait([self._task])
-            self._task = None
+            await cancel_and_wait([t for t in (self._task, self._heart_task) if t is not None])
+            self._task = self._heart_task = None
             try:  # the moment this process stops: if it was the last, the site went down then
                 await self._beat(force=True)
             except Exception:
@@ -131,7 +166,8 @@ class Sweep:
             try:
                 if not self.recovered:
                     await self.recover()
-                await self._beat()
+                if self.beat_failures:
+                    raise RuntimeError("the heartbeat fails")  # a store that takes no writes
                 due = await self.sweep_once()
                 upcoming = await self.service.store.next_deadline()
             except asyncio.CancelledError:

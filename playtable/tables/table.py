@@ -15,7 +15,7 @@ from typing import Any, cast
 
 from playtable.games import PLAYERS, Game, Outcome, Player, Termination, other
 from playtable.store import MoveRow, TableRow
-from playtable.tables import clocks, tokens
+from playtable.tables import clocks, downtime, tokens
 
 
 @dataclass(frozen=True)
@@ -179,7 +179,10 @@ class LoadedTable:
 
     # Before the method ``clocks``, whose name would hide the module's in the annotation.
     @cached_property
-    def _clocks(self) -> clocks.Clocks:
+    def _clocks(self) -> tuple[downtime.Outages, clocks.Clocks]:
+        return downtime.outages(), self._derive_clocks()
+
+    def _derive_clocks(self) -> clocks.Clocks:
         control = self.time_control
         if isinstance(control, clocks.Unlimited):
             return clocks.Clocks(control, history=(None,) * len(self.moves))
@@ -201,8 +204,13 @@ class LoadedTable:
         )
 
     def clocks(self) -> clocks.Clocks:
-        """Both clocks, derived from the moves' commit times (:mod:`playtable.tables.clocks`)."""
-        return self._clocks
+        """Both clocks, derived from the moves' commit times (:mod:`playtable.tables.clocks`),
+        and derived again once the site's outages are not those they were derived with."""
+        known, derived = self._clocks
+        if known is not downtime.outages():
+            del self.__dict__["_clocks"]
+            known, derived = self._clocks
+        return derived
 
     def both_moved(self) -> bool:
         return {m.player for m in self.moves} == set(PLAYERS)

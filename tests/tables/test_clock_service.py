@@ -349,8 +349,7 @@ async def test_the_time_the_whole_site_was_down_is_given_back_to_the_clocks(
     from the moment the site is back with the time they had when it went down, in real time
     and in correspondence, once (a second process starting finds the fresh heartbeat)."""
     first = service_on(store, clock)
-    sweep = Sweep(first)
-    await sweep.recover()  # the site's first heartbeat
+    sweep = Sweep(first)  # its heartbeat is renewed as the site runs; here only as it stops
     fast, red, blue = await seated(first, RealTime(30, 0))
     await played(first, clock, fast, red, blue, 18)  # blue's clock runs: 30 s
     slow, s_red, _ = await seated(first, Correspondence(1))
@@ -389,7 +388,6 @@ async def test_a_quick_restart_gives_nothing_back(store: Store, clock: StepClock
     """Within a few seconds of the last heartbeat the site was not down (another process
     may have run meanwhile): the clocks are as the moves say."""
     first = service_on(store, clock)
-    await Sweep(first).recover()
     table_id, red, blue = await seated(first, RealTime(30, 0))
     await played(first, clock, table_id, red, blue, 18)
     await Sweep(first)._beat(force=True)  # a heartbeat, as the sweep's loop renews it
@@ -408,10 +406,9 @@ async def test_processes_starting_together_after_an_outage_agree_and_flag_nobody
     games lost on time). The outage is recorded once, with the beat that found it, and every
     process that starts reads it before its first sweep."""
     first = service_on(store, clock)
-    await Sweep(first).recover()
     table_id, red, blue = await seated(first, RealTime(30, 0))
     await played(first, clock, table_id, red, blue, 18)  # blue's 30 s run
-    await Sweep(first)._beat(force=True)
+    await Sweep(first)._beat(force=True)  # the heartbeat as the site runs
     await first.close()
     clock.advance(60)  # every process down for a minute
     one, two = service_on(store, clock), service_on(store, clock)
@@ -430,3 +427,40 @@ async def test_processes_starting_together_after_an_outage_agree_and_flag_nobody
     assert (await one.snapshot(table_id, None))["clock"]["remaining"]["blue"] == 26.0
     await one.close()
     await two.close()
+
+
+async def test_the_first_move_after_the_database_was_away_knows_the_time_it_was_away(
+    store: Store, clock: StepClock
+) -> None:
+    """The database away for 40 s while the process runs (no beat, no move stored): blue's
+    first move after it comes before any beat, and is judged with the outage its own beat
+    records then, not lost on time; the sweep's verdict is the same."""
+    service = service_on(store, clock)
+    sweep = Sweep(service)
+    service.confirm_outages = sweep.confirm_outages  # as Sweep.start wires it
+    fast, red, blue = await seated(service, RealTime(30, 0))
+    other, o_red, o_blue = await seated(service, RealTime(30, 0))
+    for ply, (seconds, moves) in enumerate(
+        ((3, ((fast, red), (other, o_red))), (4, ((fast, blue), (other, o_blue))), (5, ()))
+    ):
+        clock.advance(seconds)
+        for table_id, token in moves:
+            await service.play_move(table_id, token, ply, ("a1-b1", "a1-a2")[ply])
+    for table_id, token in ((fast, red), (other, o_red)):
+        await service.play_move(table_id, token, 2, "b1-c1")  # red's 5 s charged
+    clock.advance(3)  # both blues have thought 3 s
+    await sweep._beat(force=True)  # the last beat before the database went away
+    clock.advance(40)
+    await service.play_move(fast, blue, 3, "c1-d1")
+    assert (await service.record(fast)).clocks[-1] == 27.0
+    assert await sweep.sweep_once() == 1  # the other table's stored deadline has passed
+    shown = await service.snapshot(other, None)
+    assert shown["outcome"] is None
+    assert shown["clock"]["remaining"]["blue"] == 27.0
+    assert len(await store.outages()) == 1
+    for _ in range(14):  # the site runs, beating, and blue's time runs out
+        clock.advance(2)
+        await sweep._beat()
+    await sweep.sweep_once()
+    assert (await service.snapshot(other, None))["outcome"]["reason"] == "timeout"
+    assert len(await store.outages()) == 1
