@@ -17,6 +17,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 from sqlalchemy.pool import StaticPool
 
 from playtable import settings
+from playtable.store.sqlite_file import SqliteFile
 
 DEFAULT_URL = "sqlite:///var/playtable.sqlite3"
 
@@ -78,11 +79,12 @@ def normalized(url: str) -> str:
 SYNCHRONOUS = ("FULL", "EXTRA", "NORMAL")
 
 
-def sqlite_engine(url: sa.URL) -> Engine:
+def sqlite_engine(url: sa.URL, file: SqliteFile | None = None) -> Engine:
     """A SQLite engine on the standard driver, with WAL, foreign keys and full fsync.
 
     ``?synchronous=NORMAL`` in the URL trades the fsync of every commit for durability
     against a crash of the server only (not of the machine); the default is ``FULL``.
+    ``file``: told of every connection opened (its first fixes the file's identity).
     """
     synchronous = str(url.query.get("synchronous", "FULL")).upper()
     if synchronous not in SYNCHRONOUS:
@@ -103,6 +105,8 @@ def sqlite_engine(url: sa.URL) -> Engine:
         cursor.execute(f"PRAGMA synchronous={synchronous}")
         cursor.execute("PRAGMA busy_timeout=30000")
         cursor.close()
+        if file is not None:
+            file.opened()
 
     return engine
 

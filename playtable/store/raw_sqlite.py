@@ -16,6 +16,7 @@ import sqlalchemy as sa
 from sqlalchemy.engine import Engine
 
 from playtable.store.prepared import Compiled
+from playtable.store.sqlite_file import SqliteFile
 
 # One change: its compare-and-set (an UPDATE that must match one row) and what it then writes.
 Step = tuple[sa.Executable, Mapping[str, Any]]
@@ -29,9 +30,10 @@ class RawWriter:
     each transaction, for an in-memory database whose one connection other threads share.
     """
 
-    def __init__(self, engine: Engine, guard: Any) -> None:
+    def __init__(self, engine: Engine, guard: Any, file: SqliteFile | None = None) -> None:
         self.engine = engine
         self.guard = guard
+        self.file = file  # checked before each commit (sqlite_file.py)
         self._prepare = Compiled(engine.dialect)
         self._connection: Any = None
         self._lock = threading.Lock()
@@ -56,6 +58,8 @@ class RawWriter:
                             prepared = self._prepare(statement)
                             db.execute(prepared.sql, prepared.parameters(values))
                     results.append(matched)
+                if self.file is not None:
+                    self.file.check()
                 db.commit()
             except BaseException:
                 db.rollback()

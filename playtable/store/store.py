@@ -68,6 +68,7 @@ from playtable.store.rows import (
     PushSubscription,
     TableRow,
 )
+from playtable.store.sqlite_file import SqliteFile
 from playtable.store.worker import Worker
 from playtable.store.writes import (
     CONTRADICTIONS,
@@ -111,7 +112,9 @@ class Store:
         self.url = url = normalized(url)
         parsed = sa.make_url(url)
         self.sqlite = parsed.get_backend_name() == "sqlite"
-        self.engine: Engine | None = sqlite_engine(parsed) if self.sqlite else None
+        on_disk = self.sqlite and parsed.database not in (None, "", ":memory:")
+        self.file = SqliteFile(str(parsed.database)) if on_disk else None
+        self.engine: Engine | None = sqlite_engine(parsed, self.file) if self.sqlite else None
         self.async_engine: AsyncEngine | None = (
             None if self.sqlite else server_engine(parsed, timeouts=timeouts)
         )
@@ -130,7 +133,9 @@ class Store:
         )
         # Moves, the writes that count, skip SQLAlchemy's per-statement work on SQLite.
         self._raw: RawWriter | None = (
-            RawWriter(self.engine, self._one_at_a_time) if self.engine is not None else None
+            RawWriter(self.engine, self._one_at_a_time, self.file)
+            if self.engine is not None
+            else None
         )
         # And so do the reads made most often: a table's row and seats, its moves.
         self._reader: RawReader | None = (
@@ -205,7 +210,10 @@ class Store:
     def _run_in_thread(self, operation: Callable[..., T], *args: Any) -> T:
         assert self.engine is not None
         with self._one_at_a_time, self.engine.begin() as conn:
-            return operation(conn, *args)
+            result = operation(conn, *args)
+            if self.file is not None:
+                self.file.check()  # before the commit (sqlite_file.py)
+            return result
 
     async def _read(self, operation: Callable[..., T], *args: Any) -> T:
         """A read: on a server database without BEGIN and COMMIT (two round trips fewer).
