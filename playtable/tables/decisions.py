@@ -340,7 +340,12 @@ def new_seat_key(table: LoadedTable, actor: Actor, token_hash: str) -> Decision:
         raise NotSeated("The computer's seat has no link.", version=table.version)
     if table.outcome() is not None:
         raise GameOver("The game is over.", version=table.version)
-    return decided(table, (), offers=table.offers, rekey=(player, token_hash))
+    return decided(
+        table,
+        (TableEvent(Kind.SEAT_KEY_REPLACED, player),),
+        offers=table.offers,
+        rekey=(player, token_hash),
+    )
 
 
 def flag(table: LoadedTable, now: datetime) -> Decision | None:

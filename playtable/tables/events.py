@@ -27,6 +27,7 @@ class Kind(enum.StrEnum):
     REMATCH_DECLINED = "rematch_declined"
     REMATCH_ACCEPTED = "rematch_accepted"
     SEATED = "seated"
+    SEAT_KEY_REPLACED = "seat_key_replaced"  # a seat's link was replaced: old sockets re-check
     PRESENCE = "presence"
     SPECTATORS = "spectators"
     QUICK = "quick"

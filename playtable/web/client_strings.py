@@ -243,6 +243,7 @@ ERROR_CODES = (
     "busy",
     "rate_limited",
     "too_many_connections",
+    "seat_key_replaced",
     "idle",
     "not_found",
     "internal",
@@ -268,6 +269,10 @@ def error_texts(catalog: gettext.NullTranslations) -> dict[str, str]:
         "rate_limited": _("Too many actions at once. Wait a moment and try again."),
         # The scale-out limits reuse translated sentences that say what to do about them.
         "too_many_connections": _("Too many actions at once. Wait a moment and try again."),
+        "seat_key_replaced": _(
+            "This seat has a new link, made on another page: this page no longer plays "
+            "here, and shows the game to a spectator."
+        ),
         "idle": _("This page is out of date. Reload it."),
         "not_found": _("There is no such table."),
         "internal": _("Something went wrong on the server. Try again."),

@@ -227,8 +227,10 @@ async def continue_page(request: Request) -> Response:
             "can_renew": table["outcome"] is None,
             "renewed": request.query_params.get("renewed") == "1",
         },
-        # The page holds a secret: not cached, not in the next page's Referer.
-        headers={"Cache-Control": "no-store", "Referrer-Policy": "no-referrer"},
+        # The page holds a secret: not cached. Its address holds none, so the site's
+        # Referrer-Policy (same-origin) stays: no-referrer would make the browser send
+        # "Origin: null" with the page's form, which the site refuses as another site's.
+        headers={"Cache-Control": "no-store"},
     )
     if new_csrf:
         set_csrf_cookie(response, request, csrf)

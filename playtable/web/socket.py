@@ -24,7 +24,7 @@ from playtable.games import Player
 from playtable.tables import Stale, TableError, TableNotFound, TableService
 from playtable.tables.views import VIEWER_FIELDS
 from playtable.web.budgets import Budget, over_budget
-from playtable.web.connections import Connections
+from playtable.web.connections import Connections, Place
 from playtable.web.limits import Limits, TokenBucket
 from playtable.web.links import seat_token_from
 from playtable.web.wire import dumps, encoded, table_text
@@ -74,6 +74,7 @@ class TableSocket:
         )
         self.player: Player | None = None
         self.counted = False  # this socket's presence is counted (once, whatever it sends)
+        self.place: Place | None = None  # its share of the connection caps, once admitted
         self.joined = False
         self.resubscribing: asyncio.Task[None] | None = None
         self.resync: asyncio.Task[None] | None = None
@@ -128,7 +129,7 @@ class TableSocket:
             # Refused at the handshake (HTTP 403): an unknown table holds no socket here.
             await self.websocket.close(1008)
             return
-        place = connections.admit(self.table_id, address, self.player)
+        self.place = place = connections.admit(self.table_id, address, self.player)
         if place is None and self.player is None and connections.told_lately(address):
             await self.websocket.close(1013)  # told lately: refused at the handshake
             return
@@ -165,14 +166,20 @@ class TableSocket:
         except WebSocketDisconnect:
             pass
         finally:
-            connections.release(place)
             await self.leave()
 
-    async def leave(self) -> None:
-        # Bookkeeping first and without awaiting: this task may already be cancelled.
+    def give_up_place(self) -> None:
+        """No longer count this socket: its share of the caps, and its presence."""
+        if self.place is not None:
+            self.connections.release(self.place)
+            self.place = None
         if self.counted:
             self.counted = False
             self.service.disconnected(self.table_id, self.player)
+
+    async def leave(self) -> None:
+        # Bookkeeping first and without awaiting: this task may already be cancelled.
+        self.give_up_place()
         for task in (self.resubscribing, self.resync):
             if task is not None:
                 task.cancel()
@@ -482,6 +489,11 @@ class TableSocket:
             text = self.encode_whole(message)
         self.sent_version = version
         await self.send_text(text)
+        if self.player is not None and any(
+            e.get("kind") == "seat_key_replaced" and e.get("player") == self.player
+            for e in message["events"]
+        ):
+            await self.check_seat()
         if not self.rematch_sent and any(
             e.get("kind") == "rematch_accepted" for e in message["events"]
         ):
@@ -492,6 +504,30 @@ class TableSocket:
                 # request, a re-read or the next join sends the link.
                 log.warning("table %s: the rematch link was not sent", self.table_id, exc_info=True)
 
+    async def check_seat(self) -> None:
+        """The seat's link was replaced (``seat_key_replaced``): a socket opened with the old
+        key is told and closed, which gives up its presence and its share of the seat's
+        connections; the page connects again as what its cookie holds now (a spectator, or
+        the player again on the device that made the new link)."""
+        if self.player is None or await self.service.seat_of(self.table_id, self.token):
+            return
+        # Counted out at once, whenever the page answers the close.
+        self.give_up_place()
+        await self.send_error(
+            "seat_key_replaced",
+            "This seat has a new link: this page no longer plays here.",
+        )
+        await self.websocket.close(1008)
+
+    async def resync_state(self, only_if_newer: bool) -> None:
+        """A re-read after a missed message: the state, and the seat checked again (the
+        missed message may have been a new key for it)."""
+        await (self.read_again() if only_if_newer else self.send_state())
+        try:
+            await self.check_seat()
+        except Exception:
+            log.debug("table %s: the seat check failed", self.table_id, exc_info=True)
+
     def resync_soon(self, at_once: bool = False) -> None:
         pending = self.resync is not None and not self.resync.done()
         if pending and at_once and self.resync_later:
@@ -500,7 +536,7 @@ class TableSocket:
             pending = False
         if not pending:
             self.resync_later = not at_once
-            self.resync = asyncio.create_task(self.send_state() if at_once else self.read_again())
+            self.resync = asyncio.create_task(self.resync_state(only_if_newer=not at_once))
 
     def _personal(self, table_id: str, seats: Any) -> dict[str, Any]:
         return self.service.personal({"id": table_id, "seats": seats}, self.player)

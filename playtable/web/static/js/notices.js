@@ -9,6 +9,27 @@ export function showNotice(text) {
   notice.hidden = false;
 }
 
+// A notice for the page as it loads next (it reloads itself): kept in this tab's storage.
+const KEPT = "pt_notice";
+export function keepNotice(text) {
+  try {
+    sessionStorage.setItem(KEPT, text);
+  } catch {
+    // storage refused (a private window): the page reloads without the notice
+  }
+}
+
+export function showKeptNotice() {
+  let text = null;
+  try {
+    text = sessionStorage.getItem(KEPT);
+    sessionStorage.removeItem(KEPT);
+  } catch {
+    return;
+  }
+  if (text) showNotice(text);
+}
+
 export function clearNotice() {
   const notice = $("notice");
   notice.hidden = true;

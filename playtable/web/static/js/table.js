@@ -16,7 +16,7 @@ import { copyField } from "./copy.js";
 import { connectionFor, MOVE_SILENCE_MS } from "./connection.js";
 import { DotsBoard } from "./dots.js";
 import { t } from "./i18n.js";
-import { showNotice } from "./notices.js";
+import { showKeptNotice, showNotice } from "./notices.js";
 import { replayFor } from "./replay.js";
 import { SwaptimumBoard } from "./swaptimum.js";
 import { eventsFor } from "./table_events.js";
@@ -113,4 +113,5 @@ window.addEventListener("pageshow", (event) => {
 });
 
 render();
+showKeptNotice(); // why the page loaded again (its seat link replaced elsewhere)
 connection.connect();

@@ -5,7 +5,7 @@
 import { clearFeedback, showFeedback } from "./feedback.js";
 import { hasString, playerName, refusal, t, tn } from "./i18n.js";
 import { moveWords } from "./move_words.js";
-import { announce, clearNotice, forgetNext, showNotice } from "./notices.js";
+import { announce, clearNotice, forgetNext, keepNotice, showNotice } from "./notices.js";
 import { applyPatch } from "./patch.js";
 import { playSound } from "./sound.js";
 import { inPageLanguage, resultText } from "./table_panels.js";
@@ -48,6 +48,14 @@ export function eventsFor({ render, rejoin, setConnection }) {
         // a join that failed (the store away a moment): asked again, or the page would
         // wait for ever with nothing to play
         if (message.request === "join" && !state.joined) setTimeout(rejoin, 1000);
+        if (message.code === "seat_key_replaced") {
+          // This page's seat link was replaced: loaded again, it is what its cookie holds
+          // now (a spectator, or the player on the device that made the new link).
+          keepNotice(errorText(message));
+          state.leaving = true;
+          window.location.reload();
+          break;
+        }
         showNotice(t("server_error", { message: errorText(message) }));
         render();
         break;

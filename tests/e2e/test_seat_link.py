@@ -1,0 +1,39 @@
+"""A seat link seen by someone else, replaced on the continue page: the page open with the
+old link says so and becomes a spectator's; the player's own pages play on."""
+
+from __future__ import annotations
+
+from playwright.sync_api import Browser, expect
+
+from tests.e2e.helpers import TIMEOUT, accept_invitation, create_table, seat, wait_ready
+
+
+def test_a_page_open_with_the_replaced_link_says_so_and_only_watches(
+    browser: Browser, server_url: str
+) -> None:
+    red = browser.new_context().new_page()
+    create_table(red, server_url, "dots", seat="red", dots_rows="2", dots_cols="2")
+    blue = browser.new_context().new_page()
+    accept_invitation(blue, red.locator("#invite-url").input_value())
+    wait_ready(blue)
+    # Red's link, seen on a screen: someone else opens it (in Finnish, as it happens).
+    red.locator("#continue-link").click()
+    seen = red.locator("#seat-url").input_value()
+    other = browser.new_context(locale="fi-FI").new_page()
+    other.goto(seen)
+    wait_ready(other)
+    assert seat(other) == "red"
+    red.get_by_role("button", name="Make a new seat link").click()
+    expect(red.locator("#renewed")).to_be_visible(timeout=TIMEOUT)
+    # The other page loads again by itself, says why, and watches: no seat, no moves.
+    notice = other.locator("#notice")
+    expect(notice).to_contain_text("uusi linkki", timeout=TIMEOUT)
+    wait_ready(other)
+    assert seat(other) is None
+    expect(blue.locator("#player-red .player__presence")).to_have_attribute(
+        "data-presence", "offline", timeout=TIMEOUT
+    )
+    # The player, back at the table from the continue page, plays on.
+    red.get_by_role("link", name="Back to the table").click()
+    wait_ready(red)
+    assert seat(red) == "red"

@@ -1,0 +1,97 @@
+"""A seat's new key ("Make a new seat link" on the continue page) and the sockets opened
+with the old one: they stop playing, stop counting as the player, and say why."""
+
+from __future__ import annotations
+
+import pytest
+from starlette.testclient import TestClient
+from starlette.websockets import WebSocketDisconnect
+
+from playtable.web.app import create_app
+from playtable.web.limits import Limits
+from tests.web.conftest import DOTS, SECRET, Socket, claim, connect, create_table, csrf_of
+
+
+def _renew(client: TestClient, table_id: str, token: str) -> str:
+    """This browser (holding ``token``) asks for a new seat link; returns the new key."""
+    client.cookies.clear()
+    client.cookies.set(f"pt_{table_id}", token)
+    csrf = csrf_of(client.get(f"/t/{table_id}/continue").text)
+    client.cookies.set("pt_csrf", csrf)
+    renewed = client.post(f"/t/{table_id}/continue", data={"csrf": csrf}, follow_redirects=False)
+    assert renewed.status_code == 303
+    new = renewed.cookies.get(f"pt_{table_id}")
+    assert new and new != token
+    return new
+
+
+def test_a_socket_open_with_the_old_key_is_told_and_no_longer_counts_as_the_player(
+    client: TestClient,
+) -> None:
+    """A review: after 'Make a new seat link', a page already open with the old link went
+    on showing 'you are Red', Red stayed 'online' for the opponent, and sixteen sockets
+    opened with a seen link kept the owner out (the seat's share of connections)."""
+    table = create_table(client, seat="red", options=DOTS)
+    blue_token = claim(client, table)
+    with (
+        connect(client, table.id, table.token) as old_session,
+        connect(client, table.id, blue_token) as blue_session,
+    ):
+        old_device, blue = Socket(old_session), Socket(blue_session)
+        assert old_device.join()["table"]["you"] == "red"
+        blue.join()
+        blue.until_state(lambda t: t["seats"]["red"]["online"])
+        new = _renew(client, table.id, table.token)
+        error = old_device.error()
+        assert error["code"] == "seat_key_replaced"
+        assert "new link" in error["message"]
+        with pytest.raises(WebSocketDisconnect):
+            old_device.receive()  # closed: the page connects again, as what its key is now
+        blue.until_state(lambda t: not t["seats"]["red"]["online"])
+    with connect(client, table.id, table.token) as session:
+        assert Socket(session).join()["table"]["you"] is None  # the old key: a spectator
+    with connect(client, table.id, new) as session:
+        assert Socket(session).join()["table"]["you"] == "red"
+
+
+def test_the_device_that_renewed_the_link_keeps_playing_on_its_open_page(
+    client: TestClient,
+) -> None:
+    """The page this browser has open is closed too (its socket holds the old key), and
+    connects again with the cookie just renewed: seated as before."""
+    table = create_table(client, seat="red", options=DOTS)
+    claim(client, table)
+    with connect(client, table.id, table.token) as session:
+        page = Socket(session)
+        page.join()
+        new = _renew(client, table.id, table.token)
+        assert page.error()["code"] == "seat_key_replaced"
+    with connect(client, table.id, new) as session:
+        again = Socket(session)
+        state = again.join()
+        assert state["table"]["you"] == "red"
+        again.send("move", ply=0, move=state["table"]["view"]["legal_moves"][0])
+        again.until_state(lambda t: t["ply"] == 1)
+
+
+def test_sockets_held_with_a_seen_link_no_longer_keep_the_owner_out(db_url: str) -> None:
+    """The seat's share of connections (two here, sixteen by default): someone who saw the
+    link and filled it kept the owner out even after the new link (a review)."""
+    limits = Limits(sockets_per_seat=2)
+    with TestClient(create_app(db_url, secret=SECRET, limits=limits)) as client:
+        table = create_table(client, seat="red", options=DOTS)
+        claim(client, table)
+        with (
+            connect(client, table.id, table.token) as first,
+            connect(client, table.id, table.token) as second,
+        ):
+            intruders = [Socket(first), Socket(second)]
+            for intruder in intruders:
+                intruder.join()
+            with connect(client, table.id, table.token) as third:  # the owner, kept out
+                assert Socket(third).error()["code"] == "too_many_connections"
+            new = _renew(client, table.id, table.token)
+            for intruder in intruders:
+                assert intruder.error()["code"] == "seat_key_replaced"
+            with connect(client, table.id, new) as owner:
+                assert Socket(owner).join()["table"]["you"] == "red"
