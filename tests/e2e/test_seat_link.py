@@ -16,7 +16,11 @@ def test_a_page_open_with_the_replaced_link_says_so_and_only_watches(
     blue = browser.new_context().new_page()
     accept_invitation(blue, red.locator("#invite-url").input_value())
     wait_ready(blue)
-    # Red's link, seen on a screen: someone else opens it (in Finnish, as it happens).
+    # Red's own second tab at the table, then red's link, seen on a screen: someone else
+    # opens it (in Finnish, as it happens).
+    red_tab = red.context.new_page()
+    red_tab.goto(red.url)
+    wait_ready(red_tab)
     red.locator("#continue-link").click()
     seen = red.locator("#seat-url").input_value()
     other = browser.new_context(locale="fi-FI").new_page()
@@ -30,6 +34,11 @@ def test_a_page_open_with_the_replaced_link_says_so_and_only_watches(
     expect(notice).to_contain_text("uusi linkki", timeout=TIMEOUT)
     wait_ready(other)
     assert seat(other) is None
+    # Red's tab loaded again too (its socket held the old key) and plays on, told nothing.
+    expect(red_tab.locator("#notice")).to_be_hidden()
+    wait_ready(red_tab)
+    assert seat(red_tab) == "red"
+    red_tab.close()  # and then only the other page is open: it is not Red for Blue
     expect(blue.locator("#player-red .player__presence")).to_have_attribute(
         "data-presence", "offline", timeout=TIMEOUT
     )

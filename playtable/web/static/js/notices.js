@@ -19,7 +19,8 @@ export function keepNotice(text) {
   }
 }
 
-export function showKeptNotice() {
+/** Show the kept notice if `show` (else only forget it). */
+export function showKeptNotice(show) {
   let text = null;
   try {
     text = sessionStorage.getItem(KEPT);
@@ -27,7 +28,7 @@ export function showKeptNotice() {
   } catch {
     return;
   }
-  if (text) showNotice(text);
+  if (text && show) showNotice(text);
 }
 
 export function clearNotice() {

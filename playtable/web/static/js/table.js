@@ -113,5 +113,7 @@ window.addEventListener("pageshow", (event) => {
 });
 
 render();
-showKeptNotice(); // why the page loaded again (its seat link replaced elsewhere)
+// Why the page loaded again: its seat link was replaced elsewhere. Not said where the page
+// is still seated (this browser made the new link, and its cookie holds it).
+showKeptNotice(page.you === null);
 connection.connect();
