@@ -15,6 +15,8 @@ player opens on purpose to carry the seat to another device (as a link or a QR c
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -191,6 +193,13 @@ def qr_svg(text: str) -> Markup:
     return Markup(svg)  # segno escapes nothing of ours: the SVG holds only the modules
 
 
+def renewed_mark(token: str) -> str:
+    """What the continue page's address carries after a new link was made: derived from the
+    new key, so "This is a new link" shows only where it is true (an address typed with
+    ``?renewed=1`` said it of a link never replaced), and says nothing of the key itself."""
+    return hashlib.sha256(f"renewed:{token}".encode()).hexdigest()[:16]
+
+
 async def continue_page(request: Request) -> Response:
     """``/t/{id}/continue``: this seat's link as text and QR code, for another device."""
     table_id = request.path_params["table_id"]
@@ -225,7 +234,9 @@ async def continue_page(request: Request) -> Response:
             "nav": "games",
             "csrf": csrf,
             "can_renew": table["outcome"] is None,
-            "renewed": request.query_params.get("renewed") == "1",
+            "renewed": hmac.compare_digest(
+                request.query_params.get("renewed", ""), renewed_mark(token)
+            ),
         },
         # The page holds a secret: not cached. Its address holds none, so the site's
         # Referrer-Policy (same-origin) stays: no-referrer would make the browser send
@@ -268,7 +279,7 @@ async def renew_seat_link(request: Request) -> Response:
     finally:
         await form.close()
     target = page_url(request, request.url_for("continue", table_id=table_id).path)
-    response = RedirectResponse(f"{target}?renewed=1", status_code=303)
+    response = RedirectResponse(f"{target}?renewed={renewed_mark(token)}", status_code=303)
     set_seat_cookie(response, request, table_id, token)
     return response
 
