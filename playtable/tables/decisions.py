@@ -47,11 +47,6 @@ class Decision:
     events: tuple[Event, ...]
     after: LoadedTable
 
-    @property
-    def on_time(self) -> bool:
-        """Whether it ends the game on time (or aborts it): a verdict of the clocks."""
-        return any(isinstance(event, TimeOut) for event in self.events)
-
 
 # -- the checks every action starts with --------------------------------------------------------
 def require_seat(table: LoadedTable, actor: Actor) -> Player:

@@ -370,7 +370,8 @@ class TableService:
 
     async def load(self, table_id: str) -> LoadedTable:
         """The table as stored now, its position replayed (or taken from the cache if the
-        stored version is the cached one); raises TableNotFound."""
+        stored version is the cached one); raises TableNotFound. Outages learnt first."""
+        await self.confirm_outages()
         row = await self.store.table(table_id)
         if row is None:
             raise TableNotFound(f"There is no table {table_id!r}.")
@@ -399,14 +400,13 @@ class TableService:
         read afresh and the request decided again before the player is told no.
         """
         async with self._lock(table_id):
+            await self.confirm_outages()  # a stale beat: the database may have been away
             cached = self._cache.get(table_id)
             table = cached if cached is not None else await self.load(table_id)
             fresh = cached is None
             for _ in range(ATTEMPTS):
                 try:
                     decision = decide(table)
-                    if decision is not None and decision.on_time and await self.confirm_outages():
-                        decision = decide(table)  # the outages just learnt give time back
                 except TableError:
                     if fresh:
                         raise

@@ -45,6 +45,7 @@ class Sweep:
         self._sleeping_until: datetime | None = None
         self._task: asyncio.Task[None] | None = None
         self._heart_task: asyncio.Task[None] | None = None
+        self._confirming = asyncio.Lock()
         #: Due tables ``tried`` (ended here, by another process, or saved by a move) and
         #: ``failed``, and ``rounds`` of the loop.
         self.counts: Counter[str] = Counter()
@@ -95,17 +96,24 @@ class Sweep:
                 )
 
     async def confirm_outages(self) -> bool:
-        """Before a clock is judged out of time (``TableService.confirm_outages``): if this
+        """Before a table is decided or shown (``TableService.confirm_outages``): if this
         process's last beat is older than an outage, the database may have been away for
         every process and the outage not yet recorded or learnt here, so beat now (which
-        records and loads it). ``True`` if the outages were loaded again; raises if the
-        store still fails (no game ends on time while the store cannot say)."""
-        last = self._last_beat
-        now = self.service.clock()
-        if last is not None and (now - last).total_seconds() <= downtime.OUTAGE_S:
+        records and loads it; one beat for the requests that all find it so). ``True`` if
+        the outages were loaded again; raises if the store still fails (no clock is judged
+        or shown while the store cannot say)."""
+        if self._beat_is_fresh():
             return False
-        await self._beat(force=True)
+        async with self._confirming:
+            if not self._beat_is_fresh():  # (else another request just beat)
+                await self._beat(force=True)
         return True
+
+    def _beat_is_fresh(self) -> bool:
+        last = self._last_beat
+        return last is not None and (self.service.clock() - last).total_seconds() <= (
+            downtime.OUTAGE_S
+        )
 
     async def _heart(self) -> None:
         """The heartbeat, a loop of its own: a long sweep never makes it late."""

@@ -61,14 +61,33 @@ async def seated(service: TableService, control: RealTime | Correspondence) -> t
 
 
 async def played(
-    service: TableService, clock: StepClock, table_id: str, red: str, blue: str, third_s: float
+    service: TableService,
+    clock: StepClock,
+    table_id: str,
+    red: str,
+    blue: str,
+    third_s: float,
+    sweep: Sweep | None = None,
 ) -> None:
-    """Three moves: red after 3 s (its first, free), blue after 4 s, red after ``third_s``."""
+    """Three moves: red after 3 s (its first, free), blue after 4 s, red after ``third_s``
+    (with ``sweep``: its process beating meanwhile, as it does every two seconds)."""
     for seconds, token, ply, move in ((3, red, 0, "a1-b1"), (4, blue, 1, "a1-a2")):
-        clock.advance(seconds)
+        await living(clock, seconds, sweep)
         await service.play_move(table_id, token, ply, move)
-    clock.advance(third_s)
+    await living(clock, third_s, sweep)
     await service.play_move(table_id, red, 2, "b1-c1")
+
+
+async def living(clock: StepClock, seconds: float, sweep: Sweep | None) -> None:
+    """``seconds`` go by; with ``sweep``, its process runs and beats meanwhile (the
+    heartbeat loop, stepped): no outage, however long."""
+    if sweep is None:
+        clock.advance(seconds)
+        return
+    for _ in range(int(seconds)):
+        clock.advance(1)
+        await sweep._beat()
+    clock.advance(seconds - int(seconds))
 
 
 async def test_the_clocks_come_from_the_stored_commit_times_and_survive_a_restart(
@@ -443,12 +462,12 @@ async def test_the_first_move_after_the_database_was_away_knows_the_time_it_was_
     for ply, (seconds, moves) in enumerate(
         ((3, ((fast, red), (other, o_red))), (4, ((fast, blue), (other, o_blue))), (5, ()))
     ):
-        clock.advance(seconds)
+        await living(clock, seconds, sweep)
         for table_id, token in moves:
             await service.play_move(table_id, token, ply, ("a1-b1", "a1-a2")[ply])
     for table_id, token in ((fast, red), (other, o_red)):
         await service.play_move(table_id, token, 2, "b1-c1")  # red's 5 s charged
-    clock.advance(3)  # both blues have thought 3 s
+    await living(clock, 3, sweep)  # both blues have thought 3 s
     await sweep._beat(force=True)  # the last beat before the database went away
     clock.advance(40)
     await service.play_move(fast, blue, 3, "c1-d1")
@@ -464,3 +483,34 @@ async def test_the_first_move_after_the_database_was_away_knows_the_time_it_was_
     await sweep.sweep_once()
     assert (await service.snapshot(other, None))["outcome"]["reason"] == "timeout"
     assert len(await store.outages()) == 1
+
+
+async def test_a_move_in_time_after_the_database_was_away_is_announced_without_it(
+    store: Store, clock: StepClock
+) -> None:
+    """A review: the first move after a 40 s outage, in time even with it charged, went out
+    with the 40 s off the mover's clock (and a join at once saw it so), until a beat learnt
+    the outage; the record was right. A process whose last beat is older than an outage
+    beats before it decides or shows a clocked table."""
+    service = service_on(store, clock)
+    sweep = Sweep(service)
+    service.confirm_outages = sweep.confirm_outages  # as Sweep.start wires it
+    table_id, red, blue = await seated(service, RealTime(60, 0))
+    await played(service, clock, table_id, red, blue, 5, sweep)
+    await living(clock, 3, sweep)  # blue thinks 3 s
+    await sweep._beat(force=True)  # the last beat before the database went away
+    clock.advance(40)
+    subscription = await service.subscribe(table_id)
+    await service.play_move(table_id, blue, 3, "c1-d1")
+    message = await asyncio.wait_for(subscription.get(), 2)
+    await subscription.close()
+    changed = (
+        message["table"]
+        if "table" in message
+        else {op["path"][1:]: op["value"] for op in message["patch"] if op["path"].count("/") == 1}
+    )
+    assert changed["clock"]["remaining"]["blue"] == 57.0  # 60 - 3 (a first move is free)
+    assert (await service.record(table_id)).clocks[-1] == 57.0
+    clock.advance(41)  # and a join after another outage, before any beat
+    shown = await service.snapshot(table_id, None)
+    assert shown["clock"]["remaining"]["red"] == 55.0  # 60 - 5, red's time since not charged
