@@ -40,6 +40,47 @@ def beat(conn: Connection, now: datetime, outage_s: float) -> tuple[datetime, da
     return previous, now
 
 
+#: The beat of :func:`beat` as one PostgreSQL statement: the row locked, renewed, and an
+#: outage recorded, or the first beat written, all or nothing.
+_BEAT_AT_ONCE = sa.text(
+    """
+    WITH previous AS (
+        SELECT at FROM site_heartbeat WHERE id = 1 FOR UPDATE
+    ), renewed AS (
+        UPDATE site_heartbeat SET at = :now FROM previous
+        WHERE site_heartbeat.id = 1 AND previous.at < :now
+        RETURNING previous.at AS down_at
+    ), recorded AS (
+        INSERT INTO site_outages (down_at, up_at)
+        SELECT down_at, :now FROM renewed
+        WHERE down_at < :now - make_interval(secs => :outage_s)
+        RETURNING down_at, up_at
+    ), first AS (
+        INSERT INTO site_heartbeat (id, at)
+        SELECT 1, :now WHERE NOT EXISTS (SELECT 1 FROM previous)
+        ON CONFLICT (id) DO NOTHING
+    )
+    SELECT down_at, up_at FROM recorded
+    """
+).bindparams(
+    sa.bindparam("now", type_=sa.DateTime(timezone=True)),
+    sa.bindparam("outage_s", type_=sa.Float),
+)
+
+
+def beat_at_once(
+    conn: Connection, now: datetime, outage_s: float
+) -> tuple[datetime, datetime] | None:
+    """:func:`beat` on PostgreSQL, as one statement run outside any transaction (the caller's
+    connection commits each statement): the row is locked only while the database runs it.
+    A process stopped half-way through a beat of several statements (SIGSTOP, a debugger, a
+    frozen VM) held it, and every other process's beat waited; the first beat after that
+    found the heartbeat old and recorded an outage while moves were being served (a review).
+    Now whatever becomes of the process, its beat is done or not done."""
+    row = conn.execute(_BEAT_AT_ONCE, {"now": now, "outage_s": min(outage_s, 1e9)}).first()
+    return None if row is None else (row.down_at, row.up_at)
+
+
 def read_outages(conn: Connection) -> list[tuple[datetime, datetime]]:
     c = site_outages.c
     rows = conn.execute(sa.select(c.down_at, c.up_at).order_by(c.down_at))

@@ -45,7 +45,7 @@ from playtable.store.engines import (
     server_engine,
     sqlite_engine,
 )
-from playtable.store.heartbeat import beat, read_outages
+from playtable.store.heartbeat import beat, beat_at_once, read_outages
 from playtable.store.push import add_push, read_push, remove_push
 from playtable.store.raw_postgres import RawPostgresWriter
 from playtable.store.raw_read import RawReader
@@ -259,6 +259,9 @@ class Store:
     async def beat(self, now: datetime, outage_s: float) -> tuple[datetime, datetime] | None:
         """Renew the site's heartbeat; the outage it found and recorded, if it was older than
         ``outage_s`` (the whole site was down since)."""
+        if self.async_engine is not None:
+            # PostgreSQL: one statement, committed by itself (heartbeat.beat_at_once).
+            return await self._read(beat_at_once, now, outage_s)
         async with self._write_lock:
             try:
                 return await self._run(beat, now, outage_s)

@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import warnings
+from datetime import UTC, datetime, timedelta
 
 import asyncpg
 import pytest
@@ -230,6 +231,10 @@ class StallingProxy:
     def __init__(self, target: tuple[str, int]) -> None:
         self.target = target
         self.stalled = asyncio.Event()
+        # The process stops after it sent a statement holding this text, and the request
+        # that runs it (asyncpg prepares first): see :meth:`freeze_after`.
+        self.freeze_marker: bytes | None = None
+        self.marker_seen = False
         self.server: asyncio.Server | None = None
         self.port = 0
 
@@ -240,16 +245,29 @@ class StallingProxy:
     async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         upstream_reader, upstream_writer = await asyncio.open_connection(*self.target)
 
-        async def pipe(source: asyncio.StreamReader, sink: asyncio.StreamWriter) -> None:
+        async def pipe(
+            source: asyncio.StreamReader, sink: asyncio.StreamWriter, requests: bool = False
+        ) -> None:
             with contextlib.suppress(OSError, asyncio.CancelledError):
                 while data := await source.read(65536):
                     while self.stalled.is_set():
                         await asyncio.sleep(0.05)
                     sink.write(data)
                     await sink.drain()
+                    if requests and self.freeze_marker is not None:
+                        if self.marker_seen:
+                            self.stalled.set()  # the statement is running: stop here
+                        self.marker_seen = self.freeze_marker in data
             sink.close()
 
-        await asyncio.gather(pipe(reader, upstream_writer), pipe(upstream_reader, writer))
+        await asyncio.gather(
+            pipe(reader, upstream_writer, requests=True), pipe(upstream_reader, writer)
+        )
+
+    def freeze_after(self, marker: bytes) -> None:
+        """Stall both ways once a statement holding ``marker`` has been sent to run: as a
+        process stopped (SIGSTOP) just after it, whatever it meant to send next."""
+        self.freeze_marker, self.marker_seen = marker, False
 
     async def close(self) -> None:
         if self.server is not None:
@@ -291,4 +309,46 @@ async def test_a_stalled_database_fails_a_move_in_seconds_not_never(
     finally:
         proxy.stalled.clear()
         await store.close()
+        await proxy.close()
+
+
+async def test_a_process_stopped_in_its_heartbeat_holds_no_other_process_back(
+    postgres_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A review: a server process stopped (SIGSTOP) in the middle of its heartbeat kept the
+    heartbeat's row locked; every other process's beat waited behind it, and the first beat
+    after it found the heartbeat 20 s old and recorded an outage while moves were being
+    served. Here the stopped process is one whose database answers never come back: its
+    beat reached the database, and the others beat on at once."""
+    monkeypatch.setenv("PLAYTABLE_DB_TIMEOUT", "2")
+    url = sa.make_url(postgres_url)
+    proxy = StallingProxy((url.host or "127.0.0.1", url.port or 5432))
+    await proxy.start()
+    stopped = Store(url.set(port=proxy.port).render_as_string(hide_password=False))
+    running = Store(postgres_url)
+    await stopped.open()
+    await running.open()
+    now = datetime.now(UTC)
+    beating: asyncio.Task[object] | None = None
+    try:
+        assert await running.beat(now, 6.0) is None
+        assert await stopped.outages() == []  # its connection is open
+        proxy.freeze_after(b"FOR UPDATE")
+        beating = asyncio.create_task(stopped.beat(now + timedelta(seconds=1), 6.0))
+        for _ in range(50):
+            await asyncio.sleep(0.05)
+            if proxy.stalled.is_set():
+                break
+        assert proxy.stalled.is_set()  # stopped in its beat
+        for second in (2, 4, 6, 8, 10):
+            beat = running.beat(now + timedelta(seconds=second), 6.0)
+            assert await asyncio.wait_for(beat, 5) is None
+        assert await running.outages() == []
+    finally:
+        proxy.stalled.clear()
+        if beating is not None:
+            with contextlib.suppress(Exception):
+                await beating
+        await stopped.close()
+        await running.close()
         await proxy.close()
