@@ -99,8 +99,7 @@ class TableService:
         self.confirm_outages: Callable[[], Awaitable[bool]] = downtime.none_learnt  # the sweep's
 
     @property
-    def pool(self) -> BotPool:
-        """The computer's pool (``analyses.pool`` is the analysis')."""
+    def pool(self) -> BotPool:  # the computer's (``analyses.pool`` is the analysis')
         return self.computer.pool
 
     # -- secrets and links -------------------------------------------------------------------
@@ -160,10 +159,8 @@ class TableService:
         return (await self.seat_at(table_id, token))[1] if token else None
 
     async def claim_invite(self, table_id: str, invite_token: str) -> tuple[Player, str] | None:
-        """Seat the bearer of the invitation in the free seat: ``(seat, seat token)``.
-
-        ``None`` when the token is wrong, the table unknown, or no seat is free any more.
-        """
+        """Seat the bearer of the invitation in the free seat: ``(seat, seat token)``;
+        ``None`` when the token is wrong, the table unknown, or no seat is free any more."""
         async with self._lock(table_id):
             for _ in range(ATTEMPTS):
                 try:
@@ -187,17 +184,20 @@ class TableService:
     # -- reading ----------------------------------------------------------------------------
     async def snapshot(self, table_id: str, you: Player | None) -> dict[str, Any]:
         """The ``table`` object of docs/protocol.md as ``you`` see it; raises TableNotFound."""
-        shared, live = await self.snapshot_parts(table_id)
+        shared, live, _ = await self.snapshot_parts(table_id)
         return self.personalize({**shared, **live}, you)
 
-    async def snapshot_parts(self, table_id: str) -> tuple[dict[str, Any], dict[str, Any]]:
-        """The public ``table`` object in two parts: what only a new version changes (the
-        same object for every request at that version, so its encoding can be reused:
-        never change it) and the :data:`~playtable.tables.views.LIVE_FIELDS`."""
+    async def snapshot_parts(
+        self, table_id: str, token: str | None = None
+    ) -> tuple[dict[str, Any], dict[str, Any], Player | None]:
+        """The public ``table`` object in two parts, what only a new version changes (one
+        object for every request at that version, its encoding reused: never change it) and
+        the :data:`~playtable.tables.views.LIVE_FIELDS`; and the seat ``token`` holds then."""
         table = await self.load(table_id)
         self.computer.check(table)  # after a restart, a bot to move resumes when it is seen
         census = await self.announcer.census(table_id)
-        return self.announcer.versioned(table), views.live(table, census, self.clock())
+        seat = tokens.seat_holding(table.row.seats, token) if token else None
+        return self.announcer.versioned(table), views.live(table, census, self.clock()), seat
 
     def public(self, table: LoadedTable, census: Census) -> dict[str, Any]:
         return self.announcer.public(table, census)

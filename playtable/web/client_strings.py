@@ -270,8 +270,8 @@ def error_texts(catalog: gettext.NullTranslations) -> dict[str, str]:
         # The scale-out limits reuse translated sentences that say what to do about them.
         "too_many_connections": _("Too many actions at once. Wait a moment and try again."),
         "seat_key_replaced": _(
-            "This seat has a new link, made on another page: this page no longer plays "
-            "here, and shows the game to a spectator."
+            "This seat has a new link, made on another page or device: this page no longer "
+            "plays here and only watches. To play here again, open the new link."
         ),
         "idle": _("This page is out of date. Reload it."),
         "not_found": _("There is no such table."),

@@ -42,6 +42,9 @@ class Limits:
     # PLAYTABLE_SOCKETS_PER_ADDRESS_PER_TABLE: one address watching one table
     sockets_per_address_per_table: int = 8
     idle_seconds: float = 300.0  # PLAYTABLE_IDLE_SECONDS: close a socket silent this long
+    # PLAYTABLE_JOIN_SECONDS: close a socket that has not joined by then (a page joins at
+    # once; one that never does hears nothing, and must not hold a place)
+    join_seconds: float = 15.0
 
     @classmethod
     def from_env(cls) -> Limits:

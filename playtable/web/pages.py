@@ -52,8 +52,7 @@ async def _table(request: Request, *, watch: bool, invite: str | None = None) ->
         return response
     seat_token = seat_token_from(request, table_id)
     try:
-        you = None if watch else await service.seat_of(table_id, seat_token)
-        shared, live = await service.snapshot_parts(table_id)
+        shared, live, you = await service.snapshot_parts(table_id, None if watch else seat_token)
     except TableNotFound:
         return table_not_found(request)
     personal = service.personal({**shared, **live}, you)

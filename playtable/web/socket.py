@@ -75,6 +75,7 @@ class TableSocket:
         self.player: Player | None = None
         self.counted = False  # this socket's presence is counted (once, whatever it sends)
         self.place: Place | None = None  # its share of the connection caps, once admitted
+        self.seat_lost = False  # the seat got a new key: told, closed, counted out
         self.joined = False
         self.resubscribing: asyncio.Task[None] | None = None
         self.resync: asyncio.Task[None] | None = None
@@ -145,13 +146,23 @@ class TableSocket:
             )
             await self.websocket.close(1013)  # try again later
             return
+        loop = asyncio.get_running_loop()
+        join_by = loop.time() + self.limits.join_seconds if self.limits.join_seconds else None
         try:
             while True:
                 try:
                     # asyncio.timeout, not wait_for: no extra task for every message.
-                    async with asyncio.timeout(self.limits.idle_seconds or None):
+                    async with asyncio.timeout(self.limits.idle_seconds or None) as timeout:
+                        if not self.joined and join_by is not None:
+                            timeout.reschedule(min(timeout.when() or join_by, join_by))
                         message = await self.websocket.receive()
                 except TimeoutError:
+                    if not self.joined and join_by is not None and loop.time() >= join_by:
+                        # A page joins at once; a socket that never does hears no event
+                        # (a seat's new key among them) and must not hold a place.
+                        await self.send_error("protocol", 'Send {"type": "join"} first.')
+                        await self.websocket.close(1008)
+                        break
                     # A page keeps its socket with "ping"; silence this long is a dead peer
                     # or an idle hoarder of connections.
                     await self.send_error("idle", "Closed after a long silence; reconnect.")
@@ -316,6 +327,8 @@ class TableSocket:
         # and it covers presence, which has no version of its own.
         self.rematch_sent = False  # every join repeats the link (docs/protocol.md)
         await self.send_state()
+        if self.seat_lost:
+            return
         self.joined = True
         self.start_relay()
 
@@ -338,7 +351,7 @@ class TableSocket:
                 delay = min(delay * 2, 3.0)
                 continue
             self.resubscribing = None
-            await self.send_state()  # what was published while the bus was away
+            await self.send_state()  # what was published while the bus was away (and the seat)
             self.start_relay()
             return
 
@@ -413,7 +426,10 @@ class TableSocket:
     async def send_state(self, only_if_newer: bool = False) -> None:
         """The whole table, as ``state``: after a join, or when this socket missed a version
         (``only_if_newer``: a re-read that found the version this socket has sends nothing)."""
-        shared, live = await self.service.snapshot_parts(self.table_id)
+        shared, live, seat = await self.service.snapshot_parts(self.table_id, self.token)
+        if self.player is not None and seat != self.player:
+            await self.lose_seat()  # the seat has a new key since this socket opened
+            return
         version: int = shared["version"]
         if only_if_newer and version <= self.sent_version:
             return
@@ -511,22 +527,20 @@ class TableSocket:
         the player again on the device that made the new link)."""
         if self.player is None or await self.service.seat_of(self.table_id, self.token):
             return
-        # Counted out at once, whenever the page answers the close.
+        await self.lose_seat()
+
+    async def lose_seat(self) -> None:
+        """This socket's key no longer opens its seat: counted out at once (whenever the
+        page answers the close), told why, and closed."""
+        if self.seat_lost:
+            return
+        self.seat_lost = True
         self.give_up_place()
         await self.send_error(
             "seat_key_replaced",
             "This seat has a new link: this page no longer plays here.",
         )
         await self.websocket.close(1008)
-
-    async def resync_state(self, only_if_newer: bool) -> None:
-        """A re-read after a missed message: the state, and the seat checked again (the
-        missed message may have been a new key for it)."""
-        await (self.read_again() if only_if_newer else self.send_state())
-        try:
-            await self.check_seat()
-        except Exception:
-            log.debug("table %s: the seat check failed", self.table_id, exc_info=True)
 
     def resync_soon(self, at_once: bool = False) -> None:
         pending = self.resync is not None and not self.resync.done()
@@ -536,7 +550,7 @@ class TableSocket:
             pending = False
         if not pending:
             self.resync_later = not at_once
-            self.resync = asyncio.create_task(self.resync_state(only_if_newer=not at_once))
+            self.resync = asyncio.create_task(self.send_state() if at_once else self.read_again())
 
     def _personal(self, table_id: str, seats: Any) -> dict[str, Any]:
         return self.service.personal({"id": table_id, "seats": seats}, self.player)

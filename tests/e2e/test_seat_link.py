@@ -46,3 +46,29 @@ def test_a_page_open_with_the_replaced_link_says_so_and_only_watches(
     red.get_by_role("link", name="Back to the table").click()
     wait_ready(red)
     assert seat(red) == "red"
+
+
+def test_a_page_away_while_its_link_was_replaced_finds_out_when_it_is_back(
+    browser: Browser, server_url: str
+) -> None:
+    """A review: a phone asleep (offline) while its seat link was replaced came back as a
+    spectator that still said 'Your turn' and showed the players' buttons."""
+    red = browser.new_context().new_page()
+    create_table(red, server_url, "dots", seat="red", dots_rows="2", dots_cols="2")
+    blue = browser.new_context().new_page()
+    accept_invitation(blue, red.locator("#invite-url").input_value())
+    wait_ready(blue)
+    red.locator("#continue-link").click()
+    phone = browser.new_context(viewport={"width": 375, "height": 667}).new_page()
+    phone.goto(red.locator("#seat-url").input_value())
+    wait_ready(phone)
+    assert seat(phone) == "red"
+    phone.context.set_offline(True)
+    expect(phone.locator("#connection")).not_to_have_attribute("data-state", "connected")
+    red.get_by_role("button", name="Make a new seat link").click()
+    expect(red.locator("#renewed")).to_be_visible(timeout=TIMEOUT)
+    phone.context.set_offline(False)
+    expect(phone.locator("#notice")).to_contain_text("new link", timeout=TIMEOUT)
+    wait_ready(phone)
+    assert seat(phone) is None
+    expect(phone.locator("#action-resign")).to_be_hidden()

@@ -95,3 +95,41 @@ def test_sockets_held_with_a_seen_link_no_longer_keep_the_owner_out(db_url: str)
                 assert intruder.error()["code"] == "seat_key_replaced"
             with connect(client, table.id, new) as owner:
                 assert Socket(owner).join()["table"]["you"] == "red"
+
+
+def test_a_socket_opened_with_the_old_key_and_joined_after_the_new_one_is_not_the_player(
+    client: TestClient,
+) -> None:
+    """A review: a socket opened before the new link and joined after it got 'you: red' and
+    showed Red online (it had not joined, so it heard no event)."""
+    table = create_table(client, seat="red", options=DOTS)
+    claim(client, table)
+    with connect(client, table.id, table.token) as session:
+        late = Socket(session)
+        _renew(client, table.id, table.token)
+        late.send("join", protocol=2, since=None)
+        assert late.error()["code"] == "seat_key_replaced"
+        with pytest.raises(WebSocketDisconnect):
+            late.receive()
+
+
+def test_sockets_that_never_join_hold_no_place_for_long(db_url: str) -> None:
+    """A review: sockets opened with a seen link and never joined (pings keep them from
+    idling) hear no event, so they outlived the new link and kept the owner out of the
+    seat's share of connections. A page joins at once: a socket that has not joined within
+    PLAYTABLE_JOIN_SECONDS is told and closed."""
+    limits = Limits(sockets_per_seat=1, join_seconds=0.5)
+    with TestClient(create_app(db_url, secret=SECRET, limits=limits)) as client:
+        table = create_table(client, seat="red", options=DOTS)
+        claim(client, table)
+        with connect(client, table.id, table.token) as session:
+            hoarder = Socket(session)
+            hoarder.send("ping")
+            assert hoarder.next("pong")
+            error = hoarder.error()
+            assert error["code"] == "protocol" and "join" in error["message"]
+            with pytest.raises(WebSocketDisconnect):
+                hoarder.receive()
+            new = _renew(client, table.id, table.token)
+            with connect(client, table.id, new) as owner:  # the hoarder's place is free
+                assert Socket(owner).join()["table"]["you"] == "red"

@@ -76,6 +76,14 @@ export function eventsFor({ render, rejoin, setConnection }) {
   }
 
   function showTable(next, nextVersion) {
+    if (you !== null && next.you !== undefined && next.you !== you) {
+      // The server no longer seats this page (its seat link was replaced while it was
+      // away, so no socket of it heard the news): loaded again, it shows what it is now.
+      keepNotice(t("error_seat_key_replaced"));
+      state.leaving = true;
+      window.location.reload();
+      return;
+    }
     noteLapsedOffers(state.table.offers, next, state.joined);
     state.joined = true;
     state.table = next;
