@@ -96,6 +96,13 @@ def sqlite_engine(url: sa.URL, file: SqliteFile | None = None) -> Engine:
         kwargs["poolclass"] = StaticPool
     engine = sa.create_engine(url, **kwargs)
 
+    @event.listens_for(engine, "do_connect")
+    def _still_the_file(*_: Any) -> None:
+        # Never open (and so create, or reset the write-ahead log of) a database at the path
+        # once the store's own file is no longer there (sqlite_file.py).
+        if file is not None:
+            file.check()
+
     @event.listens_for(engine, "connect")
     def _pragmas(dbapi_connection: Any, _record: Any) -> None:
         cursor = dbapi_connection.cursor()

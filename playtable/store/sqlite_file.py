@@ -6,7 +6,9 @@ every move is acknowledged, and all of it is gone at the next start. So the stor
 file's identity (device and inode) when it first opens it, and before each commit checks
 that the path still names that file: if not, the write is refused (and rolled back), the
 player is told it failed, and the heartbeat's failure makes the process not ready
-(``/readyz``), until an operator restarts it on the file that is there.
+(``/readyz``), until an operator restarts it on the file that is there. No connection is
+opened at the path meanwhile (``engines.sqlite_engine``): it would create an empty database
+there, and reset the write-ahead log the old file's open connections still read.
 """
 
 from __future__ import annotations

@@ -91,7 +91,8 @@ class Sweep:
             self._last_beat = now
             if outage is not None:
                 logger.warning(
-                    "the database was away for %.0f s: no clock counts that time",
+                    "no process reached the database for %.0f s (it, or every process, was "
+                    "away): no clock counts that time",
                     (outage[1] - outage[0]).total_seconds(),
                 )
 

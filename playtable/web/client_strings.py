@@ -244,6 +244,7 @@ ERROR_CODES = (
     "rate_limited",
     "too_many_connections",
     "seat_key_replaced",
+    "unavailable",
     "idle",
     "not_found",
     "internal",
@@ -272,6 +273,9 @@ def error_texts(catalog: gettext.NullTranslations) -> dict[str, str]:
         "seat_key_replaced": _(
             "This seat has a new link, made on another page or device: this page no longer "
             "plays here and only watches. To play here again, open the new link."
+        ),
+        "unavailable": _(
+            "The server cannot save the game just now, so that was not done. Try again in a moment."
         ),
         "idle": _("This page is out of date. Reload it."),
         "not_found": _("There is no such table."),

@@ -21,6 +21,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from playtable.aio import cancel_and_wait
 from playtable.bus import Subscription
 from playtable.games import Player
+from playtable.store.failures import database_away
 from playtable.tables import Stale, TableError, TableNotFound, TableService
 from playtable.tables.views import VIEWER_FIELDS
 from playtable.web.budgets import Budget, over_budget
@@ -257,7 +258,19 @@ class TableSocket:
             )
         except (asyncio.CancelledError, WebSocketDisconnect):
             raise
-        except Exception:
+        except Exception as error:
+            if database_away(error):
+                # Nothing was done: the player may try again (the heartbeat and the sweep
+                # log the outage itself).
+                log.warning(
+                    "table %s: %s refused, the database is away: %r", self.table_id, kind, error
+                )
+                await self.send_error(
+                    "unavailable",
+                    "The server cannot reach its database: that was not done. Try again soon.",
+                    request=kind,
+                )
+                return
             # A bug of ours must not cost the players their connection: log it, say so.
             log.exception("table %s: request failed", self.table_id)
             await self.send_error(

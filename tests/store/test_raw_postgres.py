@@ -14,6 +14,7 @@ import pytest
 import sqlalchemy as sa
 
 from playtable.store import Change, MoveRow, NewTable, Store
+from playtable.store.failures import database_away
 
 pytestmark = pytest.mark.anyio
 
@@ -296,6 +297,7 @@ async def test_a_stalled_database_fails_a_move_in_seconds_not_never(
         # Seconds, not never: the statement's second, and the driver's cancel of it, which
         # goes through the stalled proxy too (before: the 30 s of this test's own bound).
         assert asyncio.get_running_loop().time() - started < 10, failed.value
+        assert database_away(failed.value), failed.value  # told as such, not 'internal'
         proxy.stalled.clear()
         # The timed-out statement may still commit once the proxy lets it through, so the
         # next move is asked at whatever length the table has when it is read.

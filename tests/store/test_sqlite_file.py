@@ -60,3 +60,28 @@ async def test_no_move_is_acknowledged_into_a_file_no_longer_at_its_path(
         await service.play_move(table_id, blue, 1, "a1-a2")
         await service.close()
         await store.close()
+
+
+async def test_no_new_database_is_opened_at_the_path_of_a_deleted_one(tmp_path: Path) -> None:
+    """A review: after the file was deleted, the next connection the pool opened made a new
+    empty database at the path (the next start migrated it and opened an empty site) and
+    reset the write-ahead log the old file's readers still used, so the site showed a game
+    as it was before its last acknowledged move. No connection opens there now."""
+    path = tmp_path / "site.sqlite3"
+    store = Store(f"sqlite:///{path}")
+    await store.open()
+    service = TableService(store, InProcessBus(), SECRET, links=LINKS)
+    table_id, red, blue = await seated(service)
+    await service.play_move(table_id, red, 0, "a1-b1")
+    await service.play_move(table_id, blue, 1, "a1-a2")  # in the write-ahead log
+    path.unlink()  # the database file only: its -wal and -shm stay
+    assert store.engine is not None
+    with pytest.raises(DatabaseFileGone):
+        store.engine.connect().close()
+    assert not path.exists()
+    fresh = TableService(store, InProcessBus(), SECRET, links=LINKS)  # nothing cached
+    assert (await fresh.snapshot(table_id, None))["ply"] == 2
+    await fresh.close()
+    await service.close()
+    await store.close()
+    assert not path.exists()
