@@ -45,7 +45,7 @@ class Sweep:
         self._sleeping_until: datetime | None = None
         self._task: asyncio.Task[None] | None = None
         self._heart_task: asyncio.Task[None] | None = None
-        self._confirming = asyncio.Lock()
+        self._confirming: asyncio.Future[None] | None = None  # the beat requests await
         #: Due tables ``tried`` (ended here, by another process, or saved by a move) and
         #: ``failed``, and ``rounds`` of the loop.
         self.counts: Counter[str] = Counter()
@@ -100,14 +100,18 @@ class Sweep:
         """Before a table is decided or shown (``TableService.confirm_outages``): if this
         process's last beat is older than an outage, the database may have been away for
         every process and the outage not yet recorded or learnt here, so beat now (which
-        records and loads it; one beat for the requests that all find it so). ``True`` if
-        the outages were loaded again; raises if the store still fails (no clock is judged
-        or shown while the store cannot say)."""
+        records and loads it). The requests that find it so meanwhile await one beat, and
+        its failure fails them all at once: one after another, each would wait out its own
+        beat on a database that hangs. ``True`` if the outages were loaded again; raises if
+        the store still fails (no clock is judged or shown while the store cannot say)."""
         if self._beat_is_fresh():
             return False
-        async with self._confirming:
-            if not self._beat_is_fresh():  # (else another request just beat)
-                await self._beat(force=True)
+        if self._confirming is None or self._confirming.done():
+            beat = asyncio.ensure_future(self._beat(force=True))
+            # Its failure is every waiter's; none left (all cancelled), nobody's.
+            beat.add_done_callback(lambda done: done.cancelled() or done.exception())
+            self._confirming = beat
+        await asyncio.shield(self._confirming)
         return True
 
     def _beat_is_fresh(self) -> bool:
