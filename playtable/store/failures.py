@@ -17,22 +17,37 @@ import sqlalchemy as sa
 from playtable.store.sqlite_file import DatabaseFileGone
 
 #: The driver errors of a database away: refused or lost connections, a statement timed
-#: out or cancelled, the server shutting down or out of connections; SQLite's file not
-#: there, locked past the busy timeout, or the disk full.
+#: out or cancelled, the server shutting down, out of connections or read-only (a standby
+#: after a failover). Not a programming error of ours wrapped in a driver's class: a missing
+#: table, a wrong parameter, two operations at once on one connection stay internal errors.
 _AWAY: tuple[type[BaseException], ...] = (
     DatabaseFileGone,
-    OSError,  # ConnectionRefusedError, ConnectionResetError, ...
+    OSError,  # ConnectionRefusedError, ConnectionResetError, a file not to be opened, ...
     TimeoutError,
-    sqlite3.OperationalError,
-    asyncpg.PostgresConnectionError,
-    asyncpg.InterfaceError,  # the connection is closed or was lost mid-statement
+    asyncpg.PostgresConnectionError,  # the connection failed, or does not exist any more
     asyncpg.exceptions.OperatorInterventionError,  # cancelled, shutting down, not yet up
     asyncpg.exceptions.InsufficientResourcesError,  # too many connections, disk full
-    # "database ... is not currently accepting connections" (ALLOW_CONNECTIONS false)
-    asyncpg.exceptions.ObjectNotInPrerequisiteStateError,
+    asyncpg.exceptions.ReadOnlySQLTransactionError,
     asyncpg.exceptions.InvalidCatalogNameError,  # the database is not there (dropped)
     sa.exc.TimeoutError,  # no pooled connection came free in time
 )
+
+#: SQLite's result codes of a database away: busy or locked past the busy timeout, the disk
+#: failing or full, the file not to be opened or read-only.
+_SQLITE_AWAY = ("SQLITE_BUSY", "SQLITE_LOCKED", "SQLITE_IOERR", "SQLITE_FULL", "SQLITE_CANTOPEN")
+
+
+def _away(error: BaseException) -> bool:
+    if isinstance(error, _AWAY):
+        return True
+    if isinstance(error, sqlite3.OperationalError):
+        name = getattr(error, "sqlite_errorname", "") or ""
+        return name.startswith(_SQLITE_AWAY) or name.startswith("SQLITE_READONLY")
+    if isinstance(error, asyncpg.InterfaceError):
+        return "closed" in str(error)  # "connection is closed", not a misuse of ours
+    # "database ... is not currently accepting connections" (ALLOW_CONNECTIONS false), and
+    # not its subclasses (a lock not available is a request's, not the database's)
+    return type(error) is asyncpg.exceptions.ObjectNotInPrerequisiteStateError
 
 
 def database_away(error: BaseException) -> bool:
@@ -40,10 +55,10 @@ def database_away(error: BaseException) -> bool:
     seen = 0
     current: BaseException | None = error
     while current is not None and seen < 8:  # the error, and what it wraps
-        if isinstance(current, _AWAY):
+        if _away(current):
             return True
         if isinstance(current, sa.exc.DBAPIError):
-            if current.connection_invalidated or isinstance(current, sa.exc.OperationalError):
+            if current.connection_invalidated:
                 return True
             current = current.orig
         else:

@@ -234,8 +234,8 @@ async def continue_page(request: Request) -> Response:
             "nav": "games",
             "csrf": csrf,
             "can_renew": table["outcome"] is None,
-            "renewed": hmac.compare_digest(
-                request.query_params.get("renewed", ""), renewed_mark(token)
+            "renewed": hmac.compare_digest(  # bytes: a str with non-ASCII would raise
+                request.query_params.get("renewed", "").encode(), renewed_mark(token).encode()
             ),
         },
         # The page holds a secret: not cached. Its address holds none, so the site's

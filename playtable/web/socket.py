@@ -77,6 +77,7 @@ class TableSocket:
         self.counted = False  # this socket's presence is counted (once, whatever it sends)
         self.place: Place | None = None  # its share of the connection caps, once admitted
         self.seat_lost = False  # the seat got a new key: told, closed, counted out
+        self.join_tried = False  # a valid join came (the join deadline is met)
         self.joined = False
         self.resubscribing: asyncio.Task[None] | None = None
         self.resync: asyncio.Task[None] | None = None
@@ -154,11 +155,11 @@ class TableSocket:
                 try:
                     # asyncio.timeout, not wait_for: no extra task for every message.
                     async with asyncio.timeout(self.limits.idle_seconds or None) as timeout:
-                        if not self.joined and join_by is not None:
+                        if not self.join_tried and join_by is not None:
                             timeout.reschedule(min(timeout.when() or join_by, join_by))
                         message = await self.websocket.receive()
                 except TimeoutError:
-                    if not self.joined and join_by is not None and loop.time() >= join_by:
+                    if not self.join_tried and join_by is not None:
                         # A page joins at once; a socket that never does hears no event
                         # (a seat's new key among them) and must not hold a place.
                         await self.send_error("protocol", 'Send {"type": "join"} first.')
@@ -310,6 +311,9 @@ class TableSocket:
         since = message.get("since")
         if since is not None and type(since) is not int:
             raise _BadMessage("malformed", '"since" must be a version number or null.')
+        if self.seat_lost:
+            return  # told and closing: never counted again
+        self.join_tried = True  # a join that then fails (the store away) is no hoarder
         wait = await over_budget(self.websocket, Budget.READS)
         if wait is not None:
             # Each join costs a full state: past the address's budget the page is told, and
@@ -522,7 +526,13 @@ class TableSocket:
             e.get("kind") == "seat_key_replaced" and e.get("player") == self.player
             for e in message["events"]
         ):
-            await self.check_seat()
+            try:
+                await self.check_seat()
+            except Exception:
+                # The relay goes on (its end would leave this page deaf): the re-read checks
+                # the seat again with the state it sends.
+                log.warning("table %s: the seat check failed", self.table_id, exc_info=True)
+                self.resync_soon(at_once=True)
         if not self.rematch_sent and any(
             e.get("kind") == "rematch_accepted" for e in message["events"]
         ):

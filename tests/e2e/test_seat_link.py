@@ -21,6 +21,7 @@ def test_a_page_open_with_the_replaced_link_says_so_and_only_watches(
     red_tab = red.context.new_page()
     red_tab.goto(red.url)
     wait_ready(red_tab)
+    red_tab.evaluate("window.beforeTheNewLink = true")
     red.locator("#continue-link").click()
     seen = red.locator("#seat-url").input_value()
     other = browser.new_context(locale="fi-FI").new_page()
@@ -35,6 +36,7 @@ def test_a_page_open_with_the_replaced_link_says_so_and_only_watches(
     wait_ready(other)
     assert seat(other) is None
     # Red's tab loaded again too (its socket held the old key) and plays on, told nothing.
+    red_tab.wait_for_function("() => window.beforeTheNewLink === undefined", timeout=TIMEOUT)
     expect(red_tab.locator("#notice")).to_be_hidden()
     wait_ready(red_tab)
     assert seat(red_tab) == "red"

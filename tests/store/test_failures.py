@@ -3,6 +3,8 @@ bugs (logged with their traceback): against the run's real PostgreSQL."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import asyncpg
 import pytest
 import sqlalchemy as sa
@@ -45,3 +47,20 @@ async def test_a_database_refusing_connections_is_away_and_a_bug_is_not(
         await store.close()
     assert not database_away(ValueError("a bug of ours"))
     assert not database_away(sa.exc.IntegrityError("INSERT", {}, Exception("duplicate key")))
+
+
+def test_a_bug_wrapped_in_a_driver_error_is_not_the_database_away(tmp_path: Path) -> None:
+    """A code review: any SQLite OperationalError counted as away, a missing table included:
+    a deploy without its migration would have told every player 'try again in a moment'
+    and logged no traceback."""
+    engine = sa.create_engine(f"sqlite:///{tmp_path / 'x.sqlite3'}")
+    with pytest.raises(sa.exc.OperationalError) as missing, engine.connect() as conn:
+        conn.execute(sa.text("SELECT * FROM no_such_table"))
+    assert not database_away(missing.value)
+    engine.dispose()
+    gone = sa.create_engine(f"sqlite:///{tmp_path / 'nowhere' / 'x.sqlite3'}")
+    with pytest.raises(sa.exc.OperationalError) as unopened:
+        gone.connect()
+    assert database_away(unopened.value)  # the file cannot be opened: away
+    assert not database_away(asyncpg.exceptions.LockNotAvailableError("lock timeout"))
+    assert database_away(asyncpg.exceptions.ReadOnlySQLTransactionError("read-only"))

@@ -190,6 +190,8 @@ def test_a_seen_seat_link_can_be_replaced_and_the_old_one_plays_no_more(
     # An address that only says so does not make it so (a review: ?renewed=1 said it of a
     # link never replaced).
     assert "This is a new link" not in client.get(f"/t/{table.id}/continue?renewed=1").text
+    odd = client.get(f"/t/{table.id}/continue?renewed=%C3%A9")  # a 500 before (a review)
+    assert odd.status_code == 200 and "This is a new link" not in odd.text
     client.cookies.clear()
     client.cookies.set(f"pt_{table.id}", table.token)
     assert client.get(f"/t/{table.id}/continue").status_code == 403  # the old key opens nothing

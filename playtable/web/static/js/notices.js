@@ -31,6 +31,22 @@ export function showKeptNotice(show) {
   if (text && show) showNotice(text);
 }
 
+// A page reloads itself for a seat it lost at most once in this long: a page and its
+// socket that disagree for good (a proxy that rewrites Host makes the socket a spectator's)
+// must not reload for ever.
+const RELOADED = "pt_reloaded_at";
+const RELOAD_AGAIN_MS = 30000;
+export function mayReload() {
+  try {
+    const last = Number(sessionStorage.getItem(RELOADED)) || 0;
+    if (Date.now() - last < RELOAD_AGAIN_MS) return false;
+    sessionStorage.setItem(RELOADED, String(Date.now()));
+    return true;
+  } catch {
+    return false; // no storage: no way to tell a loop, so no reload
+  }
+}
+
 export function clearNotice() {
   const notice = $("notice");
   notice.hidden = true;

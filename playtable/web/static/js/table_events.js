@@ -5,7 +5,14 @@
 import { clearFeedback, showFeedback } from "./feedback.js";
 import { hasString, playerName, refusal, t, tn } from "./i18n.js";
 import { moveWords } from "./move_words.js";
-import { announce, clearNotice, forgetNext, keepNotice, showNotice } from "./notices.js";
+import {
+  announce,
+  clearNotice,
+  forgetNext,
+  keepNotice,
+  mayReload,
+  showNotice,
+} from "./notices.js";
 import { applyPatch } from "./patch.js";
 import { playSound } from "./sound.js";
 import { inPageLanguage, resultText } from "./table_panels.js";
@@ -51,9 +58,7 @@ export function eventsFor({ render, rejoin, setConnection }) {
         if (message.code === "seat_key_replaced") {
           // This page's seat link was replaced: loaded again, it is what its cookie holds
           // now (a spectator, or the player on the device that made the new link).
-          keepNotice(errorText(message));
-          state.leaving = true;
-          window.location.reload();
+          reloadForSeat(errorText(message));
           break;
         }
         showNotice(t("server_error", { message: errorText(message) }));
@@ -79,10 +84,7 @@ export function eventsFor({ render, rejoin, setConnection }) {
     if (you !== null && next.you !== undefined && next.you !== you) {
       // The server no longer seats this page (its seat link was replaced while it was
       // away, so no socket of it heard the news): loaded again, it shows what it is now.
-      keepNotice(t("error_seat_key_replaced"));
-      state.leaving = true;
-      window.location.reload();
-      return;
+      if (reloadForSeat(t("error_seat_key_replaced"))) return;
     }
     noteLapsedOffers(state.table.offers, next, state.joined);
     state.joined = true;
@@ -126,6 +128,20 @@ export function eventsFor({ render, rejoin, setConnection }) {
   }
 
   return { receive };
+}
+
+// This page lost its seat (its link was replaced): it loads again, in a moment (the browser
+// that made the new link may still be storing its cookie), and says why; or, if it did so
+// lately, only says it. `true` if it is reloading.
+function reloadForSeat(text) {
+  if (!mayReload()) {
+    showNotice(text);
+    return false;
+  }
+  keepNotice(text);
+  state.leaving = true;
+  setTimeout(() => window.location.reload(), 500);
+  return true;
 }
 
 // A move the connection dropped before the server confirmed it (connection.js `lost`): the
