@@ -19,6 +19,7 @@ the viewer's own fields empty; :meth:`TableService.personal` gives them per sock
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import dataclasses
 import hmac
 import logging
@@ -369,9 +370,10 @@ class TableService:
         return lock
 
     async def load(self, table_id: str) -> LoadedTable:
-        """The table as stored now, its position replayed (or taken from the cache if the
-        stored version is the cached one); raises TableNotFound. Outages learnt first."""
-        await self.confirm_outages()
+        """The table as stored now, its position replayed (or the cached one, same version);
+        raises TableNotFound. Outages learnt first if a beat goes in (else reads go on)."""
+        with contextlib.suppress(Exception):
+            await self.confirm_outages()
         row = await self.store.table(table_id)
         if row is None:
             raise TableNotFound(f"There is no table {table_id!r}.")
@@ -392,13 +394,10 @@ class TableService:
             self._cache.popitem(last=False)
 
     async def _change(self, table_id: str, decide: Decide) -> int:
-        """Decide, commit under compare-and-set, publish; re-read after a lost race.
-
-        The first attempt decides on the cached table when there is one, saving a read: if
-        another process changed the table meanwhile, the compare-and-set refuses the commit
-        and the service re-reads. A refusal is never based on the cache alone: the table is
-        read afresh and the request decided again before the player is told no.
-        """
+        """Decide, commit under compare-and-set, publish; re-read after a lost race. The first
+        attempt decides on the cached table if any (a read saved: the compare-and-set refuses
+        it if another process changed the table); a refusal is never the cache's alone: the
+        table is read afresh and the request decided again before the player is told no."""
         async with self._lock(table_id):
             await self.confirm_outages()  # a stale beat: the database may have been away
             cached = self._cache.get(table_id)

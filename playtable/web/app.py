@@ -26,6 +26,8 @@ from playtable.web import cookies, routing
 from playtable.web.budgets import Budgets
 from playtable.web.connections import Connections
 from playtable.web.errors import (
+    DATABASE_ERRORS,
+    database_error_handler,
     method_not_allowed_handler,
     not_found_handler,
     server_error_handler,
@@ -160,6 +162,7 @@ def create_app(
             404: not_found_handler,
             405: method_not_allowed_handler,
             500: server_error_handler,
+            **{error: database_error_handler for error in DATABASE_ERRORS},
         },
     )
     app.state.service = service

@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 import logging
+import sqlite3
 
+import asyncpg
+import sqlalchemy as sa
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import JSONResponse, PlainTextResponse, Response
 
+from playtable.store.failures import database_away
 from playtable.web.language import preferred, prefix_of
 from playtable.web.security import headers_for
 from playtable.web.templating import gettext_for, render
@@ -78,6 +82,36 @@ async def method_not_allowed_handler(request: Request, exc: Exception) -> Respon
     return response
 
 
+#: The exception classes a database away raises (``store/failures.py`` decides which are).
+DATABASE_ERRORS: tuple[type[Exception], ...] = (
+    OSError,
+    TimeoutError,
+    RuntimeError,  # DatabaseFileGone
+    sa.exc.SQLAlchemyError,
+    sqlite3.Error,
+    asyncpg.PostgresError,
+    asyncpg.InterfaceError,
+)
+
+
+async def database_error_handler(request: Request, exc: Exception) -> Response:
+    """A page or API request the database could not answer: 503 with a sentence in the
+    visitor's language and ``Retry-After``, logged in one line (the heartbeat says when the
+    outage begins and ends). Any other error goes on to :func:`server_error_handler`."""
+    if not database_away(exc):
+        raise exc
+    log.warning("%s %s: the database is away: %r", request.method, request.url.path, exc)
+    _ = gettext_for(request).gettext
+    response = _answer(
+        request,
+        503,
+        _("The game cannot be reached just now"),
+        _("The server cannot reach its database for a moment. Try again in a few seconds."),
+    )
+    response.headers["Retry-After"] = "5"
+    return response
+
+
 async def server_error_handler(request: Request, exc: Exception) -> Response:
     """A failure nothing else caught (logged by the server as well): a page in the
     visitor's language with the site's headers, never a bare English "Internal Server
@@ -95,6 +129,8 @@ async def server_error_handler(request: Request, exc: Exception) -> Response:
 
 
 __all__ = [
+    "DATABASE_ERRORS",
+    "database_error_handler",
     "error_page",
     "method_not_allowed_handler",
     "not_found_handler",

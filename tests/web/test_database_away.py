@@ -3,11 +3,15 @@ sentence that says so, in the page's language, and the socket stays open."""
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 
+import asyncpg
+import sqlalchemy as sa
 from starlette.testclient import TestClient
 
 from playtable.web.app import create_app
+from tests.conftest import POSTGRES_ADMIN_URL
 from tests.web.conftest import DOTS, SECRET, Socket, claim, connect, create_table
 
 
@@ -27,3 +31,39 @@ def test_a_move_the_database_cannot_take_is_refused_as_such(tmp_path: Path) -> N
             assert error["code"] == "unavailable", error
             assert error["request"] == "move"
             red.alive()  # the socket stays: the page can try again
+
+
+def test_a_page_the_database_cannot_answer_is_a_503_in_the_pages_language(
+    postgres_url: str,
+) -> None:
+    """A code review: with PostgreSQL away, a table page was a 500 ('Server error') and a
+    traceback per request."""
+    name = sa.make_url(postgres_url).database
+    admin = sa.make_url(POSTGRES_ADMIN_URL).set(drivername="postgresql")
+
+    async def allow(allowed: bool) -> None:
+        connection = await asyncpg.connect(admin.render_as_string(hide_password=False))
+        try:
+            await connection.execute(f'ALTER DATABASE "{name}" ALLOW_CONNECTIONS {allowed}')
+            if not allowed:
+                await connection.execute(
+                    "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+                    " WHERE datname = $1 AND pid <> pg_backend_pid()",
+                    name,
+                )
+        finally:
+            await connection.close()
+
+    with TestClient(create_app(postgres_url, secret=SECRET)) as client:
+        table = create_table(client, seat="red", options=DOTS)
+        try:
+            asyncio.run(allow(False))
+            page = client.get(f"/fi/t/{table.id}")
+            assert page.status_code == 503, page.status_code
+            assert page.headers["retry-after"] == "5"
+            assert "Palvelin ei saa hetkeen yhteyttä tietokantaansa" in page.text
+            api = client.get(f"/api/tables/{table.id}")
+            assert api.status_code == 503 and "database" in api.json()["error"]
+        finally:
+            asyncio.run(allow(True))
+        assert client.get(f"/t/{table.id}").status_code == 200
