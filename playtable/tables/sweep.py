@@ -46,6 +46,7 @@ class Sweep:
         self._task: asyncio.Task[None] | None = None
         self._heart_task: asyncio.Task[None] | None = None
         self._confirming: asyncio.Future[None] | None = None  # the beat requests await
+        self.beat_error: Exception | None = None  # why the last beat failed, while it fails
         #: Due tables ``tried`` (ended here, by another process, or saved by a move) and
         #: ``failed``, and ``rounds`` of the loop.
         self.counts: Counter[str] = Counter()
@@ -83,11 +84,12 @@ class Sweep:
                 # was away for every process (no move could be stored), and is recorded.
                 outage = await store.beat(now, downtime.OUTAGE_S)
                 outages = await store.outages()  # and those other processes recorded
-            except Exception:
+            except Exception as error:
                 self.beat_failures += 1
+                self.beat_error = error  # the cause the sweep's log gives
                 raise
             downtime.set_outages(outages)
-            self.beat_failures = 0
+            self.beat_failures, self.beat_error = 0, None
             self._last_beat = now
             if outage is not None:
                 logger.warning(
@@ -143,6 +145,10 @@ class Sweep:
             self._wake.set()
 
     async def close(self) -> None:
+        # No request beats after the last beat below (nor against a store closing).
+        self.service.confirm_outages = downtime.none_learnt
+        if self._confirming is not None:
+            await cancel_and_wait([self._confirming])
         if self._task is not None:
             await cancel_and_wait([t for t in (self._task, self._heart_task) if t is not None])
             self._task = self._heart_task = None
@@ -180,7 +186,8 @@ class Sweep:
                 if not self.recovered:
                     await self.recover()
                 if self.beat_failures:
-                    raise RuntimeError("the heartbeat fails")  # a store that takes no writes
+                    # a store that takes no writes: the log says what the beat met
+                    raise RuntimeError("the heartbeat fails") from self.beat_error
                 due = await self.sweep_once()
                 upcoming = await self.service.store.next_deadline()
             except asyncio.CancelledError:
