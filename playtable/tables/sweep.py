@@ -108,13 +108,18 @@ class Sweep:
         the store still fails (no clock is judged or shown while the store cannot say)."""
         if self._beat_is_fresh():
             return False
+        await self._shared_beat()
+        return True
+
+    async def _shared_beat(self) -> None:
+        """A beat now, or the one under way (the heartbeat's or a request's): one at a time,
+        awaited by all who ask meanwhile."""
         if self._confirming is None or self._confirming.done():
             beat = asyncio.ensure_future(self._beat(force=True))
             # Its failure is every waiter's; none left (all cancelled), nobody's.
             beat.add_done_callback(lambda done: done.cancelled() or done.exception())
             self._confirming = beat
         await asyncio.shield(self._confirming)
-        return True
 
     def _beat_is_fresh(self) -> bool:
         last = self._last_beat
@@ -125,8 +130,12 @@ class Sweep:
     async def _heart(self) -> None:
         """The heartbeat, a loop of its own: a long sweep never makes it late."""
         while True:
+            last = self._last_beat
             try:
-                await self._beat()
+                if last is None or (
+                    (self.service.clock() - last).total_seconds() >= downtime.BEAT_S
+                ):
+                    await self._shared_beat()
             except asyncio.CancelledError:
                 raise
             except Exception:
