@@ -57,11 +57,16 @@ OPTIONS = {"grid": "square", "rows": 5, "cols": 5, "start": "standard"}
 
 
 # -- the server side --------------------------------------------------------------------------
-# The players' messages are never refused: the bench measures moves, not the flood limits.
+# The players' messages are never refused: the bench measures moves, not the flood limits,
+# and every client is one address (127.0.0.1), whose per-address caps would be the bench's.
 BENCH_LIMITS = {
     "PLAYTABLE_MESSAGE_BURST": "100000",
     "PLAYTABLE_MESSAGES_PER_SECOND": "100000",
     "PLAYTABLE_TABLES_PER_MINUTE": "1000000",
+    "PLAYTABLE_READS_PER_MINUTE": "1000000",
+    "PLAYTABLE_SOCKETS_PER_ADDRESS": "100000",
+    "PLAYTABLE_SOCKETS_PER_ADDRESS_PER_TABLE": "100000",
+    "PLAYTABLE_PENDING_PER_ADDRESS": "100000",
 }
 
 
