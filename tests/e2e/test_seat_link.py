@@ -3,7 +3,9 @@ old link says so and becomes a spectator's; the player's own pages play on."""
 
 from __future__ import annotations
 
-from playwright.sync_api import Browser, expect
+import re
+
+from playwright.sync_api import Browser, WebSocketRoute, expect
 
 from tests.e2e.helpers import TIMEOUT, accept_invitation, create_table, seat, wait_ready
 
@@ -74,3 +76,31 @@ def test_a_page_away_while_its_link_was_replaced_finds_out_when_it_is_back(
     wait_ready(phone)
     assert seat(phone) is None
     expect(phone.locator("#action-resign")).to_be_hidden()
+
+
+def test_a_page_whose_socket_disagrees_for_good_reloads_once_and_says_why(
+    browser: Browser, server_url: str
+) -> None:
+    """A code review: a page rendered seated whose socket is a spectator's for good (a proxy
+    that rewrites Host makes the socket's origin check fail) would reload for ever. Here
+    the socket's answers are rewritten to say so."""
+    red = browser.new_context().new_page()
+    create_table(red, server_url, "dots", seat="red", dots_rows="2", dots_cols="2")
+    loads: list[str] = []
+    red.on("load", lambda page: loads.append(page.url))
+
+    def as_a_spectator(socket: WebSocketRoute) -> None:
+        server = socket.connect_to_server()
+        server.on_message(
+            lambda message: socket.send(
+                message.replace('"you":"red"', '"you":null')
+                if isinstance(message, str)
+                else message
+            )
+        )
+
+    red.route_web_socket(re.compile(r"/ws$"), as_a_spectator)
+    red.reload()
+    expect(red.locator("#notice")).to_contain_text("new link", timeout=TIMEOUT)
+    red.wait_for_timeout(3000)  # a loop would have loaded the page again by now, and again
+    assert len(loads) == 2, loads  # the reload asked for, and the page's one of its own
