@@ -33,6 +33,26 @@ REDIS_URL = os.environ.get("PLAYTABLE_TEST_REDIS", "redis://127.0.0.1:6379/0")
 BACKENDS = ("sqlite", "postgresql")
 
 
+async def allow_connections(database_url: str, allowed: bool) -> None:
+    """The test's PostgreSQL database takes connections, or refuses them and ends the ones
+    it has (the database away for the server under test)."""
+    import asyncpg
+
+    name = sa.make_url(database_url).database
+    admin = sa.make_url(POSTGRES_ADMIN_URL).set(drivername="postgresql")
+    connection = await asyncpg.connect(admin.render_as_string(hide_password=False), timeout=5)
+    try:
+        await connection.execute(f'ALTER DATABASE "{name}" ALLOW_CONNECTIONS {allowed}')
+        if not allowed:
+            await connection.execute(
+                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+                " WHERE datname = $1 AND pid <> pg_backend_pid()",
+                name,
+            )
+    finally:
+        await connection.close()
+
+
 def service_missing(what: str, error: BaseException) -> NoReturn:
     """Fail under CI, skip loudly elsewhere."""
     reason = f"{what} is not reachable ({type(error).__name__}: {error})"

@@ -20,11 +20,6 @@ from tests.tables.links import LINKS
 pytestmark = pytest.mark.anyio
 
 
-@pytest.fixture
-def anyio_backend() -> str:
-    return "asyncio"
-
-
 async def test_requests_that_find_the_beat_old_await_one_beat_and_share_its_failure(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

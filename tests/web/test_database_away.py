@@ -6,12 +6,10 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
-import asyncpg
-import sqlalchemy as sa
 from starlette.testclient import TestClient
 
 from playtable.web.app import create_app
-from tests.conftest import POSTGRES_ADMIN_URL
+from tests.conftest import allow_connections
 from tests.web.conftest import DOTS, SECRET, Socket, claim, connect, create_table
 
 
@@ -38,26 +36,14 @@ def test_a_page_the_database_cannot_answer_is_a_503_in_the_pages_language(
 ) -> None:
     """A code review: with PostgreSQL away, a table page was a 500 ('Server error') and a
     traceback per request."""
-    name = sa.make_url(postgres_url).database
-    admin = sa.make_url(POSTGRES_ADMIN_URL).set(drivername="postgresql")
 
-    async def allow(allowed: bool) -> None:
-        connection = await asyncpg.connect(admin.render_as_string(hide_password=False))
-        try:
-            await connection.execute(f'ALTER DATABASE "{name}" ALLOW_CONNECTIONS {allowed}')
-            if not allowed:
-                await connection.execute(
-                    "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
-                    " WHERE datname = $1 AND pid <> pg_backend_pid()",
-                    name,
-                )
-        finally:
-            await connection.close()
+    def allow(allowed: bool) -> None:
+        asyncio.run(allow_connections(postgres_url, allowed))
 
     with TestClient(create_app(postgres_url, secret=SECRET)) as client:
         table = create_table(client, seat="red", options=DOTS)
         try:
-            asyncio.run(allow(False))
+            allow(False)
             page = client.get(f"/fi/t/{table.id}")
             assert page.status_code == 503, page.status_code
             assert page.headers["retry-after"] == "5"
@@ -65,5 +51,5 @@ def test_a_page_the_database_cannot_answer_is_a_503_in_the_pages_language(
             api = client.get(f"/api/tables/{table.id}")
             assert api.status_code == 503 and "database" in api.json()["error"]
         finally:
-            asyncio.run(allow(True))
+            allow(True)
         assert client.get(f"/t/{table.id}").status_code == 200

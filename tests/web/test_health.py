@@ -11,12 +11,11 @@ import time
 from pathlib import Path
 from typing import Any
 
-import asyncpg
 import sqlalchemy as sa
 from starlette.testclient import TestClient
 
 from playtable.web.app import create_app
-from tests.conftest import POSTGRES_ADMIN_URL
+from tests.conftest import allow_connections
 from tests.nodes import free_port
 from tests.web.conftest import SECRET
 
@@ -42,33 +41,19 @@ def test_a_process_whose_redis_is_away_still_serves_and_says_so(db_url: str) -> 
 
 
 def test_a_process_that_cannot_reach_its_database_is_not_ready(postgres_url: str) -> None:
-    name = sa.make_url(postgres_url).database
-    admin_url = sa.make_url(POSTGRES_ADMIN_URL).set(drivername="postgresql")
-    admin = admin_url.render_as_string(hide_password=False)
-
-    async def allow(allowed: bool) -> None:
-        connection = await asyncpg.connect(admin, timeout=5)
-        try:
-            await connection.execute(f'ALTER DATABASE "{name}" ALLOW_CONNECTIONS {allowed}')
-            if not allowed:
-                await connection.execute(
-                    "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
-                    " WHERE datname = $1 AND pid <> pg_backend_pid()",
-                    name,
-                )
-        finally:
-            await connection.close()
+    def allow(allowed: bool) -> None:
+        asyncio.run(allow_connections(postgres_url, allowed))
 
     with TestClient(create_app(postgres_url, secret=SECRET)) as client:
         assert client.get("/readyz").status_code == 200
         try:
-            asyncio.run(allow(False))
+            allow(False)
             away = client.get("/readyz")
             assert away.status_code == 503
             assert away.json()["database"] == "unreachable"
             assert client.get("/healthz").status_code == 200  # alive: do not restart it
         finally:
-            asyncio.run(allow(True))
+            allow(True)
         assert client.get("/readyz").status_code == 200
 
 
