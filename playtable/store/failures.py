@@ -9,7 +9,10 @@ its traceback.
 
 from __future__ import annotations
 
+import logging
 import sqlite3
+import time
+from collections.abc import Callable
 
 import asyncpg
 import sqlalchemy as sa
@@ -67,4 +70,38 @@ def database_away(error: BaseException) -> bool:
     return False
 
 
-__all__ = ["database_away"]
+class RefusalLog:
+    """Logs the requests refused while the database is away: the first at once, then at
+    most one line every ``every`` seconds with how many were refused since, so that an
+    outage with many pages retrying writes a few lines, not one a request."""
+
+    def __init__(
+        self,
+        log: logging.Logger,
+        every: float = 10.0,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self._log, self._every, self._clock = log, every, clock
+        self._last: float | None = None
+        self._held = 0
+
+    def refused(self, what: str, error: BaseException) -> None:
+        """One refusal of ``what`` (a short description) because of ``error``."""
+        now = self._clock()
+        if self._last is not None and now - self._last < self._every:
+            self._held += 1
+            return
+        held, self._held, self._last = self._held, 0, now
+        if held:
+            self._log.warning(
+                "%s refused, the database is away: %r (and %d more refused since the last"
+                " such line)",
+                what,
+                error,
+                held,
+            )
+        else:
+            self._log.warning("%s refused, the database is away: %r", what, error)
+
+
+__all__ = ["RefusalLog", "database_away"]

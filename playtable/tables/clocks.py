@@ -41,11 +41,11 @@ import enum
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from datetime import UTC, datetime, timedelta
+from datetime import datetime, timedelta
 from typing import Any, cast
 
 from playtable.games import PLAYERS, Player, SettingsError
-from playtable.tables.downtime import paused
+from playtable.tables.downtime import paused, utc
 
 #: Seconds a real-time player has for their first move once the turn reaches them.
 FIRST_MOVE_S = 60.0
@@ -307,11 +307,6 @@ def _ms(seconds: float | None) -> float | None:
 
 def _iso(moment: datetime) -> str:
     return utc(moment).isoformat(timespec="milliseconds").replace("+00:00", "Z")
-
-
-def utc(moment: datetime) -> datetime:
-    """``moment`` as an aware UTC time (SQLite gives back naive UTC times)."""
-    return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment.astimezone(UTC)
 
 
 def derive(

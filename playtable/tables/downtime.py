@@ -47,7 +47,7 @@ _OUTAGES: Outages = ()
 
 def set_outages(outages: Sequence[tuple[datetime, datetime]]) -> None:
     global _OUTAGES
-    loaded = tuple((_utc(down), _utc(up)) for down, up in outages)
+    loaded = tuple((utc(down), utc(up)) for down, up in outages)
     if loaded != _OUTAGES:
         _OUTAGES = loaded
 
@@ -68,7 +68,8 @@ def paused(start: datetime, end: datetime | None = None) -> float:
     return total
 
 
-def _utc(moment: datetime) -> datetime:
+def utc(moment: datetime) -> datetime:
+    """``moment`` as an aware UTC time (SQLite gives back naive UTC times)."""
     return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment.astimezone(UTC)
 
 
@@ -77,4 +78,13 @@ async def none_learnt() -> bool:
     return False
 
 
-__all__ = ["BEAT_S", "OUTAGE_S", "Outages", "none_learnt", "outages", "paused", "set_outages"]
+__all__ = [
+    "BEAT_S",
+    "OUTAGE_S",
+    "Outages",
+    "none_learnt",
+    "outages",
+    "paused",
+    "set_outages",
+    "utc",
+]

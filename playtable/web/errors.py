@@ -11,12 +11,14 @@ from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import JSONResponse, PlainTextResponse, Response
 
-from playtable.store.failures import database_away
+from playtable.store.failures import RefusalLog, database_away
 from playtable.web.language import preferred, prefix_of
 from playtable.web.security import headers_for
 from playtable.web.templating import gettext_for, render
 
 log = logging.getLogger(__name__)
+#: Requests refused while the database is away, logged a few lines an outage.
+_refusals = RefusalLog(log)
 
 
 def error_page(request: Request, status_code: int, heading: str, message: str) -> Response:
@@ -100,7 +102,7 @@ async def database_error_handler(request: Request, exc: Exception) -> Response:
     outage begins and ends). Any other error goes on to :func:`server_error_handler`."""
     if not database_away(exc):
         raise exc
-    log.warning("%s %s: the database is away: %r", request.method, request.url.path, exc)
+    _refusals.refused(f"{request.method} {request.url.path}", exc)
     _ = gettext_for(request).gettext
     response = _answer(
         request,

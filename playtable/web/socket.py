@@ -21,7 +21,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from playtable.aio import cancel_and_wait
 from playtable.bus import Subscription
 from playtable.games import Player
-from playtable.store.failures import database_away
+from playtable.store.failures import RefusalLog, database_away
 from playtable.tables import Stale, TableError, TableNotFound, TableService
 from playtable.tables.views import VIEWER_FIELDS
 from playtable.web.budgets import Budget, over_budget
@@ -35,6 +35,8 @@ UNVERSIONED = ("presence", "spectators", "quick")  # event kinds that change no 
 RESYNC_SPREAD = 1.0  # seconds over which the sockets of a process re-read after an overflow
 
 log = logging.getLogger(__name__)
+#: Socket requests refused while the database is away, logged a few lines an outage.
+_refusals = RefusalLog(log)
 
 
 class _BadMessage(Exception):
@@ -263,9 +265,7 @@ class TableSocket:
             if database_away(error):
                 # Nothing was done: the player may try again (the heartbeat and the sweep
                 # log the outage itself).
-                log.warning(
-                    "table %s: %s refused, the database is away: %r", self.table_id, kind, error
-                )
+                _refusals.refused(f"table {self.table_id}: {kind}", error)
                 await self.send_error(
                     "unavailable",
                     "The server cannot reach its database: that was not done. Try again soon.",

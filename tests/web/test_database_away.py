@@ -4,10 +4,13 @@ sentence that says so, in the page's language, and the socket stays open."""
 from __future__ import annotations
 
 import asyncio
+import logging
 from pathlib import Path
 
+import pytest
 from starlette.testclient import TestClient
 
+from playtable.store.failures import RefusalLog
 from playtable.web.app import create_app
 from tests.conftest import allow_connections
 from tests.web.conftest import DOTS, SECRET, Socket, claim, connect, create_table
@@ -32,7 +35,7 @@ def test_a_move_the_database_cannot_take_is_refused_as_such(tmp_path: Path) -> N
 
 
 def test_a_page_the_database_cannot_answer_is_a_503_in_the_pages_language(
-    postgres_url: str,
+    postgres_url: str, caplog: pytest.LogCaptureFixture
 ) -> None:
     """A code review: with PostgreSQL away, a table page was a 500 ('Server error') and a
     traceback per request."""
@@ -50,6 +53,38 @@ def test_a_page_the_database_cannot_answer_is_a_503_in_the_pages_language(
             assert "Palvelin ei saa hetkeen yhteyttä tietokantaansa" in page.text
             api = client.get(f"/api/tables/{table.id}")
             assert api.status_code == 503 and "database" in api.json()["error"]
+            caplog.clear()
+            for _ in range(20):  # pages retrying during the outage
+                assert client.get(f"/t/{table.id}").status_code == 503
+            refused = [r for r in caplog.records if "the database is away" in r.getMessage()]
+            # An operator's review: one warning line a request (a line a page a few seconds,
+            # from every page open at the time) buried the heartbeat's own outage lines.
+            assert len(refused) <= 1, [r.getMessage() for r in refused]
         finally:
             allow(True)
         assert client.get(f"/t/{table.id}").status_code == 200
+
+
+def test_refusals_are_logged_a_line_every_ten_seconds_with_a_count() -> None:
+    now = [100.0]
+    logger = logging.getLogger("tests.refusals")
+    lines: list[str] = []
+
+    class Keep(logging.Handler):
+        def emit(self, record: logging.LogRecord) -> None:
+            lines.append(record.getMessage())
+
+    keep = Keep()
+    logger.addHandler(keep)
+    try:
+        refusals = RefusalLog(logger, every=10.0, clock=lambda: now[0])
+        away = ConnectionRefusedError("refused")
+        for step in range(30):  # one refusal a second for 30 s
+            now[0] = 100.0 + step
+            refusals.refused("GET /t/x", away)
+    finally:
+        logger.removeHandler(keep)
+    assert len(lines) == 3, lines
+    assert lines[0] == "GET /t/x refused, the database is away: ConnectionRefusedError('refused')"
+    assert "and 9 more refused since the last such line" in lines[1]
+    assert "and 9 more refused since the last such line" in lines[2]
