@@ -242,9 +242,10 @@ class TableService:
         """End the table on time if its deadline has passed (any process may; one does)."""
         return await self._change(table_id, lambda t: decisions.flag(t, self.clock()))
 
-    async def new_seat_token(self, table_id: str, token: Actor) -> str:
-        """A new key for the seat ``token`` holds (the old one opens it no more)."""
-        new = tokens.new_token()
+    async def new_seat_token(self, table_id: str, token: Actor, new: str | None = None) -> str:
+        """A new key (``new``, or a random one) for the seat ``token`` holds (the old one
+        opens it no more)."""
+        new = new or tokens.new_token()
         hashed = tokens.hash_token(new)
         await self._change(table_id, lambda t: decisions.new_seat_key(t, token, hashed))
         return new

@@ -48,6 +48,13 @@ def rematch_token(token: str, new_id: str) -> str:
     return derive(token, f"rematch:{new_id}")
 
 
+def renewal_token(token: str, table_id: str, renewal: str) -> str:
+    """The new seat key that the holder of ``token`` asks for with the continue page's
+    form ``renewal`` (a random value of that page): derived, so that a retried form whose
+    first answer was lost gets the same new key instead of losing the seat."""
+    return derive(token, f"renew:{table_id}:{renewal}")
+
+
 def seat_holding(seats: Mapping[Player, str], token: str | None) -> Player | None:
     """The seat whose stored hash ``token`` matches, if any."""
     found: Player | None = None

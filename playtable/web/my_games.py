@@ -18,6 +18,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import re
+import secrets
 from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime
@@ -233,6 +234,9 @@ async def continue_page(request: Request) -> Response:
             "back": page_url(request, request.url_for("table", table_id=table_id).path),
             "nav": "games",
             "csrf": csrf,
+            # A value of this page alone: the new key is derived from it and the old key,
+            # so a retried form whose answer was lost gets the same key (renew_seat_link).
+            "renewal": secrets.token_urlsafe(16),
             "can_renew": table["outcome"] is None,
             "renewed": hmac.compare_digest(  # bytes: a str with non-ASCII would raise
                 request.query_params.get("renewed", "").encode(), renewed_mark(token).encode()
@@ -261,14 +265,25 @@ async def renew_seat_link(request: Request) -> Response:
             return error_page(
                 request, 403, _("This form has expired"), _("Reload the page and try again.")
             )
+        old = seat_token_from(request, table_id)
+        renewal = form.get("renewal")
+        wanted = (
+            tokens.renewal_token(old, table_id, renewal)
+            if old and isinstance(renewal, str) and 16 <= len(renewal) <= 64
+            else None
+        )
         try:
-            token = await service.new_seat_token(table_id, seat_token_from(request, table_id))
+            token = await service.new_seat_token(table_id, old, wanted)
         except TableNotFound:
             return table_not_found(request)
         except NotSeated:
-            return error_page(
-                request, 403, _("No seat here"), _("This browser holds no seat at this table.")
-            )
+            # The same form sent again (its first answer, with the new key, was lost on the
+            # way: the browser resends the form on reload) gets the key it was given.
+            if wanted is None or await service.seat_of(table_id, wanted) is None:
+                return error_page(
+                    request, 403, _("No seat here"), _("This browser holds no seat at this table.")
+                )
+            token = wanted
         except GameOver:
             return error_page(
                 request,

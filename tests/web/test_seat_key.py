@@ -3,6 +3,8 @@ with the old one: they stop playing, stop counting as the player, and say why.""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
@@ -133,3 +135,44 @@ def test_sockets_that_never_join_hold_no_place_for_long(db_url: str) -> None:
             new = _renew(client, table.id, table.token)
             with connect(client, table.id, new) as owner:  # the hoarder's place is free
                 assert Socket(owner).join()["table"]["you"] == "red"
+
+
+def test_a_renewal_whose_answer_was_lost_is_sent_again_and_keeps_the_seat(
+    client: TestClient,
+) -> None:
+    """A review: the new key travels only in the renewal's answer. A phone whose answer was
+    lost (a train's tunnel) held the old key, which opens the seat no more: the seat was
+    lost. The browser sends the same form again on reload: it now gets the same new key."""
+    table = create_table(client, seat="red", options=DOTS)
+    client.cookies.clear()
+    client.cookies.set(f"pt_{table.id}", table.token)
+    page = client.get(f"/t/{table.id}/continue").text
+    csrf = csrf_of(page)
+    renewal = re.search(r'name="renewal" value="([^"]+)"', page)
+    assert renewal
+    form = {"csrf": csrf, "renewal": renewal.group(1)}
+    client.cookies.set("pt_csrf", csrf)
+    first = client.post(f"/t/{table.id}/continue", data=form, follow_redirects=False)
+    assert first.status_code == 303
+    new = first.cookies.get(f"pt_{table.id}")
+    assert new and new != table.token
+    # The answer never arrived: the browser still holds the old key, and resends the form.
+    client.cookies.clear()
+    client.cookies.set(f"pt_{table.id}", table.token)
+    client.cookies.set("pt_csrf", csrf)
+    again = client.post(f"/t/{table.id}/continue", data=form, follow_redirects=False)
+    assert again.status_code == 303, again.text
+    assert again.cookies.get(f"pt_{table.id}") == new
+    assert again.headers["location"] == first.headers["location"]
+    with connect(client, table.id, new) as session:
+        assert Socket(session).join()["table"]["you"] == "red"
+    # Someone who saw the old link, sending a form of their own, gets nothing.
+    client.cookies.clear()
+    client.cookies.set(f"pt_{table.id}", table.token)
+    client.cookies.set("pt_csrf", csrf)
+    forged = dict(form, renewal="x" * 22)
+    stolen = client.post(f"/t/{table.id}/continue", data=forged, follow_redirects=False)
+    assert stolen.status_code == 403
+    assert stolen.cookies.get(f"pt_{table.id}") is None
+    # A second renewal from a new page makes another key, as before.
+    assert _renew(client, table.id, new) != new
