@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Any
 
 import pywebpush
+import requests
 from cryptography.hazmat.primitives import serialization
 from py_vapid import Vapid02
 from starlette.requests import Request
@@ -72,6 +73,16 @@ def public_key(vapid: Vapid02) -> str:
         serialization.Encoding.X962, serialization.PublicFormat.UncompressedPoint
     )
     return base64.urlsafe_b64encode(raw).decode().rstrip("=")
+
+
+class _NoRedirects(requests.Session):
+    """A session that follows no redirect: a push service answers a push itself (RFC 8030),
+    and a redirect would send the push to an address nobody checked (a review: a 307 to
+    ``http://127.0.0.1/...`` took the POST and its body to a loopback-only service)."""
+
+    def request(self, *args: Any, **kwargs: Any) -> requests.Response:  # type: ignore[override]
+        kwargs["allow_redirects"] = False
+        return super().request(*args, **kwargs)
 
 
 class Pusher:
@@ -153,6 +164,12 @@ class Pusher:
 
     def _send(self, subscription: PushSubscription, payload: str) -> None:
         self._check_resolved(subscription.endpoint)
+        with _NoRedirects() as session:
+            self._post(subscription, payload, session)
+
+    def _post(
+        self, subscription: PushSubscription, payload: str, session: requests.Session
+    ) -> None:
         pywebpush.webpush(
             {
                 "endpoint": subscription.endpoint,
@@ -163,6 +180,7 @@ class Pusher:
             vapid_claims={"sub": self.subject},
             ttl=TTL_S,
             timeout=10,
+            requests_session=session,
         )
 
     async def close(self) -> None:

@@ -44,6 +44,7 @@ class Receiver:
     def __init__(self) -> None:
         self.requests: list[tuple[str, dict[str, str], bytes]] = []
         self.status = 201
+        self.location: str | None = None  # sent with the answer (a redirect)
         receiver = self
 
         class Handler(BaseHTTPRequestHandler):
@@ -52,6 +53,8 @@ class Receiver:
                 headers = {name.lower(): value for name, value in self.headers.items()}
                 receiver.requests.append((self.path, headers, body))
                 self.send_response(receiver.status)
+                if receiver.location:
+                    self.send_header("Location", receiver.location)
                 self.send_header("Content-Length", "0")
                 self.end_headers()
 
@@ -265,6 +268,30 @@ def test_an_endpoint_is_checked_again_when_the_push_is_sent(
     store = client.app.state.store  # type: ignore[attr-defined]
     wait_for(lambda: not client.portal.call(store.push_subscriptions, table_id, "blue"))
     assert receiver.requests == []
+
+
+def test_a_push_service_that_redirects_sends_the_push_nowhere_else(
+    client: TestClient, receiver: Receiver, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A review: an endpoint on a checked public host answered ``307 Location:
+    http://127.0.0.1/internal-admin`` and the server POSTed the push there (a redirect is
+    never checked): anyone could make the server post to its own network."""
+    monkeypatch.setenv("PLAYTABLE_VAPID_KEY_FILE", str(tmp_path / "vapid.pem"))
+    inside = Receiver()  # a service of the site's own network
+    try:
+        receiver.status, receiver.location = 307, f"{inside.url}/internal-admin"
+        table_id, red, blue = correspondence_table(client)
+        client.cookies.set(f"pt_{table_id}", blue)
+        assert (
+            client.post(f"/t/{table_id}/push", json=subscription(receiver.url)).status_code == 201
+        )
+        client.cookies.clear()
+        play(client, table_id, red, 0)
+        receiver.wait(1)
+        time.sleep(0.5)  # time enough to follow the redirect, if it were followed
+        assert inside.requests == []
+    finally:
+        inside.server.shutdown()
 
 
 def test_a_seat_is_told_on_its_four_newest_subscriptions_only(
