@@ -80,7 +80,7 @@ class _NoRedirects(requests.Session):
     and a redirect would send the push to an address nobody checked (a review: a 307 to
     ``http://127.0.0.1/...`` took the POST and its body to a loopback-only service)."""
 
-    def request(self, *args: Any, **kwargs: Any) -> requests.Response:  # type: ignore[override]
+    def request(self, *args: Any, **kwargs: Any) -> requests.Response:
         kwargs["allow_redirects"] = False
         return super().request(*args, **kwargs)
 
