@@ -22,8 +22,8 @@ from __future__ import annotations
 import time
 from collections import Counter
 from collections.abc import Callable
-from dataclasses import dataclass
-from typing import TypeVar
+from dataclasses import dataclass, field
+from typing import Protocol, TypeVar
 
 from playtable.games import Player
 from playtable.web.limits import Limits
@@ -42,13 +42,23 @@ TOLD_FOR = 10.0  # seconds a refusal explained to an address is not explained ag
 REMEMBERED = 10_000  # addresses remembered at most (told, or over their join budget)
 
 
-@dataclass(frozen=True)
+class SeatHolder(Protocol):
+    """A seated socket, as the caps see it: the key it was opened with, and a way to count
+    it out at once when that key no longer opens its seat."""
+
+    token: str | None
+
+    def evict(self) -> None: ...
+
+
+@dataclass(frozen=True, eq=False)
 class Place:
-    """One admitted socket: what it counts against."""
+    """One admitted socket: what it counts against (each place is its own, by identity)."""
 
     table_id: str
     address: str
     player: Player | None
+    holder: SeatHolder | None = field(default=None, repr=False)
 
 
 class Connections:
@@ -64,14 +74,31 @@ class Connections:
         self.seats: Counter[tuple[str, Player]] = Counter()  # (table, seat) -> sockets
         self.by_address: Counter[str] = Counter()
         self.by_address_table: Counter[tuple[str, str]] = Counter()
+        self.holders: dict[tuple[str, Player], list[Place]] = {}  # a seat's admitted sockets
 
-    def admit(self, table_id: str, address: str, player: Player | None) -> Place | None:
-        """Count a new socket in, or ``None`` if one of the caps says no."""
+    def admit(
+        self,
+        table_id: str,
+        address: str,
+        player: Player | None,
+        holder: SeatHolder | None = None,
+    ) -> Place | None:
+        """Count a new socket in, or ``None`` if one of the caps says no.
+
+        A seat has one key: when its cap is reached, the sockets still counted there that
+        were opened with another key than ``holder``'s (a link since replaced: ones that
+        never joined, so heard no ``seat_key_replaced``) are counted out first, so that
+        the owner's new link gets in at once."""
+        if player is not None and holder is not None and self.full(table_id, address, player):
+            for stale in list(self.holders.get((table_id, player), ())):
+                if stale.holder is not None and stale.holder.token != holder.token:
+                    stale.holder.evict()
         if self.full(table_id, address, player):
             return None
-        place = Place(table_id, address, player)
+        place = Place(table_id, address, player, holder)
         if player is not None:
             self.seats[(table_id, player)] += 1
+            self.holders.setdefault((table_id, player), []).append(place)
         else:
             self.spectators[table_id] += 1
         self.by_address[address] += 1
@@ -123,6 +150,12 @@ class Connections:
         _drop(self.by_address_table, (place.address, place.table_id))
         if place.player is not None:
             _drop(self.seats, (place.table_id, place.player))
+            key = (place.table_id, place.player)
+            held = self.holders.get(key, [])
+            if place in held:
+                held.remove(place)
+            if not held:
+                self.holders.pop(key, None)
         else:
             _drop(self.spectators, place.table_id)
 

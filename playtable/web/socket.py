@@ -37,6 +37,8 @@ RESYNC_SPREAD = 1.0  # seconds over which the sockets of a process re-read after
 log = logging.getLogger(__name__)
 #: Socket requests refused while the database is away, logged a few lines an outage.
 _refusals = RefusalLog(log)
+#: Sockets being told that their seat has a new link (kept until told: TableSocket.evict).
+_EVICTIONS: set[asyncio.Task[None]] = set()
 
 
 class _BadMessage(Exception):
@@ -134,7 +136,7 @@ class TableSocket:
             # Refused at the handshake (HTTP 403): an unknown table holds no socket here.
             await self.websocket.close(1008)
             return
-        self.place = place = connections.admit(self.table_id, address, self.player)
+        self.place = place = connections.admit(self.table_id, address, self.player, self)
         if place is None and self.player is None and connections.told_lately(address):
             await self.websocket.close(1013)  # told lately: refused at the handshake
             return
@@ -551,6 +553,14 @@ class TableSocket:
         if self.player is None or await self.service.seat_of(self.table_id, self.token):
             return
         await self.lose_seat()
+
+    def evict(self) -> None:
+        """Counted out at once (its key no longer opens the seat, and the owner's new link
+        needs the place: :meth:`Connections.admit`), then told why and closed."""
+        self.give_up_place()
+        task = asyncio.create_task(self.lose_seat())
+        _EVICTIONS.add(task)
+        task.add_done_callback(_EVICTIONS.discard)
 
     async def lose_seat(self) -> None:
         """This socket's key no longer opens its seat: counted out at once (whenever the

@@ -137,6 +137,35 @@ def test_sockets_that_never_join_hold_no_place_for_long(db_url: str) -> None:
                 assert Socket(owner).join()["table"]["you"] == "red"
 
 
+def test_the_new_link_gets_in_at_once_past_sockets_of_the_old_one_that_never_joined(
+    db_url: str,
+) -> None:
+    """A review: sixteen sockets opened with a seen link and never joined hear no event,
+    so the owner's new link got 'too many connections' for the 15 s of the join deadline.
+    The seat has one key: its places held with another one are counted out at once."""
+    limits = Limits(sockets_per_seat=2, join_seconds=30)
+    with TestClient(create_app(db_url, secret=SECRET, limits=limits)) as client:
+        table = create_table(client, seat="red", options=DOTS)
+        claim(client, table)
+        with (
+            connect(client, table.id, table.token) as first,
+            connect(client, table.id, table.token) as second,
+        ):
+            hoarders = [Socket(first), Socket(second)]
+            for hoarder in hoarders:  # alive, never joined
+                hoarder.send("ping")
+                assert hoarder.next("pong")
+            new = _renew(client, table.id, table.token)
+            with connect(client, table.id, new) as owner:
+                assert Socket(owner).join()["table"]["you"] == "red"
+                for hoarder in hoarders:
+                    assert hoarder.error()["code"] == "seat_key_replaced"
+                    with pytest.raises(WebSocketDisconnect):
+                        hoarder.receive()
+                with connect(client, table.id, new) as second_device:  # its place was kept
+                    assert Socket(second_device).join()["table"]["you"] == "red"
+
+
 def test_a_renewal_whose_answer_was_lost_is_sent_again_and_keeps_the_seat(
     client: TestClient,
 ) -> None:
