@@ -10,6 +10,7 @@ first move is overdue), which the store indexes and :mod:`playtable.tables.sweep
 >>> control = parse("60+2")
 >>> control
 RealTime(base_s=60, increment_s=2)
+>>> from datetime import UTC
 >>> t0 = datetime(2026, 12, 1, tzinfo=UTC)
 >>> moves = [Timed("red", t0 + timedelta(seconds=5)), Timed("blue", t0 + timedelta(seconds=9)),
 ...          Timed("red", t0 + timedelta(seconds=19))]
