@@ -7,6 +7,14 @@ results (and the average margin in boxes) are from the first named player's side
     python bench/bots.py --only greedy --greedy-games 100 --greedy-boards 4x4,5x5,6x6 --budget 0.5
     python bench/bots.py --only openspiel --openspiel-boards 5x5 --simulations 10000 \
         --openspiel-games 20 --openspiel-minutes 45
+    git worktree add /tmp/base HEAD~3 && cp playtable/ai/_dotscore*.so /tmp/base/playtable/ai/
+    python bench/bots.py --only versus --versus /tmp/base --versus-boards 5x5-misere \
+        --versus-games 20 --budget 0.5
+
+``--only versus`` plays this checkout's hard bot against the hard bot of another checkout of
+the project (``--versus PATH``, named ``base`` in the results), which runs in a child process
+of its own with that checkout first on its path: a change to the bot measured against the
+code before it, in the same run and on the same seeds.
 
 The greedy player (issue 16) takes every box it is offered, else draws a line that gives no
 box away, else the line that gives away the fewest boxes it can see; no chain control, no
@@ -19,7 +27,10 @@ OpenSpiel (``pip install -e '.[bench]'``) is needed for the last table only.
 from __future__ import annotations
 
 import argparse
+import json
+import os
 import random
+import subprocess
 import sys
 import time
 from typing import Any
@@ -54,6 +65,53 @@ def greedy_move(game: DotsAndBoxes, state: DotsState, rng: random.Random) -> int
     return rng.choice([line for line in sacrifices if given[line] == fewest])
 
 
+# The child of ``--versus``: each line in is one question, each line out the move.
+_CHILD = """
+import json, sys, time
+from playtable.ai import choose_move
+for line in sys.stdin:
+    q = json.loads(line)
+    deadline = time.time() + q["budget"]
+    args = (q["name"], q["options"], q["moves"], q["level"], q["seed"], q["budget"])
+    move = choose_move(*args, deadline)
+    print(json.dumps(move), flush=True)
+"""
+
+
+class OtherCheckout:
+    """The bots of another checkout of the project, in a child process of their own."""
+
+    def __init__(self, path: str) -> None:
+        environment = dict(os.environ, PYTHONPATH=os.path.abspath(path))
+        self.child = subprocess.Popen(
+            [sys.executable, "-c", _CHILD],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            text=True,
+            env=environment,
+            cwd=path,
+        )
+
+    def move(
+        self, name: str, options: dict[str, Any], moves: list[str], level: str, seed: int, b: float
+    ) -> str:
+        question = {"name": name, "options": options, "moves": moves, "level": level}
+        assert self.child.stdin is not None and self.child.stdout is not None
+        self.child.stdin.write(json.dumps(dict(question, seed=seed, budget=b)) + "\n")
+        self.child.stdin.flush()
+        answer: str = json.loads(self.child.stdout.readline())
+        return answer
+
+    def close(self) -> None:
+        assert self.child.stdin is not None
+        self.child.stdin.close()
+        self.child.wait(timeout=30)
+
+
+#: ``level@base`` players: the levels of ``--versus``'s checkout.
+OTHERS: dict[str, OtherCheckout] = {}
+
+
 def play(
     name: str, options: dict[str, Any], red: str, blue: str, seed: int, budget: float
 ) -> tuple[str | None, float, int, list[str]]:
@@ -70,6 +128,10 @@ def play(
         if level == "greedy":
             assert isinstance(game, DotsAndBoxes)
             text = game.format_move(greedy_move(game, state, rng))
+        elif "@" in level:
+            own, _, where = level.partition("@")
+            text = OTHERS[where].move(name, options, moves, own, seed + len(moves), budget)
+            slowest = max(slowest, time.perf_counter() - start)
         else:
             # As the table service does: the deadline counts from the start of the turn.
             text = choose_move(
@@ -96,7 +158,9 @@ def match(
         red, blue = (first, second) if i % 2 == 0 else (second, first)
         winner, slow, margin, moves = play(name, options, red, blue, seed=1000 * i, budget=budget)
         slowest = max(slowest, slow)
-        margins.append(margin if i % 2 == 0 else -margin)
+        # From the first named level's side, in boxes it did better by (misère: fewer).
+        better = -margin if options.get("misere") else margin
+        margins.append(better if i % 2 == 0 else -better)
         print(
             f"  game {i + 1}: {red} (red) vs {blue} (blue): {winner} ({margin:+d} for red)",
             file=sys.stderr,
@@ -217,7 +281,10 @@ def main(argv: list[str] | None = None) -> int:
         help="start no OpenSpiel game after this many minutes (0: no limit)",
     )
     parser.add_argument("--budget", type=float, default=1.4, help="seconds per bot move")
-    parser.add_argument("--only", choices=["dots", "swaptimum", "openspiel", "greedy"])
+    parser.add_argument("--only", choices=["dots", "swaptimum", "openspiel", "greedy", "versus"])
+    parser.add_argument("--versus", metavar="PATH", help="another checkout, for --only versus")
+    parser.add_argument("--versus-games", type=int, default=20)
+    parser.add_argument("--versus-boards", default="5x5-misere", help="boards for --only versus")
     parser.add_argument("--greedy-games", type=int, default=100)
     parser.add_argument("--greedy-boards", default="4x4,5x5,6x6", help="boards for hard-greedy")
     parser.add_argument(
@@ -262,6 +329,20 @@ def main(argv: list[str] | None = None) -> int:
                 match("dots", options, "hard", "greedy", args.greedy_games, args.budget),
                 flush=True,
             )
+    if args.only == "versus":
+        if not args.versus:
+            raise SystemExit("--only versus needs --versus PATH (another checkout)")
+        OTHERS["base"] = OtherCheckout(args.versus)
+        try:
+            print(header, rule, sep="\n", flush=True)
+            for options in map(board_options, args.versus_boards.split(",")):
+                print(
+                    match("dots", options, "hard", "hard@base", args.versus_games, args.budget),
+                    flush=True,
+                )
+        finally:
+            OTHERS.pop("base").close()
+        return 0
     if args.only in (None, "openspiel"):
         print(
             "| game | match | games | wins | draws | losses | average margin | worst margin "

@@ -15,10 +15,11 @@
   one or two boxes among the moves once few safe lines are left, so it steers the parity
   of the long chains as the long-chain rule asks and gives boxes away when that gains
   control. A box offered that is safe to take (Berlekamp's criterion) is taken at once. In
-  misère it searches as deep as the time allows. On the boards up to 3x3 the first moves
-  come from the opening book (:mod:`playtable.ai.book`, read by
-  :func:`playtable.ai.bot_move` before any thinking), so it plays those whole games
-  perfectly.
+  misère the same proofs and tree search, with misère's moves (a box offered may be left,
+  and nobody is given boxes); on boards up to 4x4, the exact search from 26 free lines on.
+  On the boards up to 3x3 the first moves come from the opening book
+  (:mod:`playtable.ai.book`, read by :func:`playtable.ai.bot_move` before any thinking), so
+  it plays those whole games perfectly.
 
 Easy and medium are deterministic for a given random generator; hard's tree search
 follows the clock (how many playouts fit), so it is not.
@@ -54,6 +55,13 @@ HARD_PROOF_SAFE = 10
 # where the middle-game heuristic lost up to 6 boxes of the proved value (a review).
 HARD_PROOF_FREE = 30
 HARD_PROOF_SHARE = 0.5
+# In misère, the hard bot searches for a proof from this many free lines on (the solver's
+# own threshold for trying the exact search first, ``DotsSolver.choose``).
+MISERE_EXACT_LINES = 26
+# Misère boards of at most this many lines (4x4 and smaller) use the exact search from 26
+# free lines on; bigger ones the same proofs and tree search as normal play (measured,
+# bench/RESULTS.md "Round nineteen": each was the better on its boards).
+MISERE_SMALL_LINES = 40
 HARD_ENDGAME_SHARE = 0.85
 
 _SOLVERS: OrderedDict[str, DotsSolver] = OrderedDict()
@@ -172,14 +180,21 @@ def hard_move(game: DotsAndBoxes, state: DotsState, rng: random.Random, deadline
     if len(lines.safe) > HARD_RANDOM_SAFE and not lines.captures:
         # Far from any endgame on a big board: the parity will change many times yet.
         return rng.choice(lines.safe)
-    if game.settings.misere:
-        # Misère: no control to fight for in the same way; the deepest search that finishes.
+    if game.settings.misere and len(game.board.lines) <= MISERE_SMALL_LINES:
+        if (
+            lines.safe
+            and len(lines.captures) + len(lines.safe) + len(lines.sacrifices) > MISERE_EXACT_LINES
+        ):
+            # Too far from the end for the exact search: the tree search of the safe phase.
+            return MiddleGame(game, solver, state, rng, deadline).choose()
+        # Near the end of a small board: the deepest search that finishes (a proof, most
+        # often: the exact search gets 95% of the time from 26 free lines on).
         try:
             line, _, _ = solver.choose(state, deadline=deadline)
             return line
         except SolverTimeout:
             return medium_move(game, state, rng, deadline)
-    if lines.captures:
+    if lines.captures and not game.settings.misere:  # (Berlekamp's criterion is normal play's)
         sure = safe_capture(game, state.drawn, lines.captures)
         if sure is not None:
             return sure
@@ -193,7 +208,8 @@ def hard_move(game: DotsAndBoxes, state: DotsState, rng: random.Random, deadline
         share = HARD_PROOF_SHARE if middle else HARD_ENDGAME_SHARE
         try:
             line, value = solver.prove(state, deadline=now + share * (deadline - now))
-            if not middle or _margin(game, state) + value > 0:
+            # Won (in misère: with fewer boxes), or no safe line left: the proof's line.
+            if not middle or solver.weight * (_margin(game, state) + value) > 0:
                 return line
             # Drawn or lost against perfect play: among the lines that keep the proved
             # value, the tree search looks for the one that gives a fallible opponent the

@@ -119,6 +119,7 @@ class MiddleGame:
         self.line_cells = game._line_cells
         self.full = (1 << len(game.board.lines)) - 1
         self.w = solver.weight
+        self.misere = self.w < 0
         red, blue = game.score(state)
         mine, theirs = (red, blue) if state.to_move == "red" else (blue, red)
         self.score_u = self.w * (mine - theirs)  # the boxes already won, in u units
@@ -244,11 +245,18 @@ class MiddleGame:
             for line in double_deals(self.game, drawn, offered):
                 after, taken = self._take_all(drawn | 1 << line)
                 moves.append(Move(line, after, -taken, True))
-            return Node(moves)
+            if not self.misere:
+                return Node(moves)
         safe = safe_lines(self.cell_masks, free)
         for line in range(safe.bit_length()):
             if safe >> line & 1:
+                # In misère a box offered may be left for the other side (who takes it or
+                # leaves it in turn): a safe line declines it.
                 moves.append(Move(line, drawn | 1 << line, 0, True))
+        if self.misere:
+            # Giving boxes away is what both sides want in misère, and the other side need
+            # not take them: the tree offers none (the proofs at the end do give them).
+            return Node(moves)
         if moves and len(moves) <= SACRIFICE_SAFE_LINES:
             for line in sacrifices(self.game, drawn, 2):
                 moves.append(Move(line, drawn | 1 << line, 0, True))
@@ -294,9 +302,10 @@ class MiddleGame:
                 gained += w * move.gain if root_to_move else -w * move.gain
                 if move.passes:
                     root_to_move = not root_to_move
-            if capture_lines(self.cell_masks, self.full & ~drawn):
+            if not self.misere and capture_lines(self.cell_masks, self.full & ~drawn):
                 # A leaf with boxes offered: the side to move takes them (the tree tries
-                # declining once the leaf is expanded).
+                # declining once the leaf is expanded). In misère they are left: the
+                # playout's safe lines decline them, and the proof at its end values them.
                 drawn, taken = self._take_all(drawn)
                 gained += w * taken if root_to_move else -w * taken
             reward = self.reward(self.playout(drawn, root_to_move, gained))
