@@ -328,17 +328,34 @@ def abort(table: LoadedTable, actor: Actor, now: datetime | None = None) -> Deci
 
 def new_seat_key(table: LoadedTable, actor: Actor, token_hash: str) -> Decision:
     """The seat of ``actor`` gets a new key (its hash ``token_hash``): its old link, and every
-    device that holds it, plays there no more (a seat link seen by someone else). While the
-    game runs only: a finished game's rematch links are derived from the key it had."""
+    device that holds it, plays there no more (a seat link seen by someone else).
+
+    A finished game's key still proposes and accepts the rematch, whose seats are derived
+    from it: so it can be replaced until the rematch is made (this seat's own proposal, if
+    any, is withdrawn: its seat there was derived from the old key), but not after (the
+    rematch's seat was derived from the key it had: the new link is made there)."""
     player = require_seat(table, actor)
     if isinstance(actor, Bot):
         raise NotSeated("The computer's seat has no link.", version=table.version)
+    offers = table.offers
     if table.outcome() is not None:
-        raise GameOver("The game is over.", version=table.version)
+        if table.row.rematch_id is not None:
+            raise GameOver("The game is over.", version=table.version)
+        if player in offers.rematch:
+            kept = {seat: v for seat, v in offers.rematch_seats.items() if seat != other(player)}
+            bots = {seat: v for seat, v in offers.rematch_bots.items() if seat != other(player)}
+            asked = tuple(p for p in offers.rematch if p != player)
+            offers = dataclasses.replace(
+                offers,
+                rematch=asked,
+                rematch_table=offers.rematch_table if asked else None,
+                rematch_seats=kept,
+                rematch_bots=bots,
+            )
     return decided(
         table,
         (TableEvent(Kind.SEAT_KEY_REPLACED, player),),
-        offers=table.offers,
+        offers=offers,
         rekey=(player, token_hash),
     )
 

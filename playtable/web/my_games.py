@@ -237,7 +237,8 @@ async def continue_page(request: Request) -> Response:
             # A value of this page alone: the new key is derived from it and the old key,
             # so a retried form whose answer was lost gets the same key (renew_seat_link).
             "renewal": secrets.token_urlsafe(16),
-            "can_renew": table["outcome"] is None,
+            # Until the rematch is made (whose seats come from this key): decisions.py.
+            "can_renew": table["outcome"] is None or table.get("rematch_id") is None,
             "renewed": hmac.compare_digest(  # bytes: a str with non-ASCII would raise
                 request.query_params.get("renewed", "").encode(), renewed_mark(token).encode()
             ),
@@ -289,7 +290,7 @@ async def renew_seat_link(request: Request) -> Response:
                 request,
                 409,
                 _("The link was not changed"),
-                _("The game is over: its seat links no longer matter."),
+                _("The rematch has begun: make a new link at the new table instead."),
             )
     finally:
         await form.close()

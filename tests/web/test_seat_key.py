@@ -205,3 +205,55 @@ def test_a_renewal_whose_answer_was_lost_is_sent_again_and_keeps_the_seat(
     assert stolen.cookies.get(f"pt_{table.id}") is None
     # A second renewal from a new page makes another key, as before.
     assert _renew(client, table.id, new) != new
+
+
+def test_a_finished_games_seen_link_can_be_replaced_until_the_rematch_is_made(
+    client: TestClient,
+) -> None:
+    """A review: once the game was over the continue page (showing the link and its code)
+    refused a new link, and whoever had seen it proposed the rematch, got the owner's seat
+    there (derived from the same key), replaced that link and locked the owner out."""
+    table = create_table(client, seat="red", options=DOTS)
+    blue_token = claim(client, table)
+    with (
+        connect(client, table.id, table.token) as red_session,
+        connect(client, table.id, blue_token) as blue_session,
+    ):
+        red, blue = Socket(red_session), Socket(blue_session)
+        red.join()
+        blue.join()
+        red.send("resign")
+        red.at_version(2)
+        red.send("rematch")  # the owner proposes, then sees that the link was seen
+        red.at_version(3)
+        new = _renew(client, table.id, table.token)
+        _, state = blue.at_version(4)
+        assert state["offers"]["rematch"] == []  # a proposal on the old key: withdrawn
+    with connect(client, table.id, table.token) as session:  # the one who saw the link
+        seen = Socket(session)
+        assert seen.join()["table"]["you"] is None
+        seen.send("rematch")
+        assert seen.error()["code"] == "not_seated"
+    with (
+        connect(client, table.id, new) as red_session,
+        connect(client, table.id, blue_token) as blue_session,
+    ):
+        red, blue = Socket(red_session), Socket(blue_session)
+        assert red.join()["table"]["you"] == "red"
+        blue.join()
+        red.send("rematch")
+        blue.until_state(lambda t: t["offers"]["rematch"] == ["red"])
+        blue.send("rematch")
+        link = red.next("rematch")["url"]
+    client.cookies.clear()
+    seated = client.get(link, follow_redirects=False)
+    assert seated.status_code == 303  # the owner's rematch link works
+    # Once the rematch is made, the link is made at the new table.
+    client.cookies.clear()
+    client.cookies.set(f"pt_{table.id}", new)
+    page = client.get(f"/t/{table.id}/continue").text
+    assert "Make a new seat link" not in page
+    csrf = client.cookies.get("pt_csrf")
+    assert csrf
+    late = client.post(f"/t/{table.id}/continue", data={"csrf": csrf}, follow_redirects=False)
+    assert late.status_code == 409 and "rematch" in late.text
