@@ -41,24 +41,60 @@ def plural_forms(catalog: gettext.NullTranslations, singular: str, plural: str) 
 
 
 @functools.cache
-def client_strings(catalog: gettext.NullTranslations) -> Mapping[str, str | Mapping[str, str]]:
+def client_strings(
+    catalog: gettext.NullTranslations, cells: bool = False
+) -> Mapping[str, str | Mapping[str, str]]:
     """Every string a script may show, translated with ``catalog``; a counted message is
-    one form per plural category (see :func:`plural_forms`).
+    one form per plural category (see :func:`plural_forms`). ``cells``: the page shows a
+    triangle or hexagon board, whose cells the words call cells rather than boxes
+    (:func:`playtable.web.presentation.counts_cells`).
 
     Made once per catalog (a language's catalog is one object for the life of the process,
     ``templating.translations``): building it evaluates the plural rules hundreds of times,
     and it was a third of a table page's cost when every page built it again."""
-    return MappingProxyType(_strings(catalog))
+    return MappingProxyType(_strings(catalog, cells))
 
 
 @functools.cache
-def client_strings_json(catalog: gettext.NullTranslations) -> Markup:
+def client_strings_json(catalog: gettext.NullTranslations, cells: bool = False) -> Markup:
     """:func:`client_strings` as the page embeds it (``<script type="application/json">``),
-    encoded once per catalog: safe inside HTML, as Jinja's ``tojson`` makes it."""
-    return htmlsafe_json_dumps(dict(client_strings(catalog)))
+    encoded once per catalog and kind of board: safe inside HTML, as Jinja's ``tojson``
+    makes it."""
+    return htmlsafe_json_dumps(dict(client_strings(catalog, cells)))
 
 
-def _strings(catalog: gettext.NullTranslations) -> dict[str, str | Mapping[str, str]]:
+def cell_words(catalog: gettext.NullTranslations, cells: bool) -> dict[str, str]:
+    """The Dots and Boxes strings that name the board's cells: boxes on a square grid, cells
+    on a triangle or hexagon grid, as the rules, the variant pages and the atlas say.
+    Literal calls: the catalogs are extracted from them."""
+    _ = catalog.gettext
+    if cells:
+        return {
+            "misere_rule": _("Misère: the player with fewer cells wins."),
+            "ann_move_claim_one": _(
+                "%(player)s drew the line from %(a)s to %(b)s and claimed a cell."
+            ),
+            "ann_move_claim_two": _(
+                "%(player)s drew the line from %(a)s to %(b)s and claimed two cells."
+            ),
+            "dots_box": _("Cell claimed by %(player)s"),
+            # Translators: %(box)s is the triangle's or hexagon's corners, "a1-b1-b2".
+            "dots_box_sides": _("Open cell %(box)s: %(count)s of %(total)s sides drawn"),
+        }
+    return {
+        "misere_rule": _("Misère: the player with fewer boxes wins."),
+        "ann_move_claim_one": _("%(player)s drew the line from %(a)s to %(b)s and claimed a box."),
+        "ann_move_claim_two": _(
+            "%(player)s drew the line from %(a)s to %(b)s and claimed two boxes."
+        ),
+        "dots_box": _("Box claimed by %(player)s"),
+        "dots_box_sides": _("Open box %(box)s: %(count)s of %(total)s sides drawn"),
+    }
+
+
+def _strings(
+    catalog: gettext.NullTranslations, cells: bool = False
+) -> dict[str, str | Mapping[str, str]]:
     _ = catalog.gettext
 
     def ngettext(singular: str, plural: str) -> dict[str, str]:
@@ -87,6 +123,9 @@ def _strings(catalog: gettext.NullTranslations) -> dict[str, str | Mapping[str, 
         "computer_thinking": _("The computer is thinking…"),
         "turn_offline": _("Offline: your moves are not sent"),
         "reconnected": _("Connected again."),
+        # Translators: a button under the board that goes to the buttons answering the
+        # opponent's draw offer or take-back request (further down the page).
+        "offer_answer": _("Answer"),
         "waiting_for_opponent": _("Waiting for an opponent to join"),
         "invite_hint": _("Nobody sits opposite you yet: send them the invitation link."),
         "to_move": _("%(player)s to move"),
@@ -104,7 +143,6 @@ def _strings(catalog: gettext.NullTranslations) -> dict[str, str | Mapping[str, 
         # results
         "wins_score": _("%(winner)s wins %(winner_score)s–%(loser_score)s."),
         "draw_score": _("Draw, %(score)s–%(score)s."),
-        "misere_rule": _("Misère: the player with fewer boxes wins."),
         "wins_connection": _("%(winner)s wins: a chain of %(winner)s checkers joins both sides."),
         "wins_connection_swap": _(
             "%(winner)s wins on %(mover)s's turn: the swap completed the %(winner)s chain."
@@ -122,10 +160,7 @@ def _strings(catalog: gettext.NullTranslations) -> dict[str, str | Mapping[str, 
         ),
         # a Dots and Boxes move in words: the line between the dots %(a)s and %(b)s
         "ann_line": _("%(player)s drew the line from %(a)s to %(b)s."),
-        "ann_move_claim_one": _("%(player)s drew the line from %(a)s to %(b)s and claimed a box."),
-        "ann_move_claim_two": _(
-            "%(player)s drew the line from %(a)s to %(b)s and claimed two boxes."
-        ),
+        **cell_words(catalog, cells),  # the claims, the cells' labels and the misère rule
         "ann_next": _("%(player)s to move."),
         "ann_undo": _("%(player)s took back %(move)s."),
         # Translators: a take-back against the computer: the player's move and the
@@ -163,8 +198,6 @@ def _strings(catalog: gettext.NullTranslations) -> dict[str, str | Mapping[str, 
         # board labels
         "dots_line": _("Line %(line)s"),
         "dots_draw_line": _("Draw line %(line)s"),
-        "dots_box": _("Box claimed by %(player)s"),
-        "dots_box_sides": _("Open box %(box)s: %(count)s of %(total)s sides drawn"),
         "square_empty": _("%(square)s, empty"),
         "square_checker": _("%(square)s, %(player)s checker"),
         "square_place": _("Place a checker on %(square)s"),
@@ -218,7 +251,7 @@ def _strings(catalog: gettext.NullTranslations) -> dict[str, str | Mapping[str, 
         # the table's own reasons for a refusal, by the English sentence the server sends,
         # and the games' reasons for refusing a move (with %(name)s placeholders)
         "refusals": {reason: _(reason) for reason in (*REASONS, *move_errors())},
-        **replay_strings(catalog),
+        **replay_strings(catalog, cells),
         **clock_strings(catalog),  # the clocks and notifications (web/timing.py)
     }
 

@@ -22,6 +22,7 @@ from playtable.games.swaptimum import Swaptimum, SwaptimumState
 from playtable.web.atlas import variant_values
 from playtable.web.client_strings import client_strings_json
 from playtable.web.errors import page_not_found
+from playtable.web.presentation import counts_cells
 from playtable.web.templating import gettext_for, language_of, render
 
 
@@ -155,8 +156,16 @@ def swaptimum_diagrams() -> dict[str, dict[str, Any]]:
         after = game.play(before, text)
         diagrams[key] = _swaptimum_diagram(game, after, [text], [])
 
-    # A restricted placement: every swap that would kill the crosscut forms a new one.
-    game, state = _swaptimum_position(*RESTRICTED)
+    # A restricted placement: every swap that would kill the crosscut forms a new one. The
+    # position is reached from the empty board by the engine, Red and Blue placing in turn
+    # (equal counts, Red to move: no swap ever changes the counts), so it can occur in a game.
+    game, built = _swaptimum_position(*RESTRICTED)
+    state = game.initial()
+    for red, blue in zip(RESTRICTED[1], RESTRICTED[2], strict=True):
+        state = game.play(game.play(state, red), blue)
+    assert (state.red, state.blue, state.to_move) == (built.red, built.blue, "red")
+    assert game.outcome(state) is None
+    assert not game._crosscuts(state.red, state.blue)
     restricted = RESTRICTED_SQUARE
     square = game.index[restricted]
     assert game._crosscut_makers(state.red, state.blue, state.to_move or "red") >> square & 1
@@ -178,30 +187,24 @@ OPPONENT_WIN = (
     "c1", "d5", "b5", "a1", "b2", "c2", "b3", "b1:b2-c2", "b4", "c3:b4-c3", "a4", "a3:a4-b4",
 )  # fmt: skip
 
-#: A 6 x 6 position where the side to move may not place on RESTRICTED_SQUARE.
+#: A 6 x 6 position, Red to move with 16 checkers each, where Red may not place on
+#: RESTRICTED_SQUARE (the red and the blue checkers, in the order they are placed):
+#:
+#:     6 . R B R B .
+#:     5 R B B R R B
+#:     4 B B B R R R
+#:     3 R R . B B B
+#:     2 B R R B B R
+#:     1 . B R B R R
+#:       a b c d e f
 RESTRICTED: tuple[int, list[str], list[str], str] = (
     6,
-    ["c1", "e1", "b2", "c2", "f2", "a3", "b3", "d4", "e4", "f4", "a5", "d5", "e5", "b6", "d6"],
-    [
-        "b1",
-        "d1",
-        "a2",
-        "d2",
-        "e2",
-        "d3",
-        "e3",
-        "f3",
-        "a4",
-        "b4",
-        "c4",
-        "b5",
-        "c5",
-        "f5",
-        "c6",
-        "e6",
-    ],
+    ["c1", "e1", "f1", "b2", "c2", "f2", "a3", "b3",
+     "d4", "e4", "f4", "a5", "d5", "e5", "b6", "d6"],
+    ["b1", "d1", "a2", "d2", "e2", "d3", "e3", "f3",
+     "a4", "b4", "c4", "b5", "c5", "f5", "c6", "e6"],
     "red",
-)
+)  # fmt: skip
 RESTRICTED_SQUARE = "c3"
 
 
@@ -268,7 +271,10 @@ async def variant_page(request: Request) -> Response:
             "square": board_facts({"rows": 4, "cols": 4}),
             "swedish": board_facts({"rows": 4, "cols": 4, "start": "swedish"}),
             "diagrams": {"start": dots_diagram(variant.options)},
-            "strings": client_strings_json(gettext_for(request)),
+            # the triangle's and the hexagon's diagrams label their cells as cells
+            "strings": client_strings_json(
+                gettext_for(request), counts_cells(DotsAndBoxes.name, variant.options)
+            ),
             "solved": variant_values(variant.slug, gettext_for(request), language_of(request)),
         },
     )

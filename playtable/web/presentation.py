@@ -7,6 +7,7 @@ import gettext
 from collections.abc import Mapping
 from typing import Any
 
+from playtable.games.dots.game import DotsAndBoxes
 from playtable.games.forms import FORMS, Phrase
 from playtable.tables.events import QUICK_MESSAGES
 
@@ -37,6 +38,12 @@ def settings_summary(
     return " · ".join(say(catalog, phrase) for phrase in form.summary(options))
 
 
+def counts_cells(game: str, options: Mapping[str, Any]) -> bool:
+    """Whether the page calls the board's cells "cells" rather than "boxes": a Dots and
+    Boxes board on a triangle or hexagon grid (the rules' word; a square grid's are boxes)."""
+    return game == DotsAndBoxes.name and options.get("grid", "square") != "square"
+
+
 def bot_names(catalog: gettext.NullTranslations) -> dict[str, str]:
     """How the page names a computer player of each level."""
     _ = catalog.gettext
@@ -60,4 +67,12 @@ def quick_messages(catalog: gettext.NullTranslations) -> list[tuple[str, str]]:
     return [(key, labels[key]) for key in QUICK_MESSAGES]
 
 
-__all__ = ["board_label", "bot_names", "game_title", "quick_messages", "say", "settings_summary"]
+__all__ = [
+    "board_label",
+    "bot_names",
+    "counts_cells",
+    "game_title",
+    "quick_messages",
+    "say",
+    "settings_summary",
+]

@@ -6,7 +6,8 @@ from __future__ import annotations
 import gettext
 
 
-def replay_strings(catalog: gettext.NullTranslations) -> dict[str, str]:
+def replay_strings(catalog: gettext.NullTranslations, cells: bool = False) -> dict[str, str]:
+    """``cells``: a triangle or hexagon board, whose cells are not boxes (client_strings)."""
     _ = catalog.gettext
     return {
         # the replay controls of every table page
@@ -28,9 +29,6 @@ def replay_strings(catalog: gettext.NullTranslations) -> dict[str, str]:
         "picture_png": _("Picture of this position"),
         "picture_gif": _("Animated GIF of the game"),
         # the analysis board: a value is the result with perfect play from the position on
-        "eval_wins": _("%(player)s wins by %(boxes)s with perfect play"),
-        "eval_you_win": _("You win by %(boxes)s with perfect play"),
-        "eval_you_lose": _("You lose by %(boxes)s with perfect play"),
         "eval_draw": _("A draw with perfect play"),
         "eval_unknown": _("Not proved: the solver found no proof in time"),
         "eval_graph": _(
@@ -49,10 +47,6 @@ def replay_strings(catalog: gettext.NullTranslations) -> dict[str, str]:
         ),
         "eval_pending": _("Not analysed yet"),
         "analysis_retrying": _("The solver is trying the estimated endgames again…"),
-        # Translators: an estimate from the bots' search, not a proof: "About Blue by 2".
-        "eval_about": _("About %(player)s by %(boxes)s (estimate)"),
-        "eval_about_you_win": _("You are ahead by about %(boxes)s (estimate)"),
-        "eval_about_you_lose": _("You are behind by about %(boxes)s (estimate)"),
         "eval_about_even": _("About even (estimate)"),
         "eval_some_estimates": _(
             "Positions not proved in time: %(count)s of %(total)s. Their values are estimates "
@@ -75,8 +69,6 @@ def replay_strings(catalog: gettext.NullTranslations) -> dict[str, str]:
         "eval_blue_side": _("Blue wins"),
         "eval_position": _("After move %(ply)s (%(player)s %(move)s): %(value)s."),
         "eval_start": _("Starting position: %(value)s."),
-        # Translators: %(boxes)s is how many boxes the move handed to the opponent.
-        "eval_mistake": _("Mistake: %(player)s gave away %(boxes)s."),
         "eval_before": _("Before this move: %(value)s."),
         "eval_best_here": _("Best here: %(moves)s (dashed green on the board)."),
         "eval_best_none": _("The game is over: no move left."),
@@ -85,5 +77,53 @@ def replay_strings(catalog: gettext.NullTranslations) -> dict[str, str]:
             "Some positions were not proved within the time limit: the graph marks them "
             "with ?, and the list says not proved."
         ),
+        **(cell_values(catalog) if cells else box_values(catalog)),
+    }
+
+
+def box_values(catalog: gettext.NullTranslations) -> dict[str, str]:
+    """The analysis board's values on a square grid, where %(boxes)s counts boxes."""
+    _ = catalog.gettext
+    return {
+        "eval_wins": _("%(player)s wins by %(boxes)s with perfect play"),
+        "eval_you_win": _("You win by %(boxes)s with perfect play"),
+        "eval_you_lose": _("You lose by %(boxes)s with perfect play"),
+        # Translators: an estimate from the bots' search, not a proof: "About Blue by 2".
+        "eval_about": _("About %(player)s by %(boxes)s (estimate)"),
+        "eval_about_you_win": _("You are ahead by about %(boxes)s (estimate)"),
+        "eval_about_you_lose": _("You are behind by about %(boxes)s (estimate)"),
+        # Translators: %(boxes)s is how many boxes the move handed to the opponent.
+        "eval_mistake": _("Mistake: %(player)s gave away %(boxes)s."),
         "eval_misere": _("Misère: the player with fewer boxes wins, and the values say so."),
+    }
+
+
+def cell_values(catalog: gettext.NullTranslations) -> dict[str, str]:
+    """The same on a triangle or hexagon grid, where %(boxes)s counts cells: the English is
+    the square grid's, with a context of its own for the languages that name the unit
+    ("by 2 cells", as the atlas says). Literal contexts: the catalogs are extracted."""
+    _, pgettext = catalog.gettext, catalog.pgettext
+    return {
+        "eval_wins": pgettext(
+            "triangle or hexagon cells", "%(player)s wins by %(boxes)s with perfect play"
+        ),
+        "eval_you_win": pgettext(
+            "triangle or hexagon cells", "You win by %(boxes)s with perfect play"
+        ),
+        "eval_you_lose": pgettext(
+            "triangle or hexagon cells", "You lose by %(boxes)s with perfect play"
+        ),
+        "eval_about": pgettext(
+            "triangle or hexagon cells", "About %(player)s by %(boxes)s (estimate)"
+        ),
+        "eval_about_you_win": pgettext(
+            "triangle or hexagon cells", "You are ahead by about %(boxes)s (estimate)"
+        ),
+        "eval_about_you_lose": pgettext(
+            "triangle or hexagon cells", "You are behind by about %(boxes)s (estimate)"
+        ),
+        "eval_mistake": pgettext(
+            "triangle or hexagon cells", "Mistake: %(player)s gave away %(boxes)s."
+        ),
+        "eval_misere": _("Misère: the player with fewer cells wins, and the values say so."),
     }
