@@ -48,6 +48,10 @@ function lateness(now) {
   return Math.min(LATE_MAX_MS, bestSkew - skew);
 }
 let frame = null;
+// While the page's socket is down the clocks stop at what they showed (performance.now()
+// then): the page cannot know whose clock runs (the other side may have moved meanwhile),
+// so it counts nothing until the server's state after the rejoin says again.
+let frozenAt = null;
 let announced = new Set(); // thresholds already read out in this stretch
 let stretchKey = "";
 let wasMyTurn = null;
@@ -74,7 +78,8 @@ function remaining(player) {
   if (!clock || clock.remaining[player] === null) return null;
   const left = clock.remaining[player];
   if (clock.running !== player) return left;
-  return Math.max(0, left - (performance.now() - receivedAt) / 1000);
+  const now = Math.max(frozenAt ?? performance.now(), receivedAt);
+  return Math.max(0, left - (now - receivedAt) / 1000);
 }
 
 function format(seconds) {
@@ -104,17 +109,20 @@ function draw() {
     const running = !over && clock.running === player;
     const waiting = !over && clock.waiting_for === player;
     if (correspondence && waiting && clock.deadline) {
-      el.textContent = t("clock_deadline", { time: dateTime.format(new Date(clock.deadline)) });
+      showDeadline(el, dateTime.format(new Date(clock.deadline)));
     } else if (correspondence) {
+      el.classList.remove("is-deadline");
       el.textContent = days.format(Math.round(left / 86400));
     } else {
+      el.classList.remove("is-deadline");
       el.textContent = format(left ?? 0);
     }
     el.dataset.seconds = left === null ? "" : left.toFixed(1);
     el.setAttribute("aria-label", `${t("clock_label", { player: playerName(player) })}: ${el.textContent}`);
     el.classList.toggle("is-running", running || (correspondence && waiting));
     el.classList.toggle("is-low", (running || (correspondence && waiting)) && left < lowAt(clock));
-    if (running && !correspondence) announceThresholds(player, left);
+    el.classList.toggle("is-stale", frozenAt !== null);
+    if (running && !correspondence && frozenAt === null) announceThresholds(player, left);
   }
   const note = $("clock-note");
   if (note) {
@@ -129,7 +137,21 @@ function draw() {
       });
     }
   }
-  if (!over && clock.running && !correspondence) frame = requestAnimationFrame(draw);
+  if (!over && clock.running && !correspondence && frozenAt === null) {
+    frame = requestAnimationFrame(draw);
+  }
+}
+
+// "Next move by 7.12.2026 klo 11.27": the date and time kept on one line (a span that does
+// not wrap), so the line breaks at most between the words and the date, never inside it.
+const MARK = "\u0000";
+function showDeadline(el, time) {
+  const [before, after = ""] = t("clock_deadline", { time: MARK }).split(MARK);
+  const when = document.createElement("span");
+  when.className = "clock-when";
+  when.textContent = time;
+  el.classList.add("is-deadline");
+  el.replaceChildren(before, when, after);
 }
 
 function announceThresholds(player, left) {
@@ -199,14 +221,25 @@ function setUpNotifyButton() {
   show();
 }
 
-/** The table page's hook: call with every state the page renders. */
-export function updateClock(table, viewer) {
+/** The table page's hook: call with every state the page renders. `live`: false while the
+ * page's connection is down or not yet answered after a reconnect (the clocks stand still,
+ * dimmed, until a state from the server comes). */
+export function updateClock(table, viewer, live = true) {
   if (you === null && viewer) {
     you = viewer;
     setUpNotifyButton();
     setUpPush(table, viewer).catch(() => {}); // no service worker here: no push offered
   }
-  if (table !== current) {
+  const fresh = table !== current;
+  if (!live && frozenAt === null) {
+    frozenAt = performance.now();
+  } else if (live && frozenAt !== null) {
+    // back: counted from the server's new state; with none (the same table), the pause
+    // does not count
+    if (!fresh) receivedAt += performance.now() - frozenAt;
+    frozenAt = null;
+  }
+  if (fresh) {
     current = table;
     const now = performance.now();
     receivedAt = now - lateness(table.clock && table.clock.now);

@@ -52,7 +52,12 @@ export function connectionFor({ url, onMessage, onChange }) {
     ws.addEventListener("open", () => {
       state.connected = true;
       state.joined = false;
-      if (state.everConnected) showFeedback(t("reconnected"), "ok");
+      if (state.everConnected) {
+        showFeedback(t("reconnected"), "ok");
+        // said with what happened meanwhile, once the rejoin's state has come
+        // (table_events.js `announceCatchUp`)
+        state.reconnected = true;
+      }
       state.everConnected = true;
       retries = 0;
       ws.send(JSON.stringify({ type: "join", protocol: PROTOCOL, since: state.version }));

@@ -76,7 +76,9 @@ export class Replay {
     }
     list?.addEventListener("click", (event) => {
       const target = event.target.closest("[data-replay-ply]");
-      if (target) this.go(Number(target.dataset.replayPly));
+      if (!target) return;
+      this.go(Number(target.dataset.replayPly));
+      revealBoard();
     });
   }
 
@@ -353,6 +355,18 @@ export class Replay {
     event.preventDefault();
     this.go(next);
   }
+}
+
+// A move chosen in the list changes the board, which may be a screen above the list (a phone):
+// it is brought into view, unless the whole of it is already (smoothly, unless the viewer
+// asked for less motion).
+function revealBoard() {
+  const board = document.getElementById("board");
+  if (!board) return;
+  const box = board.getBoundingClientRect();
+  if (box.top >= 0 && box.bottom <= window.innerHeight) return;
+  const reduce = window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+  board.scrollIntoView({ block: "nearest", behavior: reduce ? "auto" : "smooth" });
 }
 
 /** The replay of a table page: the controls in #replay, the moves of #move-list. */

@@ -5,7 +5,7 @@
 // (`onPending` tells the page which step it is at). Any step can be taken back.
 
 import { BoardControls, positionList, r2, svgEl } from "./board.js";
-import { playerName, t } from "./i18n.js";
+import { playerName, refusal, t } from "./i18n.js";
 import { SwapChoice, parseMove } from "./swap_choice.js";
 
 export { parseMove };
@@ -28,12 +28,22 @@ export function squareIndex(name, size) {
   return row * size + col;
 }
 
+// The rules' reason for an empty square nobody may place on (playtable/games/swaptimum.py
+// RESTRICTED, translated in the page's refusals).
+const RESTRICTED = "You cannot place a checker on %(square)s: every swap would leave a crosscut.";
+
 export class SwaptimumBoard {
   // `still: true` draws a picture that nobody plays on (the diagrams of the rules page).
   // `onPending(choice or null)` follows the swap being chosen (a SwapChoice).
   // `describe`: the checkers are also listed in words for screen readers (see dots.js).
-  constructor(root, { onMove = null, onPending = null, still = false, describe = !still } = {}) {
+  // `onRefused(text)`: a tap on an empty square the placement restriction forbids, with the
+  // rules' reason (as the server would refuse it) in the page's language.
+  constructor(
+    root,
+    { onMove = null, onPending = null, onRefused = null, still = false, describe = !still } = {},
+  ) {
     this.root = root;
+    this.onRefused = onRefused || (() => {});
     this.describe = describe;
     this.onMove = onMove;
     this.onPending = onPending || (() => {});
@@ -61,6 +71,11 @@ export class SwaptimumBoard {
       this.choice.pick(name);
       this.draw(keep, this.choice.picked.length === 1 ? null : `pick:${name}`);
       this.onPending(this.choice, { byKeyboard });
+      return;
+    }
+    if (!move) {
+      // an empty square nobody may place on now: say why, where the tap was
+      if (target && target.dataset.refusal) this.onRefused(target.dataset.refusal);
       return;
     }
     const options = this.table.view.placements[move];
@@ -269,6 +284,33 @@ export class SwaptimumBoard {
         );
         drawChecker(target, c.x, c.y, view.to_move, " checker--ghost");
       }
+      // The empty squares the placement restriction forbids: no move, but a tap (or Enter)
+      // is told why, as the server would refuse it, rather than nothing happening.
+      view.board.forEach((owner, index) => {
+        const name = squareName(index, N);
+        if (owner || Object.hasOwn(view.placements, name)) return;
+        const reason = refusal(RESTRICTED, { square: name });
+        if (!reason) return;
+        const c = centre(name);
+        const target = svgEl(
+          "g",
+          {
+            class: "target sq-forbidden",
+            "data-key": name,
+            "data-refusal": reason,
+            role: "button",
+            tabindex: "-1",
+            "aria-disabled": "true",
+            "aria-label": reason,
+          },
+          targets,
+        );
+        svgEl(
+          "rect",
+          { x: c.x - U / 2, y: c.y - U / 2, width: U, height: U, class: "hit" },
+          target,
+        );
+      });
     }
 
     if (choice) this.drawChoice(svg, choice, shown, centre);

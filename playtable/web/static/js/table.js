@@ -16,7 +16,8 @@ import { copyField } from "./copy.js";
 import { connectionFor, MOVE_SILENCE_MS } from "./connection.js";
 import { DotsBoard } from "./dots.js";
 import { t } from "./i18n.js";
-import { showKeptNotice, showNotice } from "./notices.js";
+import { showFeedback } from "./feedback.js";
+import { announce, showKeptNotice, showNotice } from "./notices.js";
 import { replayFor } from "./replay.js";
 import { SwaptimumBoard } from "./swaptimum.js";
 import { eventsFor } from "./table_events.js";
@@ -34,6 +35,10 @@ const board =
     : new SwaptimumBoard(boardRoot, {
         onMove: playMove,
         onPending: (choice, options) => showSwapChooser(boardRoot, choice, options),
+        onRefused: (text) => {
+          showFeedback(text);
+          announce(text);
+        },
       });
 setUpDisplayChoices(board, boardRoot, table.game);
 

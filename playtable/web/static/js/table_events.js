@@ -87,8 +87,12 @@ export function eventsFor({ render, rejoin, setConnection }) {
       if (reloadForSeat(t("error_seat_key_replaced"))) return;
     }
     noteLapsedOffers(state.table.offers, next, state.joined);
+    const before = state.table;
+    const catchUp = !state.joined && state.reconnected;
     state.joined = true;
+    state.reconnected = false;
     state.table = next;
+    if (catchUp) announceCatchUp(before, next);
     state.version = nextVersion ?? state.table.version;
     // "Sending…" holds until the position moves on (the move played, or a take-back or the
     // end of the game) or an error answers the move: a presence, a quick message or a
@@ -161,6 +165,37 @@ function noteUnsent(next) {
     unsent.notice = t("move_not_sent", { move: unsent.move });
     showNotice(unsent.notice);
   }
+}
+
+// The page is connected again and has the table as it is now: a screen reader hears so, and
+// what the other side did meanwhile (their last move, as a live move is read, then who
+// moves, or the result), since the board simply changed while nobody was told.
+function announceCatchUp(before, next) {
+  announce(t("reconnected"));
+  const movers = Array.isArray(next.movers) ? next.movers : [];
+  if (next.moves.length <= before.moves.length && next.ply <= before.ply) return;
+  const mover = movers[movers.length - 1];
+  const move = next.moves[next.moves.length - 1];
+  const over = next.outcome !== null && next.outcome !== undefined;
+  if (over) {
+    announce(resultText(next.outcome, next));
+    return;
+  }
+  if (!mover || !move || mover === you) return;
+  let text = moveWords(next.game, mover, move, claimedBy(next, move));
+  const skipped = next.view && next.view.skipped;
+  if (skipped) text += ` ${t("skipped", { player: playerName(skipped) })}`;
+  announce(text, next.to_move ? t("ann_next", { player: playerName(next.to_move) }) : "");
+}
+
+// The boxes a Dots and Boxes line completed, from the position after it: a claimed box beside
+// the last line drawn was closed by it.
+function claimedBy(table, move) {
+  const view = table.view;
+  if (table.game !== "dots" || !view || !view.lines || !view.cells) return 0;
+  const index = view.lines.findIndex((line) => line.name === move);
+  if (index < 0) return 0;
+  return view.cells.filter((cell) => cell.owner && cell.lines.includes(index)).length;
 }
 
 // The server's message is English; a known code has a sentence in the page's language.
@@ -259,7 +294,10 @@ function handleEvent(event, after) {
       showFeedback(text, "ok");
       break;
     case "presence":
-      text = t(event.online ? "ann_online" : "ann_offline", { player: who });
+      // a player is not told of their own arrival (every join of theirs)
+      if (event.player !== you) {
+        text = t(event.online ? "ann_online" : "ann_offline", { player: who });
+      }
       break;
     case "game_over":
       clearFeedback(); // the result says what happened

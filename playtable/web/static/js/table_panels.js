@@ -47,7 +47,9 @@ export function panelsFor({ board, boardRoot, replay, fitZoom }) {
     const analysisNow = $("analysis-now-link");
     if (analysisNow) analysisNow.parentElement.hidden = over;
     replay.update();
-    updateClock(table, you);
+    // the clocks stand still while the page cannot know whose runs (offline, or back but
+    // not yet told the table again)
+    updateClock(table, you, !state.everConnected || (state.connected && state.joined));
     keepFocus(focused, boardRoot);
   }
 
@@ -212,6 +214,37 @@ function renderOffers(over) {
     t("opponent_rematch", { player: playerName(rematchBy || "red") }),
   );
   $("offers").hidden = !any;
+  renderOfferAlert(over, offers);
+}
+
+// An offer or request waiting for this player's answer: said under the board too (the card
+// with the answers is far below it on a phone), with a button that goes to the answers.
+function renderOfferAlert(over, offers) {
+  const alert = $("offer-alert");
+  if (!alert) return;
+  const kind = !you || over ? null : ["undo", "draw"].find((k) => offers[k] && offers[k] !== you);
+  alert.hidden = !kind;
+  if (!kind) {
+    delete alert.dataset.offer;
+    return;
+  }
+  alert.dataset.offer = kind;
+  const key = kind === "draw" ? "ann_draw_offered" : "ann_undo_requested";
+  $("offer-alert-text").textContent = t(key, { player: playerName(offers[kind]) });
+  const go = $("offer-alert-go");
+  go.textContent = t("offer_answer");
+  if (!go.dataset.wired) {
+    go.dataset.wired = "true";
+    go.addEventListener("click", () => {
+      const box = $(`offer-${alert.dataset.offer}`);
+      if (!box || box.hidden) return;
+      const reduce = window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+      box.scrollIntoView({ block: "center", behavior: reduce ? "auto" : "smooth" });
+      // the first answer (its group's words are read with it)
+      const answer = box.querySelector(".offer__buttons button");
+      (answer || box).focus({ preventScroll: true });
+    });
+  }
 }
 
 function renderActions(over) {

@@ -16,6 +16,7 @@ export const state = {
   lastMover: null, // from the event stream, when the state does not say
   everConnected: false, // "connection lost" only after there was one
   joined: false, // the first state after a (re)join is a catch-up, not a change seen
+  reconnected: false, // the socket came back: the rejoin's state is announced as a catch-up
 };
 
 export const other = (player) => (player === "red" ? "blue" : "red");
