@@ -127,7 +127,7 @@ class BotPool:
             executor = ProcessPoolExecutor(
                 max_workers=self.workers,
                 mp_context=multiprocessing.get_context("spawn"),
-                initializer=functools.partial(_worker_start, os.getpid(), self.nice, self.idle),
+                initializer=functools.partial(worker_start, os.getpid(), self.nice, self.idle),
             )
             self._warm_ups = [executor.submit(warm_up) for _ in range(self.workers)]
             for job in self._warm_ups:
@@ -217,21 +217,29 @@ class BotPool:
         executor, self._executor = self._executor, None
         if executor is None:
             return
-        workers = list((executor._processes or {}).values())
-        # The pool's own thread closes its queues and joins the workers once it sees them
-        # gone; shutdown() forgets it, so it is kept here to wait for it. A terminated worker
-        # ends at once (SIGTERM's default action), so these waits take milliseconds.
-        manager: threading.Thread | None = getattr(executor, "_executor_manager_thread", None)
-        executor.shutdown(wait=False, cancel_futures=True)
-        for worker in workers:
-            worker.terminate()
-        for worker in workers:
-            worker.join(timeout=5)
-        if manager is not None:
-            manager.join(timeout=5)
+        stop_now(executor)
 
 
-def _worker_start(server: int, nice: int, idle: bool = False) -> None:
+def stop_now(executor: ProcessPoolExecutor) -> None:
+    """Stop ``executor`` at once: work still queued is dropped, a busy worker is stopped
+    (nobody waits for its answer any more), and the pool's queues are closed before the
+    server exits, so that no process is left behind and Python's resource tracker finds no
+    semaphore leaked."""
+    workers = list((executor._processes or {}).values())
+    # The pool's own thread closes its queues and joins the workers once it sees them
+    # gone; shutdown() forgets it, so it is kept here to wait for it. A terminated worker
+    # ends at once (SIGTERM's default action), so these waits take milliseconds.
+    manager: threading.Thread | None = getattr(executor, "_executor_manager_thread", None)
+    executor.shutdown(wait=False, cancel_futures=True)
+    for worker in workers:
+        worker.terminate()
+    for worker in workers:
+        worker.join(timeout=5)
+    if manager is not None:
+        manager.join(timeout=5)
+
+
+def worker_start(server: int, nice: int, idle: bool = False) -> None:
     """A worker's first act: yield the CPU to the bots' workers and the server (``nice``;
     ``idle``: Linux's SCHED_IDLE, below any niceness), and watch the server: a worker
     outlives a server that was killed (SIGKILL, out of memory) because it holds both ends

@@ -36,6 +36,7 @@ from playtable.web.hosts import AllowedHostsMiddleware, allowed_hosts
 from playtable.web.keyfiles import made_once
 from playtable.web.language import LanguageMiddleware
 from playtable.web.limits import Limits, trusted_proxies
+from playtable.web.pictures import Pictures
 from playtable.web.push import Pusher
 from playtable.web.requester import RequesterMiddleware
 from playtable.web.security import SecurityHeaders
@@ -121,6 +122,7 @@ def create_app(
     service = TableService(store, the_bus, load_secret(secret), bot_settings, links=links)
     sweep = Sweep(service)  # ends the tables whose clock ran out (tables/sweep.py)
     pusher = Pusher(store)  # Web Push of correspondence moves (web/push.py)
+    pictures = Pictures.from_env()  # drawn in worker processes of their own (web/pictures.py)
     service.on_move = pusher.on_move
 
     @asynccontextmanager
@@ -138,6 +140,7 @@ def create_app(
             await sweep.close()
             await pusher.close()
             await service.close()
+            pictures.close()
             await the_bus.close()
             await app.state.budgets.close()
             await store.close()
@@ -168,6 +171,7 @@ def create_app(
     app.state.service = service
     app.state.sweep = sweep
     app.state.pusher = pusher
+    app.state.pictures = pictures
     app.state.store = store
     app.state.links = links
     app.state.limits = limits = limits if limits is not None else Limits.from_env()

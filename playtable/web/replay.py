@@ -1,7 +1,8 @@
 """What the replay and the analysis board read besides the live table.
 
 - ``GET /t/{id}/position.json?ply=n``: the position after ``n`` moves (docs/protocol.md),
-  replayed from the public record like the pictures, and cached like them.
+  replayed from the public record like the pictures, and kept, drawn (off the event
+  loop) and budgeted like them.
 - ``GET /t/{id}/you.json``: the seat this browser holds at the table (from its seat cookie),
   so the analysis page words the values from the viewer's side. Never cached, never a token.
 """
@@ -12,18 +13,13 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
-from playtable.games.records import GameRecord
-from playtable.pictures import position_at
 from playtable.tables import TableService
+from playtable.web import pictures
 from playtable.web.links import seat_token_from
-from playtable.web.pictures import answer
 
 
 async def position_json(request: Request) -> Response:
-    async def build(record: GameRecord, ply: int) -> Response:
-        return JSONResponse(position_at(record, ply).to_json())
-
-    return await answer(request, "json", build)
+    return await pictures.answer(request, "json", pictures.position_json, "application/json")
 
 
 async def you_json(request: Request) -> Response:

@@ -269,3 +269,32 @@ def test_a_move_button_keeps_the_keyboard_focus_when_the_table_is_drawn_again(
     focused = page.evaluate("() => document.activeElement.dataset.replayPly || null")
     assert focused == "5", f"the focus went to {focused!r}"
     page.context.close()
+
+
+def test_a_position_the_server_refuses_is_explained_and_fetched_again(
+    browser: Browser, server_url: str
+) -> None:
+    """The replay asks for a position while the server is busy drawing (503, Retry-After):
+    the status line says so in the server's words, and the position comes when it says (a
+    review: the board silently stayed where it was, for good)."""
+    game = play_game(server_url, {"grid": "square", "rows": 2, "cols": 2}, seed=4)
+    page = browser.new_context().new_page()
+    refused: list[str] = []
+    busy = "Too many pictures are being drawn right now. Try again in a moment."
+
+    def answer(route: Any) -> None:
+        if not refused:
+            refused.append(route.request.url)
+            body = f'{{"error": "{busy}", "code": "busy", "retry_after": 1}}'
+            route.fulfill(status=503, headers={"Retry-After": "1"}, body=body)
+        else:
+            route.continue_()
+
+    page.route("**/position.json*", answer)
+    page.goto(f"{server_url}/t/{game.id}/watch")
+    wait_ready(page)
+    page.locator('#move-list [data-replay-ply="3"]').click()
+    expect(page.locator("#replay-status")).to_contain_text(busy, timeout=TIMEOUT)
+    expect(page.locator("#board .line--drawn")).to_have_count(3, timeout=TIMEOUT)
+    expect(page.locator("#replay-status")).not_to_contain_text(busy)
+    assert refused and "ply=3" in refused[0]

@@ -59,6 +59,9 @@ export class Replay {
     this.table = table;
     this.onChange = onChange;
     this.positionUrl = positionUrl;
+    // the server's words when it refused a position (too many reads, busy): shown until
+    // the position it asks again for arrives
+    this.refused = null;
     this.game = game;
     this.pictures = pictures; // {png: ply -> url, gif: url} or null
     this.ply = null; // null: live; else the ply shown
@@ -229,8 +232,22 @@ export class Replay {
       const response = await fetch(this.positionUrl(ply), {
         headers: { Accept: "application/json" },
       });
+      if (response.status === 429 || response.status === 503) {
+        // too many reads from here, or the server busy drawing: say so (its words, in the
+        // page's language) and ask again when it says, if the position is still wanted
+        const body = await response.json().catch(() => null);
+        this.refused = body && typeof body.error === "string" ? body.error : null;
+        const after = Number(response.headers.get("Retry-After")) || 1;
+        const seconds = Math.min(30, Math.max(1, after));
+        setTimeout(() => {
+          if (this.ply === ply) this.load(ply);
+        }, seconds * 1000);
+        if (this.ply === ply) this.onChange();
+        return;
+      }
       if (!response.ok) return;
       const position = await response.json();
+      this.refused = null;
       this.cache.set(`${position.ply}:${position.moves.join(" ")}`, position);
       if (this.ply === ply) this.onChange();
     } catch {
@@ -272,7 +289,9 @@ export class Replay {
     this.root.dataset.live = this.isLive() ? "true" : "false";
     const status = this.root.querySelector("#replay-status");
     const where = at === 0 ? t("replay_at_start", { total }) : t("replay_at", { ply: at, total });
-    status.textContent = this.isLive() ? where : [where, t("replay_past")].join(" ");
+    const waiting = !this.isLive() && this.refused && !this.cache.has(this.key(at, table));
+    const parts = this.isLive() ? [where] : [where, t("replay_past")];
+    status.textContent = (waiting ? [...parts, this.refused] : parts).join(" ");
     // aria-disabled rather than disabled: a disabled button drops the focus to <body>
     for (const kind of ["start", "back"]) {
       const node = this.root.querySelector(`[data-replay="${kind}"]`);
