@@ -133,12 +133,16 @@ async def _probe(storage: Storage) -> None:
         raise ConnectionError("the budgets' Redis does not answer")
 
 
-async def over_budget(connection: HTTPConnection, budget: Budget) -> int | None:
-    """Spend one unit of ``budget`` for the connection's client address; the seconds to
-    wait if it has none left (``None``: go ahead)."""
+async def over_budget(connection: HTTPConnection, budget: Budget, units: int = 1) -> int | None:
+    """Spend ``units`` of ``budget`` for the connection's client address (a request that
+    reads ``units`` tables); the seconds to wait if it has none left (``None``: go ahead,
+    having spent what was left if that was less than ``units``)."""
     address = connection.client.host if connection.client else "unknown"
     budgets: Budgets = connection.app.state.budgets
-    return await budgets.take(budget, address)
+    wait = await budgets.take(budget, address)
+    if wait is None and units > 1:
+        await budgets.spend(budget, address, units - 1)
+    return wait
 
 
 __all__ = ["SOLVER_UNITS_A_SECOND", "Budget", "Budgets", "over_budget"]

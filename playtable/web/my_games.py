@@ -33,6 +33,7 @@ from starlette.routing import BaseRoute, Route
 
 from playtable.games import Player, other
 from playtable.tables import GameOver, NotSeated, TableNotFound, TableService, tokens
+from playtable.web.budgets import Budget, over_budget
 from playtable.web.csrf import csrf_ok, csrf_token, set_csrf_cookie
 from playtable.web.errors import error_page, table_not_found
 from playtable.web.links import seat_token_from, set_seat_cookie
@@ -110,9 +111,17 @@ async def my_games(service: TableService, request: Request) -> list[MyGame]:
     return sorted(games, key=lambda game: game.order)
 
 
+async def _over_budget(request: Request) -> int | None:
+    """Spend a read of the address's budget for each table the request's seat cookies name
+    (each one a table read: a forged request can name a hundred big boards); the seconds to
+    wait if it has none left."""
+    return await over_budget(request, Budget.READS, units=max(1, len(seat_cookies(request))))
+
+
 async def waiting_count(request: Request) -> int:
-    """How many of this browser's tables wait for its move (the home page says so)."""
-    if not seat_cookies(request):
+    """How many of this browser's tables wait for its move (the home page says so; nothing,
+    rather than a refused home page, past the address's reads)."""
+    if not seat_cookies(request) or await _over_budget(request) is not None:
         return 0
     return sum(game.your_move for game in await my_games(request.app.state.service, request))
 
@@ -162,6 +171,12 @@ def _result(request: Request, game: MyGame) -> str:
 
 async def games_page(request: Request) -> Response:
     catalog = gettext_for(request)
+    wait = await _over_budget(request)
+    if wait is not None:
+        message = catalog.gettext("Too many actions at once. Wait a moment and try again.")
+        refused = error_page(request, 429, message, "")
+        refused.headers["Retry-After"] = str(wait)
+        return refused
     rows = []
     games = await my_games(request.app.state.service, request)
     for game in games:

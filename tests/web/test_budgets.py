@@ -120,3 +120,23 @@ async def test_the_solver_time_is_one_budget_for_every_process(redis_url: str) -
     finally:
         await one.close()
         await two.close()
+
+
+def test_my_games_spends_a_read_for_each_table_its_cookies_name(db_url: str) -> None:
+    """``/games`` and the home page's count read every table the seat cookies name (a
+    forged request names a hundred big boards): each table is a read of the address's
+    budget; past it, /games is refused in the page's language and the home page still
+    opens, without the count."""
+    with app_with(db_url, Limits(reads_per_minute=12)) as client:
+        tables = [create_table(client) for _ in range(5)]
+        for table in tables:
+            client.cookies.set(f"pt_{table.id}", table.token)
+        assert "5 games are waiting for your move" in client.get("/").text  # five reads
+        page = client.get("/games")  # five more
+        assert page.status_code == 200 and page.text.count("data-table=") == 5
+        assert client.get("/games").status_code == 200  # two left: the last is spent
+        refused = client.get("/fi/games")
+        assert refused.status_code == 429 and int(refused.headers["retry-after"]) >= 1
+        assert "Liian monta toimintoa kerralla" in refused.text
+        home = client.get("/")
+        assert home.status_code == 200 and "waiting for your move" not in home.text
