@@ -133,3 +133,19 @@ def test_custom_clock_values_are_checked_under_their_fields(
     page.locator("#table-form button[type=submit]").click()
     page.wait_for_url("**/cs/t/*")
     expect(page.locator("body")).to_contain_text("5 min + 3 s")
+
+
+def test_the_misere_box_names_the_cells_of_the_chosen_grid(
+    browser: Browser, server_url: str
+) -> None:
+    """A triangle's or hexagon's cells are cells, as the rules and the table page say (a
+    review: the form said the player with fewer boxes wins on every grid)."""
+    page = browser.new_context().new_page()
+    page.goto(server_url + "/cs/")
+    choose(page, "game", "dots")
+    misere = page.get_by_role("checkbox", name="Misère", exact=False)
+    expect(misere).to_have_accessible_name("Misère: vyhrává hráč s méně čtverci")
+    choose(page, "dots_grid", "hexagon")
+    expect(misere).to_have_accessible_name("Misère: vyhrává hráč s méně políčky")
+    choose(page, "dots_grid", "square")
+    expect(misere).to_have_accessible_name("Misère: vyhrává hráč s méně čtverci")

@@ -38,7 +38,8 @@ function update() {
 
   const grid = checked("dots_grid") || "square";
   showFor(".field-row[data-grid]", "data-grid", grid);
-  for (const hint of form.querySelectorAll(".hint[data-grid]")) {
+  // the hints of the chosen grid, and the misère sentence's word for its cells
+  for (const hint of form.querySelectorAll(".hint[data-grid], .check [data-grid]")) {
     hint.hidden = !hint.dataset.grid.split(" ").includes(grid);
   }
   const size = form.querySelector("#dots_size");
