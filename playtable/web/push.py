@@ -41,7 +41,13 @@ from playtable.web.bodies import read_body
 from playtable.web.budgets import Budget, over_budget
 from playtable.web.keyfiles import made_once
 from playtable.web.links import seat_token_from
-from playtable.web.push_endpoints import EndpointRefused, Unresolved, check_resolved, host_and_port
+from playtable.web.push_endpoints import (
+    EndpointRefused,
+    GlobalOnly,
+    Unresolved,
+    check_resolved,
+    host_and_port,
+)
 from playtable.web.templating import STATIC_DIR, available_languages, translations
 
 logger = logging.getLogger(__name__)
@@ -165,6 +171,9 @@ class Pusher:
     def _send(self, subscription: PushSubscription, payload: str) -> None:
         self._check_resolved(subscription.endpoint)
         with _NoRedirects() as session:
+            if not self.private_endpoints:  # and where it connects is checked again
+                session.mount("https://", GlobalOnly())
+                session.mount("http://", GlobalOnly())
             self._post(subscription, payload, session)
 
     def _post(

@@ -5,14 +5,21 @@ A subscription's endpoint comes from the browser, so anyone holding a seat could
 address: without this check one move made the server post to anything on its loopback or
 private network, once for every subscription. An endpoint must be ``https`` with a host
 whose addresses are all global ones; the host is checked when the subscription is made and
-again, resolved, just before each send.
+again, resolved, just before each send; and the address a send actually connects to is
+checked once connected, before a byte is sent (a name can resolve to a global address for
+the check and to a private one a moment later, for the connection: DNS rebinding).
 """
 
 from __future__ import annotations
 
 import ipaddress
 import socket
+from typing import Any
 from urllib.parse import urlsplit
+
+from requests.adapters import HTTPAdapter
+from urllib3.connection import HTTPConnection, HTTPSConnection
+from urllib3.connectionpool import HTTPConnectionPool, HTTPSConnectionPool
 
 
 class EndpointRefused(ValueError):
@@ -69,4 +76,46 @@ def check_resolved(endpoint: str, *, private_ok: bool = False) -> None:
             raise EndpointRefused("a push endpoint must be on the internet")
 
 
-__all__ = ["EndpointRefused", "Unresolved", "check_resolved", "host_and_port"]
+def _connected_to_global(sock: socket.socket) -> socket.socket:
+    """``sock``, if the address it is connected to is a global one; else it is closed and
+    :class:`EndpointRefused` raised, before anything is sent on it."""
+    peer = str(sock.getpeername()[0])
+    if not _global(peer):
+        sock.close()
+        raise EndpointRefused(
+            "a push endpoint must be on the internet (it connected to a private address)"
+        )
+    return sock
+
+
+class _GlobalHTTPConnection(HTTPConnection):
+    def _new_conn(self) -> socket.socket:
+        return _connected_to_global(super()._new_conn())
+
+
+class _GlobalHTTPSConnection(HTTPSConnection):
+    def _new_conn(self) -> socket.socket:
+        return _connected_to_global(super()._new_conn())
+
+
+class _GlobalHTTPPool(HTTPConnectionPool):
+    ConnectionCls = _GlobalHTTPConnection
+
+
+class _GlobalHTTPSPool(HTTPSConnectionPool):
+    ConnectionCls = _GlobalHTTPSConnection
+
+
+class GlobalOnly(HTTPAdapter):
+    """A ``requests`` adapter whose connections go to global addresses only: each one is
+    checked once connected, so what is sent goes where the check looked."""
+
+    def init_poolmanager(self, *args: Any, **kwargs: Any) -> None:
+        super().init_poolmanager(*args, **kwargs)
+        self.poolmanager.pool_classes_by_scheme = {
+            "http": _GlobalHTTPPool,
+            "https": _GlobalHTTPSPool,
+        }
+
+
+__all__ = ["EndpointRefused", "GlobalOnly", "Unresolved", "check_resolved", "host_and_port"]

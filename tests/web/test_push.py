@@ -5,8 +5,10 @@ the subscription's private key, as the browser would."""
 from __future__ import annotations
 
 import base64
+import contextlib
 import json
 import secrets
+import socket
 import subprocess
 import sys
 import threading
@@ -268,6 +270,51 @@ def test_an_endpoint_is_checked_again_when_the_push_is_sent(
     store = client.app.state.store  # type: ignore[attr-defined]
     wait_for(lambda: not client.portal.call(store.push_subscriptions, table_id, "blue"))
     assert receiver.requests == []
+
+
+def test_a_host_that_rebinds_to_loopback_after_the_check_gets_nothing(
+    client: TestClient, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """DNS rebinding (a review: the host was resolved for the check, and again by the
+    connection): a name whose first lookups give a global address and the next ones
+    loopback. The send connects, sees where it is connected and closes before a byte."""
+    monkeypatch.setenv("PLAYTABLE_VAPID_KEY_FILE", str(tmp_path / "vapid.pem"))
+    listener = socket.create_server(("127.0.0.1", 0))
+    port = listener.getsockname()[1]
+    received: list[bytes] = []
+
+    def serve() -> None:
+        with listener:
+            listener.settimeout(10)
+            with contextlib.suppress(OSError):
+                conn, _ = listener.accept()
+                with conn:
+                    conn.settimeout(2)
+                    with contextlib.suppress(OSError):
+                        received.append(conn.recv(4096))
+
+    threading.Thread(target=serve, daemon=True).start()
+    real_getaddrinfo = socket.getaddrinfo
+    lookups: list[str] = []
+
+    def rebinding(host: Any, *args: Any, **kwargs: Any) -> Any:
+        if host != "rebinding.test":
+            return real_getaddrinfo(host, *args, **kwargs)
+        lookups.append(host)
+        address = "93.184.215.14" if len(lookups) <= 2 else "127.0.0.1"
+        return [(socket.AF_INET, socket.SOCK_STREAM, 6, "", (address, port))]
+
+    monkeypatch.setattr(socket, "getaddrinfo", rebinding)
+    table_id, red, blue = correspondence_table(client)
+    client.cookies.set(f"pt_{table_id}", blue)
+    body = subscription(f"https://rebinding.test:{port}/blue")
+    assert client.post(f"/t/{table_id}/push", json=body).status_code == 201  # lookup 1
+    client.cookies.clear()
+    play(client, table_id, red, 0)  # the send's check: lookup 2; its connection: lookup 3
+    store = client.app.state.store  # type: ignore[attr-defined]
+    wait_for(lambda: not client.portal.call(store.push_subscriptions, table_id, "blue"))
+    assert len(lookups) == 3
+    assert received in ([], [b""]), "the push's connection sent bytes to loopback"
 
 
 def test_a_push_service_that_redirects_sends_the_push_nowhere_else(
