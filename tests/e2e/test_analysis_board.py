@@ -277,3 +277,34 @@ def test_a_busy_solver_is_said_in_the_page_language_and_asked_again(
         expect(page.locator("#analysis-best")).not_to_contain_text("지금은")
     finally:
         holder.join(timeout=60)
+
+
+@pytest.mark.parametrize("width", [360, 1280], ids=["phone", "desktop"])
+def test_the_graph_keeps_its_words_and_points_readable_on_a_phone(
+    browser: Browser, server_url: str, width: int
+) -> None:
+    """A review: on a phone the graph, drawn 600 units wide and shrunk to the screen, was
+    100 px high with 8 px labels and points a finger could not find."""
+    game = play_game(server_url, SQUARE_3, seed=7)
+    analysis_of(server_url, game.id)
+    page = browser.new_page(viewport={"width": width, "height": 780})
+    page.goto(f"{server_url}/t/{game.id}/analysis")
+    expect(page.locator(".analysis-page")).to_have_attribute("data-loaded", "true", timeout=30_000)
+    graph = page.locator("#analysis-graph svg").bounding_box()
+    assert graph is not None and graph["height"] >= 150, graph
+    label = page.locator("#analysis-graph .graph-label--red").bounding_box()
+    assert label is not None and label["height"] >= 14, label
+    point = page.locator("#analysis-graph .graph-point").first.bounding_box()
+    assert point is not None and point["width"] >= 6, point
+    # turned sideways: drawn again at its new width, one unit a pixel
+    page.set_viewport_size({"width": 780, "height": 360})
+    page.wait_for_function(
+        """() => {
+            const holder = document.getElementById("analysis-graph");
+            const svg = holder.querySelector("svg");
+            const drawn = Number(svg.getAttribute("viewBox").split(" ")[2]);
+            return drawn === Math.max(280, Math.round(holder.clientWidth));
+        }""",
+        timeout=TIMEOUT,
+    )
+    assert page.evaluate("() => document.documentElement.scrollWidth") <= 780

@@ -155,15 +155,23 @@ function renderNow(ply, found) {
 }
 
 // -- the evaluation graph ------------------------------------------------------------------
-const W = 600;
-const H = 180;
+// The graph is drawn at the size it is shown, one unit a CSS pixel, so that its labels and
+// points keep their size on a phone (a 600-unit drawing shrunk to 340 px made 8 px labels);
+// at least 280 wide, and 150 to 200 high.
+let W = 600;
+let H = 180;
 const LEFT = 10;
 const RIGHT = 12;
 const TOP = 14;
 const BOTTOM = 14;
 
+let graphPly = 0;
+
 function renderGraph(ply) {
   const holder = $("analysis-graph");
+  graphPly = ply;
+  W = Math.max(280, Math.round(holder.clientWidth || 600));
+  H = Math.round(Math.min(200, Math.max(150, W * 0.3)));
   const total = table.moves.length;
   const values = data ? data.values : [];
   const proved = data ? data.proved : [];
@@ -272,6 +280,15 @@ function renderGraph(ply) {
   }
   holder.replaceChildren(svg);
 }
+
+// a turned phone or a resized window: drawn again at its new width
+let graphWidth = 0;
+new ResizeObserver(([entry]) => {
+  const width = Math.round(entry.contentRect.width);
+  if (width === graphWidth) return;
+  graphWidth = width;
+  if ($("analysis-graph").firstChild) renderGraph(graphPly);
+}).observe($("analysis-graph"));
 
 $("analysis-graph").addEventListener("click", (event) => {
   const target = event.target.closest("[data-graph-ply]");
