@@ -24,6 +24,9 @@ stays on 127.0.0.0/8, every count is bounded and the whole run stops at ``--time
     python bench/abuse.py                         # every attack, about 6 minutes
     python bench/abuse.py --quick                 # 4 s / 8 s windows, about 4 minutes
     python bench/abuse.py --only preview,slowloris
+    python bench/abuse.py --quick --only pictures # pictures drawn in the server's workers
+    python bench/abuse.py --quick --only pictures --picture-processes 0
+                                                  # ... in threads of the server instead
     python bench/abuse.py --cluster --only redis  # two processes, PostgreSQL, own Redis
     python bench/abuse.py --cluster --only redis --redis-fault stop --trace
                                                   # Redis frozen instead of killed; each slow
@@ -174,9 +177,14 @@ class Created:
 
 
 async def create(
-    port: int, options: dict[str, Any], *, bot: str | None = None, source: str = HOST
+    port: int,
+    options: dict[str, Any],
+    *,
+    bot: str | None = None,
+    source: str = HOST,
+    game: str = "dots",
 ) -> Created:
-    data: dict[str, Any] = {"game": "dots", "options": options, "seat": "red"}
+    data: dict[str, Any] = {"game": game, "options": options, "seat": "red"}
     if bot is not None:
         data["opponent"] = {"bot": bot}
     reply = await api_json(port, "POST", "/api/tables", data, source)
@@ -1485,6 +1493,227 @@ async def attack_computer(bench: Bench, stop: asyncio.Event, out: Outcome) -> No
     out.notes.append(f"{len(seats)} tables, 12x12 vs hard: {dict(sorted(answers.items()))}")
 
 
+# The pictures' attack (11): the attacker's own tables, both seats its own.
+SWAPTIMUM_BIG = {"size": 26}  # the most expensive pictures: 676 squares
+PICTURE_CLIENTS = 8  # requests at once
+PICTURE_SOCKETS = 3  # sockets a seat plays through (10 messages a second each)
+PICTURE_PLIES = 160  # played as fast as allowed; then a move a second, for new GIFs
+PICTURE_REQUESTS = 20_000  # the most requests of the whole attack
+GIF_EVERY = 12  # every 12th request of a client is a GIF
+REFUSED_PAUSE = 0.02  # after a 429/503: Retry-After ignored, but the attacker does not spin
+PICTURE_KINDS = (".png", ".svg", "/position.json")
+
+
+class OwnGame:
+    """A table the attacker made and took both seats of (the invitation opened from its own
+    address), played with random legal moves (drawn by the game's own engine: the socket's
+    view of a Swaptimum table lists none) through ``PICTURE_SOCKETS`` sockets a seat."""
+
+    def __init__(self, bench: Any, game: str, options: dict[str, Any], label: str) -> None:
+        from playtable.games import load  # only in the attacker's process
+
+        self.bench, self.game_name, self.options, self.label = bench, game, options, label
+        self.game = load(game, options)
+        self.state = self.game.initial()
+        self.applied = 0  # moves of the table applied to self.state
+        self.table_id = ""
+        self.seats: dict[str, list[Seat]] = {}
+        self.ply = 0  # moves known to be stored
+        self.over = False
+        self.turn = 0
+        self.rng = random.Random(11)
+
+    async def open(self, answers: Counter[str], stop: asyncio.Event) -> None:
+        port, source = self.bench.port, self.bench.attacker
+        made = None
+        while made is None:  # the address's table budget (other attacks may have spent it)
+            try:
+                made = await create(port, self.options, source=source, game=self.game_name)
+            except RuntimeError:
+                answers["tables refused"] += 1
+                if stop.is_set():
+                    raise
+                await asyncio.sleep(1)
+        assert made.invite_path is not None
+        blue, _how = await claim(port, made.table_id, made.invite_path, source=source)
+        self.table_id = made.table_id
+        self.seats = {
+            player: [Seat(port, made.table_id, token, source) for _ in range(PICTURE_SOCKETS)]
+            for player, token in (("red", made.token), ("blue", blue))
+        }
+        await self.reopen(answers)
+
+    async def reopen(self, answers: Counter[str]) -> None:
+        """(Re)connect every closed socket (a join spends a read: it may be refused)."""
+        for seats in self.seats.values():
+            for seat in seats:
+                if seat.ws is None or seat.ws.close_code is not None:
+                    try:
+                        await seat.connect()
+                    except Exception as error:
+                        answers[f"socket: {str(error)[:40] or why(error)}"] += 1
+
+    async def move(self, answers: Counter[str]) -> None:
+        """One random legal move of whoever is to move, through the next socket of that seat;
+        ``self.over`` once the game has ended. A refusal is counted; a move refused for the
+        socket's rate is tried again after a pause."""
+        self.turn += 1
+        first = self.seats["red"][self.turn % PICTURE_SOCKETS]
+        await asyncio.wait_for(first.until(lambda t: t["ply"] >= self.ply), 10)
+        table = first.table
+        if table["outcome"] is not None:
+            self.over = True
+            return
+        mover = self.seats[table["to_move"]][self.turn % PICTURE_SOCKETS]
+        ply = table["ply"]
+        await asyncio.wait_for(mover.until(lambda t: t["ply"] >= ply), 10)
+        for text in table["moves"][self.applied :]:
+            self.state = self.game.play(self.state, text)
+        self.applied = len(table["moves"])
+        move = self.game.format_move(self.game.random_move(self.state, self.rng))
+        arrived, refused = mover.until(past_ply(ply)), mover.next_error()
+        await mover.send({"type": "move", "ply": ply, "move": move})
+        done, _ = await asyncio.wait(
+            waiting(arrived, refused), timeout=10, return_when="FIRST_COMPLETED"
+        )
+        if arrived in done:
+            refused.cancel()
+            self.ply = ply + 1
+            answers["moves"] += 1
+            return
+        arrived.cancel()
+        code = refused.result().get("code", "?") if refused in done else "none in 10 s"
+        refused.cancel()
+        answers[f"moves refused: {code}"] += 1
+        await asyncio.sleep(0.2)
+
+    async def play(self, stop: asyncio.Event, answers: Counter[str]) -> None:
+        """As fast as allowed to ``PICTURE_PLIES``, then a move a second (each makes the
+        whole game's GIF new again), until the end of the game or ``stop``."""
+        while not stop.is_set() and not self.over:
+            try:
+                await self.move(answers)
+            except Exception as error:
+                answers[f"play: {why(error)}"] += 1
+                await asyncio.sleep(0.5)
+                await self.reopen(answers)
+            if self.ply >= PICTURE_PLIES:
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(stop.wait(), 1.0)
+
+    async def close(self) -> None:
+        for seats in self.seats.values():
+            for seat in seats:
+                await seat.close()
+
+
+async def attack_pictures(bench: Bench, stop: asyncio.Event, out: Outcome) -> None:
+    """(11) Pictures of positions nobody asked for yet, from one address: what was drawn is
+    kept by what it shows, so the attacker plays its own tables (a 12x12 Dots and Boxes and a
+    26x26 Swaptimum, both seats its own) and ``PICTURE_CLIENTS`` clients ask, one request
+    after another, for the PNG, SVG and position.json of each new position, and now and then
+    the whole game's GIF (new after each move), ignoring Retry-After (a 20 ms pause)."""
+    out.victims = ("pair", "vs computer")
+    answers, moves = Counter[str](), Counter[str]()
+    drawn, errors = Counter[str](), Counter[str]()
+    games = [
+        OwnGame(bench, "dots", BIG_BOARD, "dots 12x12"),
+        OwnGame(bench, "swaptimum", SWAPTIMUM_BIG, "swaptimum 26x26"),
+    ]
+    for game in games:
+        await game.open(moves, stop)
+    slots = [(g, kind) for g in range(len(games)) for kind in PICTURE_KINDS]
+    next_ply = dict.fromkeys(slots, 0)
+    again: list[tuple[int, str, int]] = []  # refused: still new positions
+    gif_plies = [-1] * len(games)  # the moves of each table's last GIF asked for
+    turn, sent, received = 0, 0, 0
+    fast_until: list[float] = []  # when both tables had PICTURE_PLIES moves
+    started = time.monotonic()
+
+    def new_position() -> tuple[int, str, int] | None:
+        nonlocal turn
+        if again:
+            return again.pop()
+        for _ in slots:  # round robin over the tables and kinds
+            slot = slots[turn % len(slots)]
+            turn += 1
+            if next_ply[slot] <= games[slot[0]].ply:
+                next_ply[slot] += 1
+                return slot[0], slot[1], next_ply[slot] - 1
+        return None
+
+    def new_gif() -> int | None:
+        """A table whose moves changed since its GIF was last asked for (a new GIF)."""
+        for index in sorted(range(len(games)), key=lambda i: gif_plies[i]):
+            if games[index].ply > gif_plies[index]:
+                gif_plies[index] = games[index].ply
+                return index
+        return None
+
+    async def client(number: int) -> None:
+        nonlocal sent, received
+        for k in range(number, number + PICTURE_REQUESTS):  # the GIFs staggered
+            if stop.is_set() or sent >= PICTURE_REQUESTS:
+                return
+            if not fast_until and all(g.ply >= PICTURE_PLIES or g.over for g in games):
+                fast_until.append(time.monotonic() - started)
+            asked, gif = None, None
+            if k % GIF_EVERY == 0:
+                gif = new_gif()
+            if gif is not None:
+                path, kind = f"/t/{games[gif].table_id}.gif", "gif"
+            else:
+                asked = new_position()
+                if asked is None:  # every position asked: wait for new moves
+                    await asyncio.sleep(0.05)
+                    continue
+                index, suffix, ply = asked
+                path = f"/t/{games[index].table_id}{suffix}?ply={ply}"
+                kind = suffix.rsplit(".", 1)[1]
+            sent += 1
+            try:
+                reply = await fetch(bench.port, "GET", path, source=bench.attacker, timeout=40)
+            except Exception as error:
+                answers["other"] += 1
+                errors[type(error).__name__] += 1
+                if asked is not None:
+                    again.append(asked)
+                await asyncio.sleep(REFUSED_PAUSE)
+                continue
+            received += len(reply.body)
+            status = reply.status
+            answers[str(status) if status in (200, 429, 503) else "other"] += 1
+            if status == 200:
+                drawn[kind] += 1
+                continue
+            if status not in (429, 503):
+                errors[f"HTTP {status}"] += 1
+            if asked is not None and status in (429, 503):
+                again.append(asked)
+            await asyncio.sleep(REFUSED_PAUSE)
+
+    players = [asyncio.create_task(game.play(stop, moves)) for game in games]
+    try:
+        await asyncio.gather(*(client(n) for n in range(PICTURE_CLIENTS)))
+    finally:
+        for task in players:
+            task.cancel()
+        await asyncio.gather(*players, return_exceptions=True)
+        for game in games:
+            await game.close()
+    seconds = time.monotonic() - started
+    plies = ", ".join(f"{g.label} to ply {g.ply}" for g in games)
+    fast = f"{fast_until[0]:.0f} s" if fast_until else "never"
+    out.notes.append(
+        f"{PICTURE_CLIENTS} clients on {plies} ({PICTURE_PLIES} reached: {fast}): answers "
+        + ", ".join(f"{k} x{answers[k]}" for k in ("200", "429", "503", "other"))
+        + f" in {seconds:.0f} s ({sent / seconds:.0f} requests/s); 200s by kind "
+        f"{dict(sorted(drawn.items()))}; {received / 1e6:.1f} MB received"
+        + (f"; errors {dict(errors)}" if errors else "")
+        + f"; the attacker's moves {dict(sorted(moves.items()))}"
+    )
+
+
 async def attack_redis(bench: Bench, stop: asyncio.Event, out: Outcome) -> None:
     """(9) --cluster: the Redis between the two processes lost for 5 s, then back."""
     if bench.redis is None:
@@ -1646,6 +1875,12 @@ ATTACKS = (
         remote=True,
     ),
     Attack("rematch", "(8) resign + rematch loop vs the computer", attack_rematch, remote=True),
+    Attack(
+        "pictures",
+        "(11) pictures of new positions: PNG/SVG/position.json/GIF flood, 12x12 + Swaptimum 26x26",
+        attack_pictures,
+        remote=True,
+    ),
     Attack("redis", "(9) Redis lost for 5 s, two processes", attack_redis, cluster_only=True),
 )
 
@@ -1817,7 +2052,8 @@ async def run(args: argparse.Namespace, nodes: list[Node], redis: Redis | None) 
     print(
         f"# bench/abuse.py: {setup}; {os.cpu_count()} cores, load {os.getloadavg()[0]:.1f}; "
         f"server file limit {args.server_nofile}; victims from {HOST}, attacker from "
-        f"{args.attacker}; windows {args.base:g} s without, {args.duration:g} s during",
+        f"{args.attacker}; windows {args.base:g} s without, {args.duration:g} s during; "
+        f"pictures drawn in {'threads' if args.picture_processes == '0' else 'processes'}",
         flush=True,
     )
     where = subprocess.run(
@@ -1915,6 +2151,12 @@ def parse(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument(
         "--server-nofile", type=int, default=1024, help="the server's open-file limit"
     )
+    parser.add_argument(
+        "--picture-processes",
+        choices=("0", "1"),
+        help="the server's PLAYTABLE_PICTURE_PROCESSES: 1 draws pictures in niced worker "
+        "processes, 0 in threads of the server (default: the server's own, 1)",
+    )
     args = parser.parse_args(argv)
     TRACING["on"] = args.trace
     args.only = {k for k in (args.only or "").split(",") if k}
@@ -1953,6 +2195,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         workdir = Path(folder)
         env = {k: v for k, v in os.environ.items() if not k.startswith("PLAYTABLE_")}
         env["PLAYTABLE_SECRET"] = secrets.token_hex(32)
+        if args.picture_processes is not None:
+            env["PLAYTABLE_PICTURE_PROCESSES"] = args.picture_processes
         database = None
         redis = None
         try:
