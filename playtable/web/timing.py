@@ -127,6 +127,9 @@ def clock_strings(catalog: gettext.NullTranslations) -> dict[str, str]:
         "notify_enable": _("Tell me when it is my move"),
         "notify_on": _("You will be told when it is your move."),
         "notify_denied": _("Notifications are blocked for this site in your browser."),
+        "notify_dismissed": _(
+            "Notifications were not allowed. Press the button again to be asked again."
+        ),
         "push_on": _("This device will tell you when it is your move, even with the tab closed."),
         "push_off": _("This device will no longer tell you when it is your move."),
         "push_failed": _("This browser could not turn on push notifications."),

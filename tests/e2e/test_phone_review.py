@@ -79,6 +79,54 @@ class Network:
         page.evaluate("window.dispatchEvent(new Event('online'))")  # retried at once
 
 
+def test_offline_on_your_move_your_own_clock_runs_on(browser: Browser, server_url: str) -> None:
+    """A review: offline on their own move, a player's clock stood still, dimmed (at 2:01
+    while the server's ran down to 1:44): nothing but their own move stops it, so it runs on,
+    and back online it does not jump; the opponent's clock, which the page cannot know,
+    stands still. After the game, no "seconds left" stays for a screen reader to find."""
+    network = Network()
+    red_context = browser.new_context()
+    control = {"kind": "realtime", "minutes": 1, "increment": 0}
+    created = api_table(red_context, server_url, "dots", DOTS, time_control=control)
+    red = red_context.new_page()
+    red.route_web_socket(re.compile(r"/ws$"), network.route)
+    red.goto(created["seat_url"])
+    wait_ready(red)
+    blue = browser.new_context().new_page()
+    accept_invitation(blue, created["invite_url"])
+    wait_ready(blue)
+    play_one(red, 0)
+    play_one(blue, 1)
+    wait_ply(red, 2)
+    own = red.locator("#clock-red")
+    expect(own).to_have_class(re.compile(r"\bis-running\b"))
+
+    network.cut()
+    expect(red.locator("#offline-banner")).to_be_visible()
+    before = seconds(red, "red")
+    red.wait_for_timeout(1500)
+    during = seconds(red, "red")
+    assert during <= before - 1.0, (before, during)  # it ran on
+    expect(own).not_to_have_class(re.compile(r"\bis-stale\b"))
+    expect(red.locator("#clock-blue")).to_have_class(re.compile(r"\bis-stale\b"))
+
+    network.restore(red)
+    expect(red.locator("#offline-banner")).to_be_hidden(timeout=TIMEOUT)
+    after = seconds(red, "red")
+    assert after <= during + 0.3, (during, after)  # no time given back on the way in
+    # the server's own figure agrees with the page's, within a second of the network
+    server = seconds(blue, "red")
+    assert abs(server - after) < 1.5, (server, after)
+
+    # as if a low-time warning had been read out, then the game ends: the warning goes
+    red.evaluate(
+        "document.getElementById('clock-announcer').textContent = 'Red has 5 seconds left.'"
+    )
+    red.locator("#action-resign").click()
+    red.locator("#resign-confirm").click()
+    expect(red.locator("#clock-announcer")).to_have_text("", timeout=TIMEOUT)
+
+
 def test_offline_clocks_stand_still_and_a_reconnect_says_what_happened(
     browser: Browser, server_url: str
 ) -> None:

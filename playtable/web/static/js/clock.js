@@ -50,8 +50,17 @@ function lateness(now) {
 let frame = null;
 // While the page's socket is down the clocks stop at what they showed (performance.now()
 // then): the page cannot know whose clock runs (the other side may have moved meanwhile),
-// so it counts nothing until the server's state after the rejoin says again.
+// so it counts nothing until the server's state after the rejoin says again. All but the
+// viewer's own clock while it is their move: nothing but their move stops it, so it runs on
+// (frozen, it showed a blitz player seconds they no longer had).
 let frozenAt = null;
+
+/** Whether `player`'s clock stands still for want of the server. */
+function frozenFor(player) {
+  if (frozenAt === null) return false;
+  const clock = current && current.clock;
+  return !(you && player === you && clock && clock.running === you);
+}
 let announced = new Set(); // thresholds already read out in this stretch
 let stretchKey = "";
 let wasMyTurn = null;
@@ -78,7 +87,7 @@ function remaining(player) {
   if (!clock || clock.remaining[player] === null) return null;
   const left = clock.remaining[player];
   if (clock.running !== player) return left;
-  const now = Math.max(frozenAt ?? performance.now(), receivedAt);
+  const now = Math.max(frozenFor(player) ? frozenAt : performance.now(), receivedAt);
   return Math.max(0, left - (now - receivedAt) / 1000);
 }
 
@@ -118,11 +127,15 @@ function draw() {
       el.textContent = format(left ?? 0);
     }
     el.dataset.seconds = left === null ? "" : left.toFixed(1);
-    el.setAttribute("aria-label", `${t("clock_label", { player: playerName(player) })}: ${el.textContent}`);
+    // a deadline says what it is itself ("Next move by ..."): not "time left: next move by"
+    const label = el.classList.contains("is-deadline")
+      ? playerName(player)
+      : t("clock_label", { player: playerName(player) });
+    el.setAttribute("aria-label", `${label}: ${el.textContent}`);
     el.classList.toggle("is-running", running || (correspondence && waiting));
     el.classList.toggle("is-low", (running || (correspondence && waiting)) && left < lowAt(clock));
-    el.classList.toggle("is-stale", frozenAt !== null);
-    if (running && !correspondence && frozenAt === null) announceThresholds(player, left);
+    el.classList.toggle("is-stale", frozenFor(player));
+    if (running && !correspondence && !frozenFor(player)) announceThresholds(player, left);
   }
   const note = $("clock-note");
   if (note) {
@@ -137,7 +150,7 @@ function draw() {
       });
     }
   }
-  if (!over && clock.running && !correspondence && frozenAt === null) {
+  if (!over && clock.running && !correspondence && !frozenFor(clock.running)) {
     frame = requestAnimationFrame(draw);
   }
 }
@@ -210,8 +223,9 @@ function setUpNotifyButton() {
     const permission = Notification.permission;
     button.hidden = permission !== "default";
     if (status) {
-      status.hidden = permission === "default";
-      status.textContent = permission === "granted" ? t("notify_on") : t("notify_denied");
+      // a live region, kept in the page (an empty one takes no room): its words are read
+      const words = { granted: t("notify_on"), denied: t("notify_denied") };
+      status.textContent = words[permission] || "";
     }
   };
   button.addEventListener("click", async () => {
@@ -235,8 +249,10 @@ export function updateClock(table, viewer, live = true) {
     frozenAt = performance.now();
   } else if (live && frozenAt !== null) {
     // back: counted from the server's new state; with none (the same table), the pause
-    // does not count
-    if (!fresh) receivedAt += performance.now() - frozenAt;
+    // does not count, but for the viewer's own clock, which ran on
+    if (!fresh && frozenFor(current && current.clock && current.clock.running)) {
+      receivedAt += performance.now() - frozenAt;
+    }
     frozenAt = null;
   }
   if (fresh) {
@@ -262,8 +278,10 @@ export function updateClock(table, viewer, live = true) {
     if (myTurn && wasMyTurn === false) tellYourMove();
     wasMyTurn = myTurn;
     if (over) {
-      // no move of this player's is coming: nothing left to be told of
+      // no move of this player's is coming: nothing left to be told of, and no time left
+      // said to a screen reader browsing the page after the result
       for (const id of ["notify-button", "push-on"]) if ($(id)) $(id).hidden = true;
+      if ($("clock-announcer")) $("clock-announcer").textContent = "";
     }
   }
   const over = table.outcome !== null && table.outcome !== undefined;

@@ -32,8 +32,7 @@ export async function setUpPush(table, you) {
   if (!on || !off || !("serviceWorker" in navigator) || !("PushManager" in window)) return;
   const pushPath = `/t/${encodeURIComponent(table.id)}/push`;
   const say = (key) => {
-    status.textContent = t(key);
-    status.hidden = false;
+    status.textContent = t(key); // a live region: read out
   };
   const registration = await navigator.serviceWorker.register("/push-sw.js");
   const show = async () => {
@@ -43,8 +42,10 @@ export async function setUpPush(table, you) {
   };
   on.addEventListener("click", async () => {
     try {
-      if ((await Notification.requestPermission()) !== "granted") {
-        say("notify_denied");
+      const permission = await Notification.requestPermission();
+      if (permission !== "granted") {
+        // blocked, or the browser's question put away unanswered (asked again next time)
+        say(permission === "denied" ? "notify_denied" : "notify_dismissed");
         return;
       }
       const { key } = await (await fetch("/push/key")).json();
