@@ -32,14 +32,14 @@ from starlette.responses import RedirectResponse, Response
 from starlette.routing import BaseRoute, Route
 
 from playtable.games import Player, other
-from playtable.tables import GameOver, NotSeated, TableNotFound, TableService, tokens
+from playtable.tables import GameOver, NotSeated, TableNotFound, TableService, clocks, tokens
 from playtable.web.budgets import Budget, over_budget
 from playtable.web.csrf import csrf_ok, csrf_token, set_csrf_cookie
 from playtable.web.errors import error_page, table_not_found
 from playtable.web.links import seat_token_from, set_seat_cookie
 from playtable.web.presentation import bot_names, game_title, settings_summary
 from playtable.web.templating import gettext_for, language_of, page_url, render
-from playtable.web.timing import time_left
+from playtable.web.timing import describe, moment_in, time_left
 
 _SEAT_COOKIE = re.compile(rf"pt_([{tokens.ID_ALPHABET}]{{{tokens.ID_LENGTH}}})")
 #: The most seat cookies one request is checked for (a browser keeps a few dozen at most).
@@ -72,6 +72,19 @@ class MyGame:
                 return max(0.0, gap.total_seconds())
         left = (clock.get("remaining") or {}).get(mover)
         return None if left is None else float(left)
+
+    @property
+    def first_move_by(self) -> datetime | None:
+        """While the table waits for the first move of the side to move (its clock does not
+        run yet), the moment the table is aborted without it; else None."""
+        clock = self.table.get("clock")
+        mover = self.table.get("to_move")
+        if not clock or not self.running or clock.get("expiry") != "abort":
+            return None
+        if clock.get("running") or mover in (self.table.get("movers") or ()):
+            return None
+        deadline = clock.get("deadline")
+        return datetime.fromisoformat(deadline) if deadline else None
 
     @property
     def order(self) -> tuple[int, float]:
@@ -179,15 +192,22 @@ async def games_page(request: Request) -> Response:
         return refused
     rows = []
     games = await my_games(request.app.state.service, request)
+    lang = language_of(request)
     for game in games:
-        left = game.seconds_to_move
+        left, clock = game.seconds_to_move, game.table.get("clock")
+        control = clocks.parse(clock["spec"]) if clock else None
+        # a correspondence first move is days away: its date too, not a bare time
+        due = game.first_move_by
+        correspondence = isinstance(control, clocks.Correspondence)
         rows.append(
             {
                 "game": game,
                 "title": game_title(game.table["game"], catalog),
                 "summary": settings_summary(game.table["game"], game.table["options"], catalog),
+                "time_control": "" if control is None else describe(control, catalog, lang),
                 "opponent": _opponent(request, game),
                 "time_left": None if left is None else time_left(left, request),
+                "first_move_by": moment_in(due, lang, with_date=correspondence) if due else None,
                 "result": None if game.running else _result(request, game),
             }
         )

@@ -9,8 +9,11 @@ from __future__ import annotations
 
 import gettext
 from collections.abc import Mapping
+from datetime import UTC, datetime
 from typing import Any
 
+from babel import Locale
+from babel.dates import format_date, format_time, get_datetime_format
 from babel.lists import format_list
 from babel.numbers import format_decimal
 from babel.units import format_unit
@@ -110,6 +113,23 @@ def time_left_in(seconds: float, lang: str) -> str:
     return told(whole, "duration-second")
 
 
+def moment_in(moment: datetime, lang: str, *, with_date: bool) -> str:
+    """A moment in words of ``lang`` (Babel), in UTC and saying so (the server does not know
+    the visitor's time zone): a time of day to the second ("12:02:30 AM UTC"), or, for a
+    moment days away, its date and time ("Dec 7, 2026, 12:02 AM UTC"), as the table page's
+    first-move note writes it in the visitor's own time zone."""
+    locale = Locale.parse(lang)
+    length = "short" if with_date else "medium"
+    time = format_time(
+        moment, f"{locale.time_formats[length].pattern} z", tzinfo=UTC, locale=locale
+    )
+    if not with_date:
+        return time
+    day = format_date(moment.astimezone(UTC), "medium", locale=locale)
+    pattern = str(get_datetime_format("medium", locale=locale))  # "{1}, {0}": date, time
+    return pattern.replace("{0}", time).replace("{1}", day)
+
+
 def clock_strings(catalog: gettext.NullTranslations) -> dict[str, str]:
     """The clock's words for the browser (merged into the page's client strings)."""
     _ = catalog.gettext
@@ -196,6 +216,7 @@ __all__ = [
     "FORM_DEFAULTS",
     "clock_strings",
     "describe",
+    "moment_in",
     "routes",
     "table_time",
     "time_control_from_form",

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import time
 
 from starlette.testclient import TestClient
 
@@ -140,6 +141,48 @@ def test_my_games_tells_the_time_that_really_is_left(client: TestClient) -> None
     assert _status(page, theirs.id) == "Opponent's move Your opponent has 2 days, 23 hours left"
     finnish = client.get("/fi/games").text
     assert "2 päivää ja 23 tuntia" in _status(finnish, theirs.id)
+
+
+def _row(page: str, table_id: str) -> str:
+    row = page.split(f'data-table="{table_id}"', 1)[1].split("</li>", 1)[0]
+    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", row.split(">", 1)[1])).strip()
+
+
+def test_each_row_names_its_time_control_and_the_first_move_deadline(client: TestClient) -> None:
+    """A row said nothing of the table's clock: "58 seconds left" of what, and then what? It
+    names the time control as the table page does, and while the table waits for a first
+    move, when it is aborted without one (Babel's words of the page's language, in UTC)."""
+    blitz = create_table(client, time_control={"kind": "realtime", "minutes": 5, "increment": 3})
+    claim(client, blitz)
+    post = create_table(client, seat="blue", time_control={"kind": "correspondence", "days": 3})
+    claim(client, post)
+    free = create_table(client, time_control={"kind": "realtime", "minutes": 5, "increment": 3})
+    unclocked = create_table(client)
+    for table in (blitz, post, free, unclocked):
+        client.cookies.set(f"pt_{table.id}", table.token)
+    page = client.get("/games").text
+    assert "· 5 min + 3 s" in _row(page, blitz.id)
+    assert "· 3 days per move" in _row(page, post.id)
+    assert "per move" not in _row(page, unclocked.id) and " s " not in _row(page, unclocked.id)
+    time_of_day = r"\d{1,2}:\d\d:\d\d\s[AP]M UTC"  # a minute away: to the second
+    assert re.search(
+        rf"The table is aborted if you make no first move by {time_of_day}\.", _row(page, blitz.id)
+    )
+    due = time.gmtime(time.time() + 3 * 86400)
+    date = time.strftime("%b %-d, %Y", due)  # days away: its date too
+    assert re.search(
+        rf"The table is aborted if your opponent makes no first move by {date}, "
+        r"\d{1,2}:\d\d\s[AP]M UTC\.",
+        _row(page, post.id),
+    )
+    assert "first move" not in _row(page, free.id)  # nobody sat down: no clock runs
+    assert "first move" not in _row(page, unclocked.id)
+    finnish = client.get("/fi/games").text
+    assert "5 min + 3 s" in _row(finnish, blitz.id)
+    assert "3 päivää siirtoa kohden" in _row(finnish, post.id)
+    assert time.strftime("%-d.%-m.%Y", due) in _row(finnish, post.id)
+    czech = client.get("/cs/games").text
+    assert re.search(r"\d{1,2}:\d\d:\d\d UTC", _row(czech, blitz.id))
 
 
 def test_a_time_left_is_never_told_as_more_than_it_is() -> None:
