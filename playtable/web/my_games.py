@@ -139,15 +139,23 @@ async def waiting_count(request: Request) -> int:
     return sum(game.your_move for game in await my_games(request.app.state.service, request))
 
 
-def _opponent(request: Request, game: MyGame) -> str:
+def _opponent(request: Request, table: Mapping[str, Any], you: Player) -> str:
     _ = gettext_for(request).gettext
-    seat = game.table["seats"][other(game.you)]
+    seat = table["seats"][other(you)]
     if seat.get("bot"):
         return bot_names(gettext_for(request))[seat["bot"]]
-    name = _("Red") if other(game.you) == "red" else _("Blue")
+    name = _("Red") if other(you) == "red" else _("Blue")
     if not seat["taken"]:
         return _("%(player)s: seat free") % {"player": name}
     return name + " · " + (_("online") if seat["online"] else _("offline"))
+
+
+def _time_control(request: Request, table: Mapping[str, Any]) -> str:
+    """The table's time control in the words of the table page ("5 min + 3 s"); "" unclocked."""
+    clock = table.get("clock")
+    if not clock:
+        return ""
+    return describe(clocks.parse(clock["spec"]), gettext_for(request), language_of(request))
 
 
 def _result(request: Request, game: MyGame) -> str:
@@ -204,8 +212,8 @@ async def games_page(request: Request) -> Response:
                 "game": game,
                 "title": game_title(game.table["game"], catalog),
                 "summary": settings_summary(game.table["game"], game.table["options"], catalog),
-                "time_control": "" if control is None else describe(control, catalog, lang),
-                "opponent": _opponent(request, game),
+                "time_control": _time_control(request, game.table),
+                "opponent": _opponent(request, game.table, game.you),
                 "time_left": None if left is None else time_left(left, request),
                 "first_move_by": moment_in(due, lang, with_date=correspondence) if due else None,
                 "result": None if game.running else _result(request, game),
@@ -259,11 +267,18 @@ async def continue_page(request: Request) -> Response:
     link = str(request.url_for("seat_link", table_id=table_id, token=token))
     csrf, new_csrf = csrf_token(request)
     table = await service.snapshot(table_id, you)
+    catalog = gettext_for(request)
     response = render(
         request,
         "continue.html",
         {
             "table_id": table_id,
+            # which table's seat this is: a player with several games open tells them apart
+            "title": game_title(table["game"], catalog),
+            "summary": settings_summary(table["game"], table["options"], catalog),
+            "time_control": _time_control(request, table),
+            "colour": _("Red") if you == "red" else _("Blue"),
+            "opponent": _opponent(request, table, you),
             "link": link,
             "qr": qr_svg(link),
             "back": page_url(request, request.url_for("table", table_id=table_id).path),

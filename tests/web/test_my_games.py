@@ -71,6 +71,45 @@ def test_the_continue_page_shows_the_seat_link_and_its_qr_code_only_to_the_seat_
     assert client.get("/t/nosuchtabl/continue").status_code == 404
 
 
+def test_the_continue_page_names_the_game_whose_seat_link_it_shows(client: TestClient) -> None:
+    """The page said only "Continue on another device": a player with several games open
+    could not tell which table's seat the link and QR code were. It names the game, its
+    settings and time control and the player's colour, under the heading and in its title."""
+    dots = create_table(
+        client, seat="blue", time_control={"kind": "correspondence", "days": 3}, options=DOTS
+    )
+    swaptimum = create_table(client, game="swaptimum", options={"size": 7}, seat="red")
+    client.cookies.set(f"pt_{dots.id}", dots.token)
+    client.cookies.set(f"pt_{swaptimum.id}", swaptimum.token)
+
+    def said(path: str) -> tuple[str, str]:
+        page = client.get(path).text
+        title = re.search(r"<title>(.*?)</title>", page, re.S)
+        game = re.search(r'<p class="continue-game" id="continue-game">(.*?)</p>', page, re.S)
+        assert title and game
+        return title.group(1), re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", game.group(1)))
+
+    title, game = said(f"/t/{dots.id}/continue")
+    assert title == (
+        "Continue on another device · Dots and Boxes · 2 × 2 boxes · Swedish board · Blue"
+        " · Playtable"
+    )
+    assert game.strip() == (
+        "Dots and Boxes · 2 × 2 boxes · Swedish board · 3 days per move"
+        " You play Blue against Red: seat free"
+    )
+    title, game = said(f"/t/{swaptimum.id}/continue")
+    assert (
+        title.startswith("Continue on another device · Swaptimum · 7 × 7") and " · Red · " in title
+    )
+    assert "You play Red against Blue: seat free" in game and "per move" not in game
+    title, game = said(f"/fi/t/{dots.id}/continue")
+    assert (
+        title.startswith("Jatka toisella laitteella · Pisteet ja laatikot") and "Sininen" in title
+    )
+    assert "3 päivää siirtoa kohden" in game and "Sinä: Sininen" in game
+
+
 def test_a_finished_game_says_how_it_ended_for_this_seat(client: TestClient) -> None:
     """Won, lost, on time, resigned, aborted: each reads differently, with the score."""
     from tests.web.test_pictures import play_blue_wins
