@@ -136,6 +136,10 @@ def clock_strings(catalog: gettext.NullTranslations) -> dict[str, str]:
     return {
         "clock_label": _("Time left for %(player)s"),
         "clock_first_move": _("%(player)s must make a first move by %(time)s."),
+        "clock_first_move_abort": _(
+            "If %(player)s makes no first move by the deadline on the clock, the table is "
+            "aborted without a result."
+        ),
         "clock_deadline": _("Next move by %(time)s"),
         "clock_low": _("%(player)s has %(seconds)s seconds left."),
         "clock_minute": _("%(player)s has one minute left."),

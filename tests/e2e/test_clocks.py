@@ -374,14 +374,24 @@ def test_a_running_clock_reads_out_only_the_thresholds_it_crosses(
     assert red.evaluate("() => window.heard") == ["Red has 10 seconds left."]
 
 
-def test_a_correspondence_first_move_is_due_on_a_date(browser: Browser, server_url: str) -> None:
-    """The first move may be days away: the note names the day, not a bare time of day."""
+def test_a_correspondence_first_move_is_due_on_a_date_shown_once(
+    browser: Browser, server_url: str
+) -> None:
+    """The first move may be days away: its day is written, not a bare time of day. Both the
+    mover's clock ("Next move by ...") and the first-move note wrote it, so the page showed
+    (and a screen reader read) the same deadline twice: the note now says what happens then."""
     control = {"kind": "correspondence", "days": 3}
     red, _, _ = seated_pair(browser, server_url, control)
-    note = red.locator("#clock-note")
-    expect(note).to_be_visible()
+    note, clock = red.locator("#clock-note"), red.locator("#clock-red")
+    expect(note).to_have_text(
+        "If Red makes no first move by the deadline on the clock, the table is aborted"
+        " without a result."
+    )
     due = time.gmtime(time.time() + 3 * 86400)  # three days from the friend sitting down
-    expect(note).to_contain_text(str(due.tm_year))  # its year: a date is written
+    expect(clock).to_contain_text(str(due.tm_year))  # its year: a date is written
+    when = clock.locator(".clock-when").text_content() or ""
+    assert red.evaluate("when => document.body.innerText.split(when).length - 1", when) == 1
+    assert (clock.get_attribute("aria-label") or "").endswith(when)  # read out with the clock
 
 
 def test_news_at_the_table_while_a_player_thinks_does_not_cut_their_thinking_time(

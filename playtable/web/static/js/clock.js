@@ -141,12 +141,15 @@ function draw() {
   if (note) {
     const firstMove = !over && clock.expiry === "abort" && !clock.running && clock.deadline;
     note.hidden = !firstMove;
-    if (firstMove) {
-      // a correspondence first move may be days away: its date too, not a bare time
-      const format = correspondence ? dateTime : clockTime;
+    if (firstMove && correspondence) {
+      // the mover's clock says "Next move by <date>" already (draw): the note says what
+      // happens then, not the date a second time (seen, and read out, twice)
+      note.textContent = t("clock_first_move_abort", { player: playerName(clock.waiting_for) });
+    } else if (firstMove) {
+      // real time: the clock shows the whole base time, which does not run yet
       note.textContent = t("clock_first_move", {
         player: playerName(clock.waiting_for),
-        time: format.format(new Date(clock.deadline)),
+        time: clockTime.format(new Date(clock.deadline)),
       });
     }
   }
