@@ -118,12 +118,16 @@ function draw() {
     const running = !over && clock.running === player;
     const waiting = !over && clock.waiting_for === player;
     if (correspondence && waiting && clock.deadline) {
+      el.classList.remove("is-days");
       showDeadline(el, dateTime.format(new Date(clock.deadline)));
     } else if (correspondence) {
+      // "1 den": words in the text's font (clock.css), one no-break space between the number
+      // and the word (in the monospace font the gap after a "1" looked doubled)
       el.classList.remove("is-deadline");
-      el.textContent = days.format(Math.round(left / 86400));
+      el.classList.add("is-days");
+      el.textContent = days.format(Math.round(left / 86400)).replace(/\s+/g, "\u00a0");
     } else {
-      el.classList.remove("is-deadline");
+      el.classList.remove("is-deadline", "is-days");
       el.textContent = format(left ?? 0);
     }
     el.dataset.seconds = left === null ? "" : left.toFixed(1);
