@@ -261,6 +261,7 @@ def test_the_phone_navigation_shows_every_link_whole(browser: Browser, server_ur
     page = browser.new_context(**PHONE).new_page()
     for lang in LANGUAGES:
         page.goto(server_url + prefixed(lang, "/"))
+        page.locator("#menu-toggle").click()  # folded behind the menu on a phone
         links = page.locator(".site-nav a")
         assert links.count() == 5  # new table, my games, the two rules, the variants
         for i in range(links.count()):
