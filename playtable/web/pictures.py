@@ -34,7 +34,7 @@ from dataclasses import dataclass
 
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
-from starlette.responses import JSONResponse, PlainTextResponse, Response
+from starlette.responses import Response
 from starlette.routing import BaseRoute, Route
 
 from playtable import settings
@@ -43,9 +43,8 @@ from playtable.pictures import digest, position_at, positions, scene, to_gif, to
 from playtable.tables import TableNotFound, TableService
 from playtable.tables.pool import stop_now, worker_start
 from playtable.web.budgets import Budget, over_budget
-from playtable.web.language import preferred
+from playtable.web.picture_refusals import bad_ply, gif_takes_no_ply, not_found, refusal
 from playtable.web.static_files import FOREVER
-from playtable.web.templating import language_of, translations
 
 log = logging.getLogger(__name__)
 
@@ -275,27 +274,12 @@ def _key(kind: str, table_id: str, record: GameRecord, ply: int) -> tuple[str, .
     return (kind, table_id, str(ply), digest(record.moves[:ply]), result)
 
 
-def _refusal(request: Request, kind: str, status: int, seconds: int) -> Response:
-    """A request over the budget (429) or that would wait too long (503), said in the
-    page's language (these addresses carry none: the visitor's choice or browser's)."""
-    lang = language_of(request)
-    if not getattr(request.state, "url_prefix", ""):
-        lang = preferred(request.headers)
-    gettext = translations(lang).gettext
-    if status == 429:
-        message = gettext("Too many actions at once. Wait a moment and try again.")
-    else:
-        message = gettext("Too many pictures are being drawn right now. Try again in a moment.")
-    headers = {"Retry-After": str(seconds), "Cache-Control": "no-store", "Content-Language": lang}
-    if kind == "json":
-        code = "rate_limited" if status == 429 else "busy"
-        body = {"error": message, "code": code, "retry_after": seconds}
-        return JSONResponse(body, status_code=status, headers=headers)
-    return PlainTextResponse(message, status_code=status, headers=headers)
-
-
 class BadPly(ValueError):
-    pass
+    """``?ply`` is not a whole number from 0 to the number of moves (``last``)."""
+
+    def __init__(self, last: int) -> None:
+        super().__init__(f'"ply" must be the number of moves before the position, 0 to {last}')
+        self.last = last
 
 
 def _service(request: Request) -> TableService:
@@ -309,9 +293,7 @@ def _ply(request: Request, record: GameRecord) -> int:
         return len(record.moves)
     digits = text.isascii() and text.isdigit()  # "²" is a digit to str.isdigit(), not int()
     if not digits or len(text) > MAX_PLY_DIGITS or int(text) > len(record.moves):
-        raise BadPly(
-            f'"ply" must be the number of moves before the position, 0 to {len(record.moves)}'
-        )
+        raise BadPly(len(record.moves))
     return int(text)
 
 
@@ -332,15 +314,15 @@ async def answer(
     answer with the picture ``draw`` makes of that position (kept, or drawn in its lane)."""
     wait = await over_budget(request, Budget.READS)
     if wait is not None:
-        return _refusal(request, kind, 429, wait)
+        return refusal(request, kind, 429, wait)
     table_id = request.path_params["table_id"]
     try:
         record = await _service(request).record(table_id)
         ply = _ply(request, record)
-    except TableNotFound as error:
-        return PlainTextResponse(error.message, status_code=404)
+    except TableNotFound:
+        return not_found(request, kind)
     except BadPly as error:
-        return PlainTextResponse(str(error), status_code=400)
+        return bad_ply(request, kind, error.last)
     cache = _cache_headers(record, record.moves[:ply], kind)
     etag = cache.get("ETag")
     if etag and etag in request.headers.get("if-none-match", ""):
@@ -349,7 +331,7 @@ async def answer(
     try:
         data = await pictures_of(request).get(kind, key, draw, record, ply)
     except Busy as busy:
-        return _refusal(request, kind, 503, busy.retry_after)
+        return refusal(request, kind, 503, busy.retry_after)
     return Response(data, media_type=media_type, headers={**cache, **(headers or {})})
 
 
@@ -387,7 +369,7 @@ async def picture_png(request: Request) -> Response:
 
 async def picture_gif(request: Request) -> Response:
     if "ply" in request.query_params:
-        return PlainTextResponse('the GIF is the whole game: it takes no "ply"', status_code=400)
+        return gif_takes_no_ply(request)
     table_id = request.path_params["table_id"]
     disposition = {"Content-Disposition": f'inline; filename="playtable-{table_id}.gif"'}
     return await answer(request, "gif", _gif, "image/gif", disposition)

@@ -101,6 +101,38 @@ def test_unknown_tables_and_bad_plies(client: TestClient) -> None:
             )
 
 
+def test_a_refused_picture_or_position_says_why_in_the_visitors_language(
+    client: TestClient,
+) -> None:
+    """These addresses are opened from pages in every language (and shared): an unknown
+    table or a bad ply was answered in English whatever the page or the browser said."""
+    table = play_blue_wins(client)
+    last = len(BLUE_WINS)
+    czech = client.get(f"/cs/t/{table.id}.png?ply=99")
+    assert czech.status_code == 400
+    assert czech.headers["content-language"] == "cs"
+    assert czech.text == f"Pozice se zadává počtem tahů před ní, od 0 do {last}."
+    client.cookies.clear()  # the /cs/ page's language is remembered: a new visitor now
+    korean = client.get(
+        f"/t/{table.id}/position.json?ply=abc", headers={"Accept-Language": "ko-KR,ko;q=0.9"}
+    )
+    assert korean.status_code == 400
+    assert korean.headers["content-language"] == "ko"
+    assert korean.json() == {
+        "error": f"위치는 그 앞까지 둔 수의 개수로 지정합니다(0부터 {last}까지).",
+        "code": "bad_ply",
+    }
+    missing = client.get("/fi/t/nosuchtable.svg")
+    assert (missing.status_code, missing.text) == (404, "Tällaista pöytää ei ole")
+    assert client.get("/t/nosuchtable/position.json").json()["code"] == "not_found"
+    gif = client.get(f"/cs/t/{table.id}.gif?ply=2")
+    assert (gif.status_code, gif.text) == (
+        400,
+        "Animace ukazuje celou partii: pozice se u ní nezadává.",
+    )
+    assert gif.headers["cache-control"] == "no-store"
+
+
 def test_no_secret_in_a_picture(client: TestClient) -> None:
     table = create_table(client)
     blue_token = claim(client, table)
