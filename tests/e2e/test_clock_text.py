@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from playwright.sync_api import Browser, expect
 
@@ -38,4 +40,30 @@ def test_a_correspondence_clock_has_one_narrow_gap_between_number_and_word(
         }"""
     )
     assert gap < 0.4, gap  # a monospace space is 0.6 of the font's size
+    context.close()
+
+
+@pytest.mark.parametrize("width", [1280, 700])
+def test_a_deadline_fits_its_box_beside_the_board(
+    browser: Browser, server_url: str, width: int
+) -> None:
+    """In the side panel of a desktop (and the half-width cards of a tablet), a correspondence
+    deadline beside the name and the score got 100 to 140 px, and its date ran out of its box
+    ("9.12.2026 klo 0." in Finnish, Czech and English): it now has a row of its own."""
+    context = browser.new_context(viewport={"width": width, "height": 900})
+    created = api_table(context, server_url, {"kind": "correspondence", "days": 3})
+    blue = context.new_page()
+    blue.goto(created["invite_url"])
+    blue.locator("#take-seat").click()
+    blue.wait_for_url(re.compile(r"/t/[^/]+$"))
+    page = context.new_page()
+    for lang in ("", "/fi", "/cs", "/ko"):
+        page.goto(created["watch_url"].replace("/t/", f"{lang}/t/", 1))
+        clock = page.locator("#clock-red.is-deadline")
+        expect(clock).to_be_visible()
+        overflow = clock.evaluate("el => el.scrollWidth - el.clientWidth")
+        assert overflow <= 0, (lang, width, overflow, clock.text_content())
+        card = page.locator("#player-red").bounding_box()
+        box = clock.bounding_box()
+        assert card and box and box["x"] + box["width"] <= card["x"] + card["width"], (lang, box)
     context.close()
