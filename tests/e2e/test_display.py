@@ -189,6 +189,39 @@ def test_a_26x26_board_on_a_phone_can_be_zoomed(browser: Browser, server_url: st
     assert box and box["x"] + box["width"] <= 390
 
 
+def test_a_12x12_dots_board_on_a_phone_can_be_zoomed(browser: Browser, server_url: str) -> None:
+    """A 12x12 Dots and Boxes board on a 390 px phone has boxes of 27 px: their sides, the
+    lines a finger must hit, were as short with no zoom offered (Swaptimum's only)."""
+    page = browser.new_context(**PHONE).new_page()
+    create_table(
+        page, server_url, "dots", seat="red", dots_grid="square", dots_rows="12", dots_cols="12"
+    )
+    svg = page.locator("#board svg")
+    box = box_of(svg)
+    assert box and box["width"] / 12.9 < 32
+    zoom = page.locator("#board-zoom")
+    expect(zoom).to_be_visible()
+    zoom.tap()
+    expect(zoom).to_have_attribute("aria-pressed", "true")
+    box = box_of(page.locator("#board svg"))
+    assert box and box["width"] / 12.9 >= 43
+    board = page.locator("#board")
+    assert board.evaluate("e => e.scrollWidth > e.clientWidth")
+    # the far corner's line, scrolled to inside the board's frame, is played by touch
+    moves = wait_moves_offered(page)
+    target = page.locator(f'#board [data-move="{moves[-1]}"]')
+    target.scroll_into_view_if_needed()
+    target.tap()
+    wait_ply(page, 1)
+    zoom.tap()
+    expect(zoom).to_have_attribute("aria-pressed", "false")
+    box = box_of(page.locator("#board svg"))
+    assert box and box["x"] + box["width"] <= 390
+    # a small board needs no zoom
+    create_table(page, server_url, "dots", seat="red", dots_grid="square", dots_rows="5")
+    expect(page.locator("#board-zoom")).to_be_hidden()
+
+
 def test_a_phone_held_sideways_shows_the_board_whole_beside_the_players(
     browser: Browser, server_url: str
 ) -> None:

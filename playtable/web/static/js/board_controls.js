@@ -9,7 +9,10 @@ import { setSound } from "./sound.js";
 const $ = (id) => document.getElementById(id);
 
 // -- display choices: zoom (big boards on small screens), the board turned, sounds -------
-const ZOOM_BELOW_PX = 24; // squares smaller than this on screen: offer the zoom
+// Squares smaller than this on screen: offer the zoom, which draws them this big. A board
+// may say otherwise (`data-zoom-below`, `data-zoomed-px` on its svg: Dots and Boxes, whose
+// targets are the lines along a box's side, wants bigger boxes).
+const ZOOM_BELOW_PX = 24;
 const ZOOMED_PX = 34;
 let zoomed = false;
 
@@ -29,12 +32,14 @@ export function fitZoom(boardRoot) {
   const svg = boardRoot.querySelector("svg");
   if (!button || !svg) return;
   const squares = Number(svg.dataset.squares || "0");
-  boardRoot.style.setProperty("--zoomed-width", `${Math.round(squares * ZOOMED_PX)}px`);
+  const below = Number(svg.dataset.zoomBelow || ZOOM_BELOW_PX);
+  const zoomedPx = Number(svg.dataset.zoomedPx || ZOOMED_PX);
+  boardRoot.style.setProperty("--zoomed-width", `${Math.round(squares * zoomedPx)}px`);
   boardRoot.classList.toggle("is-zoomed", zoomed);
   button.setAttribute("aria-pressed", zoomed ? "true" : "false");
   if (!zoomed) {
     const perSquare = squares ? svg.getBoundingClientRect().width / squares : Infinity;
-    button.hidden = !(perSquare < ZOOM_BELOW_PX);
+    button.hidden = !(perSquare < below);
   } else {
     button.hidden = false;
   }

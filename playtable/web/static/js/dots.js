@@ -53,6 +53,11 @@ export class DotsBoard {
       focusable: "false",
     });
     svg.style.maxWidth = `${Math.round((width + 2 * PAD) * MAX_PX_PER_UNIT)}px`;
+    // the zoom of a big board on a small screen (board_controls.js): offered when a box is
+    // under 32 px wide, and then drawn 44 px wide, a finger's width along each of its sides
+    svg.dataset.squares = String(width + 2 * PAD);
+    svg.dataset.zoomBelow = "32";
+    svg.dataset.zoomedPx = "44";
 
     const lastMove = table.moves.length ? table.moves[table.moves.length - 1] : null;
     const drawer = drawers(table);
