@@ -129,6 +129,11 @@ def _strings(
         "waiting_for_opponent": _("Waiting for an opponent to join"),
         "invite_hint": _("Nobody sits opposite you yet: send them the invitation link."),
         "to_move": _("%(player)s to move"),
+        # the turn line while the replay shows an earlier position (table_panels.js)
+        "step_turn": _("Replay, after move %(ply)s of %(total)s: %(player)s to move"),
+        "step_turn_start": _("Replay, starting position: %(player)s to move"),
+        # a replayed position's score, said after the move that led to it (replay.js)
+        "step_score": _("Score: Red %(red)s, Blue %(blue)s."),
         "watching": _("You are watching this table."),
         "connecting": _("Connecting…"),
         "reconnecting": _("Connection lost. Reconnecting…"),

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import io
+import json
+import re
 from typing import Any
 
 import pytest
@@ -298,3 +300,110 @@ def test_a_position_the_server_refuses_is_explained_and_fetched_again(
     expect(page.locator("#board .line--drawn")).to_have_count(3, timeout=TIMEOUT)
     expect(page.locator("#replay-status")).not_to_contain_text(busy)
     assert refused and "ply=3" in refused[0]
+
+
+def strings_of(page: Page) -> dict[str, Any]:
+    """The page's translated strings for its scripts (the i18n block)."""
+    block = page.locator("#i18n").text_content() or "{}"
+    data: dict[str, Any] = json.loads(block)
+    return data
+
+
+def fill(template: str, **params: object) -> str:
+    return re.sub(r"%\((\w+)\)s", lambda m: str(params[m.group(1)]), template)
+
+
+def test_a_replayed_step_shows_and_says_its_own_score_and_turn(
+    browser: Browser, server_url: str
+) -> None:
+    """A review: stepping back through a finished 3x3 game on its watch page drew the board
+    at the step, but the players' panel kept the final scores with the winner highlighted,
+    the banner kept saying "Blue wins.", and a screen reader heard only "After move 13 of
+    24". Now the panel and the banner are the step's, marked as the replay, and the step is
+    said with its move, its player and the score; the last move gives the live view back."""
+    game = play_game(server_url, {"grid": "square", "rows": 3, "cols": 3}, seed=11)
+    total = len(game.moves)
+    page = browser.new_context().new_page()
+    page.goto(f"{server_url}/t/{game.id}/watch")
+    wait_ready(page)
+    shown(page, total)
+    outcome = page.request.get(f"{server_url}/api/tables/{game.id}").json()["outcome"]
+    winner, final = outcome["winner"], outcome["score"]
+    expect(page.locator(f"#player-{winner}")).to_have_class(re.compile(r"\bis-winner\b"))
+
+    page.locator("h1").click()
+    page.keyboard.press("Home")
+    shown(page, 0)
+    for _ in range(13):
+        page.keyboard.press("ArrowRight")
+    shown(page, 13)
+    position = page.request.get(f"{server_url}/t/{game.id}/position.json?ply=13").json()
+    score, to_move = position["view"]["score"], position["view"]["to_move"]
+    assert score != final
+    expect(page.locator("#player-red .player__score")).to_have_text(str(score["red"]))
+    expect(page.locator("#player-blue .player__score")).to_have_text(str(score["blue"]))
+    expect(page.locator(".player.is-winner")).to_have_count(0)
+    expect(page.locator(".player.is-to-move")).to_have_count(1)
+    expect(page.locator(f"#player-{to_move}")).to_have_class(re.compile(r"\bis-to-move\b"))
+    # marked as the replay, never to be taken for the result
+    expect(page.locator("#turn")).to_have_text(
+        f"Replay, after move 13 of {total}: {to_move.capitalize()} to move"
+    )
+    expect(page.locator("#players-replay")).to_have_text(f"After move 13 of {total}.")
+    expect(page.locator(".players")).to_have_attribute("data-past", "true")
+    # said: where, the move in words with its player, the score
+    mover, move = position["movers"][12], position["moves"][12]
+    start, end = move.split("-")
+    claim = [".", " and claimed a box.", " and claimed two boxes."][len(position["closed"])]
+    expect(page.locator("#replay-said")).to_have_text(
+        f"After move 13 of {total}. {mover.capitalize()} drew the line from {start} to {end}"
+        f"{claim} Score: Red {score['red']}, Blue {score['blue']}."
+    )
+
+    # the last move: the live view again
+    page.keyboard.press("End")
+    shown(page, total)
+    expect(page.locator("#player-red .player__score")).to_have_text(str(final["red"]))
+    expect(page.locator("#player-blue .player__score")).to_have_text(str(final["blue"]))
+    expect(page.locator(f"#player-{winner}")).to_have_class(re.compile(r"\bis-winner\b"))
+    expect(page.locator(".player.is-to-move")).to_have_count(0)
+    expect(page.locator("#turn")).to_have_text(f"{winner.capitalize()} wins.")
+    expect(page.locator("#players-replay")).to_be_hidden()
+    expect(page.locator(".players")).to_have_attribute("data-past", "false")
+
+
+def test_a_replayed_swaptimum_step_is_said_in_the_page_language(
+    browser: Browser, server_url: str
+) -> None:
+    """The same in Swaptimum, on the Korean page: the player to move at the step is marked,
+    and the step is said in Korean with its move and who played it."""
+    game = play_game(server_url, {"size": 5}, seed=5, game="swaptimum")
+    page = browser.new_context().new_page()
+    page.goto(f"{server_url}/ko/t/{game.id}/watch")
+    wait_ready(page)
+    total = len(game.moves)
+    shown(page, total)
+    page.locator("h1").click()
+    page.keyboard.press("Home")
+    shown(page, 0)
+    for _ in range(3):
+        page.keyboard.press("ArrowRight")
+    shown(page, 3)
+    position = page.request.get(f"{server_url}/t/{game.id}/position.json?ply=3").json()
+    strings = strings_of(page)
+    to_move = position["view"]["to_move"]
+    expect(page.locator(".player.is-to-move")).to_have_count(1)
+    expect(page.locator(f"#player-{to_move}")).to_have_class(re.compile(r"\bis-to-move\b"))
+    expect(page.locator("#turn")).to_have_text(
+        fill(strings["step_turn"], ply=3, total=total, player=strings[to_move])
+    )
+    mover, move = position["movers"][2], position["moves"][2]
+    square, _, pair = move.partition(":")
+    where = fill(strings["replay_at"], ply=3, total=total)
+    if pair:
+        a, b = pair.split("-")
+        words = fill(strings["ann_place_swap"], player=strings[mover], square=square, a=a, b=b)
+    else:
+        words = fill(strings["ann_place"], player=strings[mover], square=square)
+    expect(page.locator("#replay-said")).to_have_text(f"{where} {words}")
+    assert "placed" not in words

@@ -16,3 +16,13 @@ export function moveWords(game, player, move, claimed = 0) {
   if (!pair) return t("ann_place", { player: who, square });
   return t("ann_place_swap", { player: who, square, a: pair[0], b: pair[1] });
 }
+
+/** The boxes a Dots and Boxes line completed, from the position after it (a live table or a
+ * replayed one): a claimed box beside the last line drawn was closed by it. */
+export function claimedBy(table, move) {
+  const view = table.view;
+  if (table.game !== "dots" || !view || !view.lines || !view.cells) return 0;
+  const index = view.lines.findIndex((line) => line.name === move);
+  if (index < 0) return 0;
+  return view.cells.filter((cell) => cell.owner && cell.lines.includes(index)).length;
+}

@@ -6,7 +6,8 @@
 // meanwhile is shown as a notice with one button back to the live position.
 
 import { focusBoard } from "./board.js";
-import { t } from "./i18n.js";
+import { formatNumber, t } from "./i18n.js";
+import { claimedBy, moveWords } from "./move_words.js";
 
 const COORDS_KEY = "playtable.coordinates";
 
@@ -49,7 +50,8 @@ export class Replay {
     // the board the focus goes back to from "Back to the game" (which then hides itself)
     this.board = board;
     // what a step the viewer takes is announced with (else the status line): read once
-    // per step, never on a redraw that a move or a loaded value makes
+    // per step, never on a redraw that a move or a loaded value makes; null: not yet (the
+    // position is on its way), asked again at the next redraw
     this.said = said;
     this.stepped = false;
     // the key of the one button back to the live position; null: none (nothing is live)
@@ -62,6 +64,9 @@ export class Replay {
     // the server's words when it refused a position (too many reads, busy): shown until
     // the position it asks again for arrives
     this.refused = null;
+    // the ply whose position could not be read (offline, an error): its step is said
+    // without it
+    this.failed = null;
     this.game = game;
     this.pictures = pictures; // {png: ply -> url, gif: url} or null
     this.ply = null; // null: live; else the ply shown
@@ -245,14 +250,30 @@ export class Replay {
         if (this.ply === ply) this.onChange();
         return;
       }
-      if (!response.ok) return;
+      if (!response.ok) {
+        this.lost(ply);
+        return;
+      }
       const position = await response.json();
       this.refused = null;
+      this.failed = null;
       this.cache.set(`${position.ply}:${position.moves.join(" ")}`, position);
       if (this.ply === ply) this.onChange();
     } catch {
       // offline: the board keeps what it shows
+      this.lost(ply);
     }
+  }
+
+  lost(ply) {
+    this.failed = ply;
+    if (this.ply === ply) this.onChange();
+  }
+
+  /** The replayed position shown (as position.json has it), or null: live, or not read. */
+  position() {
+    if (this.ply === null) return null;
+    return this.cache.get(this.key(this.ply, this.table())) || null;
   }
 
   /** The table the board should draw: the live one, or the position being replayed. */
@@ -312,8 +333,12 @@ export class Replay {
     if (png && this.pictures) png.href = this.pictures.png(at);
     this.decorate(at);
     if (this.stepped) {
-      this.stepped = false;
-      this.say(this.said ? this.said() : status.textContent);
+      const text = this.said ? this.said() : status.textContent;
+      // a position that does not come (refused, offline) is said without it
+      if (text !== null || waiting || this.failed === at) {
+        this.stepped = false;
+        this.say(text === null ? status.textContent : text);
+      }
     }
   }
 
@@ -401,9 +426,32 @@ export function replaceMoves(list, items) {
   if (ply) list.dataset.refocus = ply;
 }
 
+/** The words of the step shown on a table page: where it is, the move that led to it and who
+ * played it, and in Dots and Boxes the score; null while its position is on its way. */
+function stepWords(replay, game) {
+  const live = replay.table();
+  const at = replay.at();
+  if (at === 0) return t("replay_at_start", { total: live.ply });
+  const shown = replay.isLive() ? live : replay.position();
+  if (!shown) return null;
+  const parts = [t("replay_at", { ply: at, total: live.ply })];
+  const mover = Array.isArray(shown.movers) ? shown.movers[at - 1] : null;
+  const move = shown.moves[at - 1];
+  if (mover && move) {
+    parts.push(moveWords(game, mover, move, claimedBy({ game, ...shown }, move)));
+  }
+  const score = game === "dots" && shown.view && shown.view.score;
+  if (score) {
+    const red = formatNumber(score.red);
+    const blue = formatNumber(score.blue);
+    parts.push(t("step_score", { red, blue }));
+  }
+  return parts.join(" ");
+}
+
 export function replayFor(tableId, game, table, onChange) {
   const id = encodeURIComponent(tableId);
-  return new Replay({
+  const replay = new Replay({
     root: document.getElementById("replay"),
     list: document.getElementById("move-list"),
     table,
@@ -412,5 +460,7 @@ export function replayFor(tableId, game, table, onChange) {
     positionUrl: (ply) => `/t/${id}/position.json?ply=${ply}`,
     pictures: { png: (ply) => `/t/${id}.png?ply=${ply}`, gif: `/t/${id}.gif` },
     board: document.getElementById("board"),
+    said: () => stepWords(replay, game),
   });
+  return replay;
 }

@@ -4,7 +4,7 @@
 
 import { clearFeedback, showFeedback } from "./feedback.js";
 import { hasString, playerName, refusal, t, tn } from "./i18n.js";
-import { moveWords } from "./move_words.js";
+import { claimedBy, moveWords } from "./move_words.js";
 import {
   announce,
   clearNotice,
@@ -186,16 +186,6 @@ function announceCatchUp(before, next) {
   const skipped = next.view && next.view.skipped;
   if (skipped) text += ` ${t("skipped", { player: playerName(skipped) })}`;
   announce(text, next.to_move ? t("ann_next", { player: playerName(next.to_move) }) : "");
-}
-
-// The boxes a Dots and Boxes line completed, from the position after it: a claimed box beside
-// the last line drawn was closed by it.
-function claimedBy(table, move) {
-  const view = table.view;
-  if (table.game !== "dots" || !view || !view.lines || !view.cells) return 0;
-  const index = view.lines.findIndex((line) => line.name === move);
-  if (index < 0) return 0;
-  return view.cells.filter((cell) => cell.owner && cell.lines.includes(index)).length;
 }
 
 // The server's message is English; a known code has a sentence in the page's language.

@@ -30,13 +30,15 @@ export function panelsFor({ board, boardRoot, replay, fitZoom }) {
 
     // not before the answer to the (re)join: the page's position may be old until then
     const playable = myTurn() && !state.sending && state.connected && state.joined;
-    board.render(replay.shown(table), replay.boardOptions(playable));
+    // the position the board shows: the players' panel and the turn line follow it
+    const shown = replay.shown(table);
+    board.render(shown, replay.boardOptions(playable));
     boardRoot.dataset.past = String(!replay.isLive());
     fitZoom();
 
     $("board-help").hidden = !you || over;
-    renderTurn(over);
-    renderPlayers();
+    renderTurn(over, shown);
+    renderPlayers(shown);
     renderOffers(over);
     renderActions(over);
     renderLinks();
@@ -84,9 +86,15 @@ function keepFocus(focused, boardRoot) {
   else focusBoard(boardRoot);
 }
 
-function renderTurn(over) {
+/** Whether `shown` (the board's table) is a replayed position rather than the live one. */
+function isPast(shown) {
+  return Boolean(shown && shown.past);
+}
+
+function renderTurn(over, shown) {
   const { table } = state;
   const turn = $("turn");
+  const past = isPast(shown);
   let text;
   let status;
   const opponent = you ? other(you) : null;
@@ -95,6 +103,14 @@ function renderTurn(over) {
     // clicks do nothing while the socket is down: never say "Your turn" then
     text = t("turn_offline");
     status = "offline";
+  } else if (past) {
+    // a step of the replay: its turn, marked as the replay (never taken for the result)
+    const player = playerName(shown.to_move || "red");
+    text =
+      shown.ply === 0
+        ? t("step_turn_start", { player })
+        : t("step_turn", { ply: shown.ply, total: table.ply, player });
+    status = "past";
   } else if (over) {
     text = table.outcome.winner
       ? t("wins_generic", { winner: playerName(table.outcome.winner) })
@@ -118,11 +134,12 @@ function renderTurn(over) {
   }
   turn.textContent = text;
   turn.dataset.state = status;
-  turn.dataset.player = over ? "" : table.to_move || "";
+  turn.dataset.player = past ? shown.to_move || "" : over ? "" : table.to_move || "";
 
   const note = $("turn-note");
-  const skipped = table.view && table.view.skipped;
-  if (skipped && !over) {
+  const at = past ? shown : table;
+  const skipped = at.view && at.view.skipped;
+  if (skipped && (past || !over)) {
     note.textContent = t("skipped", { player: playerName(skipped) });
     note.hidden = false;
   } else if (!you) {
@@ -146,19 +163,39 @@ function renderSpectators() {
   line.textContent = count ? tn("spectators_count", count) : "";
 }
 
-function renderPlayers() {
+// While the replay shows an earlier step, the players' panel is that step's (its scores, who
+// is to move, no winner), with a line saying which step it is: the live view, the result
+// included, comes back with the last move.
+function renderPlayers(shown) {
   const { table } = state;
   renderSpectators();
-  const score = table.view && table.view.score;
+  const past = isPast(shown);
+  const at = past ? shown : table;
+  const score = at.view && at.view.score;
+  const card = $("player-red").parentElement;
+  card.dataset.past = String(past);
+  let caption = $("players-replay");
+  if (!caption) {
+    caption = document.createElement("p");
+    caption.className = "players__replay";
+    caption.id = "players-replay";
+    card.prepend(caption);
+  }
+  caption.hidden = !past;
+  caption.textContent = !past
+    ? ""
+    : shown.ply === 0
+      ? t("replay_at_start", { total: table.ply })
+      : t("replay_at", { ply: shown.ply, total: table.ply });
   for (const player of ["red", "blue"]) {
     const row = $(`player-${player}`);
     const seat = table.seats[player];
     const name = row.querySelector(".player__name");
     // A chosen nickname, with the colour beside it: set with textContent, never as markup.
-    const shown = seat.nickname
+    const called = seat.nickname
       ? t("nickname_of", { name: seat.nickname, player: playerName(player) })
       : playerName(player);
-    name.textContent = player === you ? t("you_suffix", { player: shown }) : shown;
+    name.textContent = player === you ? t("you_suffix", { player: called }) : called;
     const presence = row.querySelector(".player__presence");
     // while this page is offline it cannot know who else is: it says so (and that its own
     // player is offline, which it does know)
@@ -169,8 +206,9 @@ function renderPlayers() {
     presence.dataset.presence = status;
     const label = { free: "seat_free", unknown: "presence_unknown" }[status] || status;
     presence.textContent = seat.bot ? t(`bot_${seat.bot}`) : t(label);
-    row.classList.toggle("is-to-move", !isOver() && table.to_move === player);
-    row.classList.toggle("is-winner", isOver() && table.outcome.winner === player);
+    const toMove = past ? shown.to_move === player : !isOver() && table.to_move === player;
+    row.classList.toggle("is-to-move", toMove);
+    row.classList.toggle("is-winner", !past && isOver() && table.outcome.winner === player);
     const scoreEl = row.querySelector(".player__score");
     if (scoreEl && score) scoreEl.textContent = formatNumber(score[player]);
   }
