@@ -308,3 +308,39 @@ def test_the_graph_keeps_its_words_and_points_readable_on_a_phone(
         timeout=TIMEOUT,
     )
     assert page.evaluate("() => document.documentElement.scrollWidth") <= 780
+
+
+def test_the_move_shown_is_scrolled_into_view_in_the_list(
+    browser: Browser, server_url: str
+) -> None:
+    """A review: the analysis of a position linked as #ply=20 showed it on the board, its
+    move far below the list's visible part. The list scrolls to it, not the page."""
+    game = play_game(server_url, SQUARE_3, seed=7)
+    analysis_of(server_url, game.id)
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    page.goto(f"{server_url}/t/{game.id}/analysis#ply=20")
+    expect(page.locator(".analysis-page")).to_have_attribute("data-loaded", "true", timeout=30_000)
+    expect(page.locator("#replay")).to_have_attribute("data-ply", "20", timeout=TIMEOUT)
+    page.wait_for_timeout(300)
+
+    def in_view(ply: int) -> bool:
+        result: bool = page.evaluate(
+            """(ply) => {
+                const list = document.getElementById("analysis-moves");
+                const item = list.querySelector(`[data-replay-ply="${ply}"]`).closest("li");
+                const box = list.getBoundingClientRect();
+                const it = item.getBoundingClientRect();
+                return list.scrollHeight > list.clientHeight
+                    && it.top >= box.top - 1 && it.bottom <= box.bottom + 1;
+            }""",
+            ply,
+        )
+        return result
+
+    assert in_view(20)
+    page.keyboard.press("Home")
+    expect(page.locator("#replay")).to_have_attribute("data-ply", "0", timeout=TIMEOUT)
+    page.keyboard.press("ArrowRight")
+    expect(page.locator("#replay")).to_have_attribute("data-ply", "1", timeout=TIMEOUT)
+    page.wait_for_timeout(200)
+    assert in_view(1)

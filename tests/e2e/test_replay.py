@@ -407,3 +407,47 @@ def test_a_replayed_swaptimum_step_is_said_in_the_page_language(
         words = fill(strings["ann_place"], player=strings[mover], square=square)
     expect(page.locator("#replay-said")).to_have_text(f"{where} {words}")
     assert "placed" not in words
+
+
+def list_shows(page: Page, selector: str, ply: int) -> bool:
+    """Whether the move list's item of `ply` is inside the list's visible box."""
+    result: bool = page.evaluate(
+        """([selector, ply]) => {
+            const list = document.querySelector(selector);
+            const item = list.querySelector(`[data-replay-ply="${ply}"]`).closest("li");
+            const box = list.getBoundingClientRect();
+            const it = item.getBoundingClientRect();
+            return it.top >= box.top - 1 && it.bottom <= box.bottom + 1;
+        }""",
+        [selector, ply],
+    )
+    return result
+
+
+def test_the_move_shown_is_scrolled_into_view_in_the_move_list(
+    browser: Browser, server_url: str
+) -> None:
+    """A review: a link to the third move of a long finished game (#ply=3) showed it on the
+    board while the move list stayed scrolled to its end, the move out of sight. The list
+    scrolls to it (and the page does not move)."""
+    game = play_game(server_url, {"grid": "square", "rows": 3, "cols": 3}, seed=11)
+    context = browser.new_context(viewport={"width": 390, "height": 844})
+    page = context.new_page()
+    page.goto(f"{server_url}/t/{game.id}/seat/{game.tokens['red']}#ply=3")
+    shown(page, 3)
+    expect(page.locator("#board .line--drawn")).to_have_count(3, timeout=TIMEOUT)
+    page.wait_for_timeout(300)  # the list's own following of its end has had its turn
+    assert list_shows(page, "#move-list", 3)
+    # stepping on keeps it in view; the live position brings the end back
+    page.locator("h1").click()
+    before = page.evaluate("() => window.scrollY")
+    page.keyboard.press("ArrowRight")
+    shown(page, 4)
+    page.wait_for_timeout(200)
+    assert list_shows(page, "#move-list", 4)
+    assert page.evaluate("() => window.scrollY") == before
+    page.keyboard.press("End")
+    shown(page, len(game.moves))
+    page.wait_for_timeout(300)
+    assert list_shows(page, "#move-list", len(game.moves))
+    context.close()

@@ -72,6 +72,12 @@ export class Replay {
     this.ply = null; // null: live; else the ply shown
     this.cache = new Map(); // "ply:moves" -> position
     this.seenPly = table().ply; // the live ply when the replay began (for "new move")
+    // The list shows the move shown: scrolled to it at each step (`reveal`), and again when
+    // the list is drawn anew while an earlier position is shown (`follow`), until the viewer
+    // scrolls the list themselves (a scroll that is not the one made here: `scrolledTop`).
+    this.reveal = false;
+    this.follow = false;
+    this.scrolledTop = null;
     this.coordinates = localStorage.getItem(COORDS_KEY) === "1";
     this.build();
     if (keys) document.addEventListener("keydown", (event) => this.keydown(event));
@@ -82,6 +88,15 @@ export class Replay {
       window.addEventListener("hashchange", () => this.goToHash());
       setTimeout(() => this.goToHash(), 0);
     }
+    list?.addEventListener(
+      "scroll",
+      () => {
+        if (this.scrolledTop === null || Math.abs(list.scrollTop - this.scrolledTop) > 1) {
+          this.follow = false;
+        }
+      },
+      { passive: true },
+    );
     list?.addEventListener("click", (event) => {
       const target = event.target.closest("[data-replay-ply]");
       if (!target) return;
@@ -206,6 +221,8 @@ export class Replay {
       this.load(target);
     }
     this.stepped = true;
+    this.reveal = true;
+    this.follow = true;
     this.remember(target === total ? null : target);
     this.onChange();
   }
@@ -375,6 +392,10 @@ export class Replay {
       else jump.removeAttribute("aria-current");
       item.classList.toggle("is-shown", index + 1 === at && !this.isLive());
     });
+    if (this.reveal || (this.follow && !this.isLive())) {
+      this.reveal = false;
+      this.scrollToShown(at);
+    }
     // the list drawn again under the keyboard (see `replaceMoves`): the same move's button
     // takes the focus back, unless it went elsewhere meanwhile
     const ply = this.list.dataset.refocus;
@@ -384,6 +405,25 @@ export class Replay {
       const jump = this.list.querySelector(`.move-jump[data-replay-ply="${ply}"]`);
       if (jump) jump.focus({ preventScroll: true });
     }
+  }
+
+  /** Scroll the move list, not the page (`scrollIntoView` would move the page too, a phone's
+   * whole screen), so that the move of ply `at` is in its visible part; the start: its top. */
+  scrollToShown(at) {
+    const list = this.list;
+    if (!list.clientHeight) return; // not drawn
+    const jump = at > 0 ? list.querySelector(`.move-jump[data-replay-ply="${at}"]`) : null;
+    if (at === 0) {
+      list.scrollTop = 0;
+    } else if (jump) {
+      const item = jump.closest("li") || jump;
+      const top = item.getBoundingClientRect().top - list.getBoundingClientRect().top;
+      const above = top - list.clientTop;
+      const below = above + item.offsetHeight - list.clientHeight;
+      if (above < 0) list.scrollTop += above;
+      else if (below > 0) list.scrollTop += below;
+    }
+    this.scrolledTop = list.scrollTop;
   }
 
   keydown(event) {

@@ -42,7 +42,7 @@ export function panelsFor({ board, boardRoot, replay, fitZoom }) {
     renderOffers(over);
     renderActions(over);
     renderLinks();
-    renderMoves();
+    renderMoves(replay.isLive());
     renderResult(over);
     // During a game against the computer the move list offers its analysis so far; once
     // it is over the result offers the analysis, and one link is enough.
@@ -334,7 +334,7 @@ function renderLinks() {
   $("watch-url").value = absolute(table.watch_url || `/t/${table.id}/watch`);
 }
 
-function renderMoves() {
+function renderMoves(live) {
   const { table } = state;
   const list = $("move-list");
   const movers = moversOf(table);
@@ -374,7 +374,12 @@ function renderMoves() {
   replaceMoves(list, items);
   $("moves-empty").hidden = table.moves.length > 0;
   followMoves(list);
-  if (movesAtEnd || changed) {
+  // while the replay shows an earlier position the list shows its move (replay.js), not its
+  // end; back to the game, the end again
+  if (!live) movesAtEnd = false;
+  else if (!wasLive) movesAtEnd = true;
+  wasLive = live;
+  if (live && (movesAtEnd || changed)) {
     list.scrollTop = list.scrollHeight;
     movesAtEnd = true;
   }
@@ -387,6 +392,7 @@ function renderMoves() {
 // the table is drawn again for anything else (presence, offers, a quick message).
 let movesAtEnd = true;
 let movesShown = -1;
+let wasLive = true;
 function followMoves(list) {
   if (list.dataset.follows) return;
   list.dataset.follows = "true";
