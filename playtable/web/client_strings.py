@@ -245,6 +245,9 @@ def _strings(
         "best_none": _("No move left: the game is over."),
         "best_unproved": _("The solver found no proof in time."),
         "thinking": _("Thinking…"),
+        # Translators: after the first three best moves named on the analysis board, how
+        # many more there are: "Best here: a1-b1, a1-a2, b1-c1 and 21 more".
+        "eval_best_more": ngettext("and %(count)s more", "and %(count)s more"),
         # copy buttons
         "copied": _("Copied"),
         "copy_failed": _("Could not copy: select the link and copy it yourself."),

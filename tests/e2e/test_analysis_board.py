@@ -310,6 +310,43 @@ def test_the_graph_keeps_its_words_and_points_readable_on_a_phone(
     assert page.evaluate("() => document.documentElement.scrollWidth") <= 780
 
 
+def test_a_step_is_said_once_with_its_value_and_a_few_best_moves(
+    browser: Browser, server_url: str
+) -> None:
+    """A review: a step's value was written to the live region, and a quarter of a second
+    later the best moves replaced it (at the start, a list of all 24 lines): the value was
+    cut off. Now the best moves are added to the value, at most three named."""
+    game = play_game(server_url, SQUARE_3, seed=7)
+    analysis_of(server_url, game.id)
+    page = browser.new_page()
+    page.goto(f"{server_url}/t/{game.id}/analysis")
+    expect(page.locator(".analysis-page")).to_have_attribute("data-loaded", "true", timeout=30_000)
+    page.evaluate(
+        """() => {
+            const region = document.getElementById("replay-said");
+            window.__said = [];
+            new MutationObserver(() => window.__said.push(region.textContent)).observe(
+                region, { childList: true, characterData: true, subtree: true });
+        }"""
+    )
+    page.keyboard.press("Home")
+    expect(page.locator("#replay")).to_have_attribute("data-ply", "0", timeout=TIMEOUT)
+    page.locator("#board .best-line").first.wait_for(state="attached", timeout=30_000)
+    best = page.locator("#board .best-line").count()
+    assert best > 3, best  # every line is as good as any at the start of a 3x3 game
+    value = page.locator("#analysis-value").inner_text()
+    said = page.locator("#replay-said")
+    expect(said).to_contain_text("Best here:")
+    text = said.inner_text()
+    assert text.startswith(value), text
+    assert f"and {best - 3} more" in text, text
+    named = re.findall(r"\b[a-z]\d-[a-z]\d\b", text)
+    assert len(named) == 3, text
+    # never the best moves without the value
+    heard = page.evaluate("() => window.__said")
+    assert all(value in words for words in heard if "Best" in words), heard
+
+
 def test_the_move_shown_is_scrolled_into_view_in_the_list(
     browser: Browser, server_url: str
 ) -> None:

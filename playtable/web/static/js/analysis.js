@@ -12,7 +12,7 @@
 import { r2, svgEl } from "./board.js";
 import { DotsBoard } from "./dots.js";
 import { valueText } from "./analysis_words.js";
-import { playerInitial, playerName, t } from "./i18n.js";
+import { playerInitial, playerName, t, tn } from "./i18n.js";
 import { Replay, replaceMoves } from "./replay.js";
 import { SwaptimumBoard } from "./swaptimum.js";
 
@@ -49,12 +49,17 @@ const replay = new Replay({
   onChange: () => render(),
   game: table.game,
   liveText: null, // a finished game: » goes to its end
-  // a step reads the position's value (and its mistake) once; the card is not a live
+  // a step reads the position's value (and its mistake) once, with its best moves if they
+  // are known (else they are added when they come: loadBest); the card is not a live
   // region, since every step redraws it several times (the value, then the best moves)
   said: () =>
-    [$("analysis-value"), $("analysis-mistake")]
-      .filter((line) => !line.hidden)
-      .map((line) => line.textContent)
+    [
+      ...[$("analysis-value"), $("analysis-mistake")]
+        .filter((line) => !line.hidden)
+        .map((line) => line.textContent),
+      bestWords(best.get(replay.at())),
+    ]
+      .filter(Boolean)
       .join(" "),
   positionUrl: (ply) => `/t/${tableId}/position.json?ply=${ply}`,
   pictures: { png: (ply) => `/t/${tableId}.png?ply=${ply}`, gif: `/t/${tableId}.gif` },
@@ -68,6 +73,21 @@ function mistakeText(move) {
 function mistakeAt(ply) {
   const move = data && ply > 0 ? data.moves[ply - 1] : null;
   return move && move.loss !== null && move.loss > 0 ? move : null;
+}
+
+// At most this many best moves are said by name, then how many more (at the start of a
+// game every line may be best: a list of 24 was read at each step there).
+const BEST_SAID = 3;
+
+/** The best moves of a position as a step says them: briefly; "" while they are not known. */
+function bestWords(found) {
+  if (!dots || !found || found === "pending") return "";
+  if (!found.proved) return found.error || t("best_unproved");
+  if (!found.best_moves.length) return t("eval_best_none");
+  const moves = found.best_moves;
+  const rest = moves.length > BEST_SAID ? moves.length - BEST_SAID : 0;
+  const named = moves.slice(0, moves.length - rest).join(", ");
+  return t("eval_best_here", { moves: rest ? `${named} ${tn("eval_best_more", rest)}` : named });
 }
 
 async function loadBest(ply) {
@@ -97,8 +117,9 @@ async function loadBest(ply) {
   }
   if (replay.at() === ply) {
     render();
-    // the best moves of the position the viewer stays on, read once when they come
-    if (best.has(ply)) replay.say($("analysis-best").textContent);
+    // the best moves of the position the viewer stays on, read once when they come: added
+    // to what the step said (its value and mistake), not in its place
+    if (best.has(ply)) replay.add(bestWords(best.get(ply)));
   }
 }
 

@@ -364,9 +364,26 @@ export class Replay {
     const region = this.root.querySelector("#replay-said");
     region.textContent = "";
     clearTimeout(this.sayTimer);
+    this.saying = text;
     this.sayTimer = setTimeout(() => {
-      region.textContent = text;
+      region.textContent = this.saying;
+      this.saying = null;
     }, 50);
+  }
+
+  /** Add `text` to what the step said (an answer that comes later, as the best moves): the
+   * region keeps the step's words and a screen reader reads the addition after them, where
+   * replacing them cut them off. Nothing while the step is not said yet (its words, made
+   * then, hold it). */
+  add(text) {
+    if (!text || this.stepped) return;
+    if (this.saying) {
+      this.saying = `${this.saying} ${text}`;
+      return;
+    }
+    const part = document.createElement("span");
+    part.append(" ", text);
+    this.root.querySelector("#replay-said").append(part);
   }
 
   /** Make each move of the list a button that shows the position after it. The button holds
