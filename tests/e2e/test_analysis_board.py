@@ -347,6 +347,22 @@ def test_a_step_is_said_once_with_its_value_and_a_few_best_moves(
     assert all(value in words for words in heard if "Best" in words), heard
 
 
+def test_each_move_button_says_who_played_it(browser: Browser, server_url: str) -> None:
+    """A review: the move buttons of the analysis list were named only "c1-d1" (the player's
+    name sat beside the button, not in it)."""
+    game = play_game(server_url, SQUARE_3, seed=7)
+    analysis = analysis_of(server_url, game.id)
+    page = browser.new_page()
+    page.goto(f"{server_url}/t/{game.id}/analysis")
+    expect(page.locator(".analysis-page")).to_have_attribute("data-loaded", "true", timeout=30_000)
+    for index in (0, 1, 12):
+        player = analysis["moves"][index]["player"].capitalize()
+        start, end = game.moves[index].split("-")
+        expect(
+            page.locator(f'#analysis-moves .move-jump[data-replay-ply="{index + 1}"]')
+        ).to_have_accessible_name(f"{player} drew the line from {start} to {end}.")
+
+
 def test_the_move_shown_is_scrolled_into_view_in_the_list(
     browser: Browser, server_url: str
 ) -> None:

@@ -13,6 +13,7 @@ import { r2, svgEl } from "./board.js";
 import { DotsBoard } from "./dots.js";
 import { valueText } from "./analysis_words.js";
 import { playerInitial, playerName, t, tn } from "./i18n.js";
+import { moveWords } from "./move_words.js";
 import { Replay, replaceMoves } from "./replay.js";
 import { SwaptimumBoard } from "./swaptimum.js";
 
@@ -327,12 +328,15 @@ function renderMoves() {
     mark.className = `move-mark mark--${mover}`;
     mark.setAttribute("aria-hidden", "true");
     mark.textContent = playerInitial(mover);
-    const name = document.createElement("span");
-    name.className = "visually-hidden";
-    name.textContent = playerName(mover);
+    // the notation for the eye; the move in words, with who played it, right after it: the
+    // name of the move's button (Replay.decorate takes both in), where it was "c1-d1" alone
     const text = document.createElement("span");
     text.className = "move-text";
     text.textContent = move;
+    text.setAttribute("aria-hidden", "true");
+    const words = document.createElement("span");
+    words.className = "visually-hidden";
+    words.textContent = moveWords(table.game, mover, move);
     const note = document.createElement("span");
     note.className = "analysis-move__note";
     const mistake = mistakeAt(index + 1);
@@ -347,7 +351,7 @@ function renderMoves() {
         note.append(" ", flag);
       }
     }
-    item.append(mark, name, " ", text, " ", note);
+    item.append(mark, " ", text, words, " ", note);
     return item;
   });
   replaceMoves(list, items);
