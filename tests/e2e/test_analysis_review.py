@@ -92,3 +92,29 @@ def test_the_mistakes_in_the_move_list_are_readable_in_either_theme(
             low.append(("card", what, fg, bg, round(ratio, 2)))
     assert not low, low
     context.close()
+
+
+def test_on_a_phone_the_value_shows_with_the_board_and_the_step_buttons(
+    browser: Browser, server_url: str, finished: PlayedGame
+) -> None:
+    """At 390x844 the value card came after the board, the step buttons and the graph
+    (y about 1000): every step needed a scroll to read its result."""
+    page = browser.new_page(viewport={"width": 390, "height": 844})
+    open_analysis(page, server_url, finished)
+    # the board at the top of the screen: its step buttons and the value under it, in view
+    page.evaluate(
+        "window.scrollTo(0, document.querySelector('#board').getBoundingClientRect().top + scrollY)"
+    )
+    page.locator(".replay__back").click()
+    expect(page.locator("#replay")).to_have_attribute("data-ply", str(len(finished.moves) - 1))
+    for selector in ("#board svg", ".replay__bar", "#analysis-value"):
+        box = page.locator(selector).bounding_box()
+        assert box is not None, selector
+        assert box["y"] >= 0 and box["y"] + box["height"] <= 844, (selector, box)
+    # the value card comes right after the step buttons, before the graph and the moves
+    now = page.locator("#analysis-now").bounding_box()
+    bar = page.locator(".replay__bar").bounding_box()
+    graph = page.locator("#analysis-graph").bounding_box()
+    assert now and bar and graph
+    assert bar["y"] < now["y"] < graph["y"], (bar, now, graph)
+    page.close()
