@@ -12,32 +12,15 @@ import gettext
 from collections.abc import Mapping
 from types import MappingProxyType
 
-from babel import Locale, UnknownLocaleError
 from jinja2.utils import htmlsafe_json_dumps
 from markupsafe import Markup
 
 from playtable.games import registry
 from playtable.tables.errors import REASONS
+from playtable.web.plurals import plural_forms
 from playtable.web.presentation import quick_messages
 from playtable.web.replay_strings import replay_strings
 from playtable.web.timing import clock_strings
-
-
-def plural_forms(catalog: gettext.NullTranslations, singular: str, plural: str) -> dict[str, str]:
-    """The translation of a counted message for each CLDR plural category of the catalog's
-    language (``one``, ``few``, ``other``...), as ``static/js/i18n.js``'s ``tn`` picks them
-    with ``Intl.PluralRules``: each category's form is the catalog's own for the smallest
-    whole number in that category. Categories with no whole number (Czech ``many``) fall
-    back to ``other`` in the script."""
-    lang = catalog.info().get("language") or "en"
-    try:
-        rule = Locale.parse(lang.replace("-", "_")).plural_form
-    except (UnknownLocaleError, ValueError):  # a language CLDR does not know: English's
-        rule = Locale("en").plural_form
-    forms: dict[str, str] = {}
-    for n in range(0, 200):
-        forms.setdefault(rule(n), catalog.ngettext(singular, plural, n))
-    return forms
 
 
 @functools.cache

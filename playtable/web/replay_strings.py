@@ -5,8 +5,12 @@ from __future__ import annotations
 
 import gettext
 
+from playtable.web.plurals import plural_forms
 
-def replay_strings(catalog: gettext.NullTranslations, cells: bool = False) -> dict[str, str]:
+
+def replay_strings(
+    catalog: gettext.NullTranslations, cells: bool = False
+) -> dict[str, str | dict[str, str]]:
     """``cells``: a triangle or hexagon board, whose cells are not boxes (client_strings)."""
     _ = catalog.gettext
     return {
@@ -81,49 +85,86 @@ def replay_strings(catalog: gettext.NullTranslations, cells: bool = False) -> di
     }
 
 
-def box_values(catalog: gettext.NullTranslations) -> dict[str, str]:
-    """The analysis board's values on a square grid, where %(boxes)s counts boxes."""
+def box_values(catalog: gettext.NullTranslations) -> dict[str, str | dict[str, str]]:
+    """The analysis board's values on a square grid: each margin counted in boxes, one form
+    a plural category (``tn`` in ``i18n.js`` fills %(count)s)."""
     _ = catalog.gettext
+
+    def ngettext(singular: str, plural: str) -> dict[str, str]:
+        return plural_forms(catalog, singular, plural)
+
     return {
-        "eval_wins": _("%(player)s wins by %(boxes)s with perfect play"),
-        "eval_you_win": _("You win by %(boxes)s with perfect play"),
-        "eval_you_lose": _("You lose by %(boxes)s with perfect play"),
-        # Translators: an estimate from the bots' search, not a proof: "About Blue by 2".
-        "eval_about": _("About %(player)s by %(boxes)s (estimate)"),
-        "eval_about_you_win": _("You are ahead by about %(boxes)s (estimate)"),
-        "eval_about_you_lose": _("You are behind by about %(boxes)s (estimate)"),
-        # Translators: %(boxes)s is how many boxes the move handed to the opponent.
-        "eval_mistake": _("Mistake: %(player)s gave away %(boxes)s."),
+        "eval_wins": ngettext(
+            "%(player)s wins by %(count)s box with perfect play",
+            "%(player)s wins by %(count)s boxes with perfect play",
+        ),
+        "eval_you_win": ngettext(
+            "You win by %(count)s box with perfect play",
+            "You win by %(count)s boxes with perfect play",
+        ),
+        "eval_you_lose": ngettext(
+            "You lose by %(count)s box with perfect play",
+            "You lose by %(count)s boxes with perfect play",
+        ),
+        # Translators: an estimate from the bots' search, not a proof: "About Blue by 2 boxes".
+        "eval_about": ngettext(
+            "About %(player)s by %(count)s box (estimate)",
+            "About %(player)s by %(count)s boxes (estimate)",
+        ),
+        "eval_about_you_win": ngettext(
+            "You are ahead by about %(count)s box (estimate)",
+            "You are ahead by about %(count)s boxes (estimate)",
+        ),
+        "eval_about_you_lose": ngettext(
+            "You are behind by about %(count)s box (estimate)",
+            "You are behind by about %(count)s boxes (estimate)",
+        ),
+        # Translators: %(count)s is how many boxes the move handed to the opponent.
+        "eval_mistake": ngettext(
+            "Mistake: %(player)s gave away %(count)s box.",
+            "Mistake: %(player)s gave away %(count)s boxes.",
+        ),
         "eval_misere": _("Misère: the player with fewer boxes wins, and the values say so."),
     }
 
 
-def cell_values(catalog: gettext.NullTranslations) -> dict[str, str]:
-    """The same on a triangle or hexagon grid, where %(boxes)s counts cells: the English is
-    the square grid's, with a context of its own for the languages that name the unit
-    ("by 2 cells", as the atlas says). Literal contexts: the catalogs are extracted."""
-    _, pgettext = catalog.gettext, catalog.pgettext
+def cell_values(catalog: gettext.NullTranslations) -> dict[str, str | dict[str, str]]:
+    """The same on a triangle or hexagon grid, counted in cells, as the rules, the variant
+    pages and the atlas say. Literal calls: the catalogs are extracted from them."""
+    _ = catalog.gettext
+
+    def ngettext(singular: str, plural: str) -> dict[str, str]:
+        return plural_forms(catalog, singular, plural)
+
     return {
-        "eval_wins": pgettext(
-            "triangle or hexagon cells", "%(player)s wins by %(boxes)s with perfect play"
+        "eval_wins": ngettext(
+            "%(player)s wins by %(count)s cell with perfect play",
+            "%(player)s wins by %(count)s cells with perfect play",
         ),
-        "eval_you_win": pgettext(
-            "triangle or hexagon cells", "You win by %(boxes)s with perfect play"
+        "eval_you_win": ngettext(
+            "You win by %(count)s cell with perfect play",
+            "You win by %(count)s cells with perfect play",
         ),
-        "eval_you_lose": pgettext(
-            "triangle or hexagon cells", "You lose by %(boxes)s with perfect play"
+        "eval_you_lose": ngettext(
+            "You lose by %(count)s cell with perfect play",
+            "You lose by %(count)s cells with perfect play",
         ),
-        "eval_about": pgettext(
-            "triangle or hexagon cells", "About %(player)s by %(boxes)s (estimate)"
+        "eval_about": ngettext(
+            "About %(player)s by %(count)s cell (estimate)",
+            "About %(player)s by %(count)s cells (estimate)",
         ),
-        "eval_about_you_win": pgettext(
-            "triangle or hexagon cells", "You are ahead by about %(boxes)s (estimate)"
+        "eval_about_you_win": ngettext(
+            "You are ahead by about %(count)s cell (estimate)",
+            "You are ahead by about %(count)s cells (estimate)",
         ),
-        "eval_about_you_lose": pgettext(
-            "triangle or hexagon cells", "You are behind by about %(boxes)s (estimate)"
+        "eval_about_you_lose": ngettext(
+            "You are behind by about %(count)s cell (estimate)",
+            "You are behind by about %(count)s cells (estimate)",
         ),
-        "eval_mistake": pgettext(
-            "triangle or hexagon cells", "Mistake: %(player)s gave away %(boxes)s."
+        # Translators: %(count)s is how many cells the move handed to the opponent.
+        "eval_mistake": ngettext(
+            "Mistake: %(player)s gave away %(count)s cell.",
+            "Mistake: %(player)s gave away %(count)s cells.",
         ),
         "eval_misere": _("Misère: the player with fewer cells wins, and the values say so."),
     }

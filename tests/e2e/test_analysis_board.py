@@ -63,7 +63,9 @@ def test_the_analysis_board_of_a_finished_3x3_game(browser: Browser, server_url:
     expect(page.locator("#replay")).to_have_attribute("data-ply", str(after), timeout=TIMEOUT)
     expect(page.locator("#board .line--drawn")).to_have_count(after)
     expect(page.locator("#analysis-mistake")).to_be_visible()
-    expect(page.locator("#analysis-mistake")).to_contain_text(f"gave away {first['loss'] // 2}.")
+    given = first["loss"] // 2
+    unit = "box" if given == 1 else "boxes"
+    expect(page.locator("#analysis-mistake")).to_contain_text(f"gave away {given} {unit}.")
 
     # the position before it: its best moves are drawn on the board, and the move played
     # there is not among them
@@ -97,7 +99,8 @@ def test_misere_values_are_worded_for_the_winner_and_for_the_viewer(
         # in misère the player with fewer boxes wins
         winner = "Red" if score["red"] < score["blue"] else "Blue"
         assert winner.lower() == outcome["winner"]
-        expect(value).to_contain_text(f"{winner} wins by {margin} with perfect play")
+        unit = "box" if margin == 1 else "boxes"
+        expect(value).to_contain_text(f"{winner} wins by {margin} {unit} with perfect play")
     expect(page.locator("#analysis-misere")).to_be_visible()
 
     # a seated player reads the values from their own side
@@ -113,7 +116,7 @@ def test_misere_values_are_worded_for_the_winner_and_for_the_viewer(
             "data-loaded", "true", timeout=30_000
         )
         expect(mine.locator("#analysis-value")).to_contain_text(
-            f"You lose by {margin} with perfect play"
+            f"You lose by {margin} {unit} with perfect play"
         )
         expect(mine.locator("#analysis-seen-as")).to_contain_text(loser.capitalize())
 
@@ -164,7 +167,7 @@ def test_estimates_are_drawn_hollow_and_worded_as_estimates(
         text = notes.nth(ply - 1).inner_text()
         assert ("(estimate)" in text) == (proved[ply] is False), (ply, text)
         assert ("with perfect play" in text) == (proved[ply] is True), (ply, text)
-    # an estimated position on the board: "About Blue by 2 (estimate)" and the like
+    # an estimated position on the board: "About Blue by 2 boxes (estimate)" and the like
     ply = estimated[-1]
     page.locator(f'#analysis-graph [data-graph-ply="{ply}"]').click()
     expect(page.locator("#replay")).to_have_attribute("data-ply", str(ply), timeout=TIMEOUT)
@@ -174,7 +177,8 @@ def test_estimates_are_drawn_hollow_and_worded_as_estimates(
     margin = values[ply]
     if margin:
         winner = "Red" if margin > 0 else "Blue"
-        expect(value).to_contain_text(f"About {winner} by {abs(margin)} (estimate)")
+        boxes = "box" if abs(margin) == 1 else "boxes"
+        expect(value).to_contain_text(f"About {winner} by {abs(margin)} {boxes} (estimate)")
     # and the last one, proved
     page.keyboard.press("End")
     expect(value).to_have_attribute("data-estimate", "false")

@@ -67,11 +67,11 @@ def test_a_whole_game_against_the_computer_then_its_analysis(
     expect(page.locator("#analysis-graph .graph-point")).to_have_count(5)
     # Red loses by four from the start, whatever red draws: no mistake, blue wins all; the
     # seated player reads it from their side.
-    expect(page.locator("#analysis-value")).to_contain_text("You lose by 4 with perfect play")
+    expect(page.locator("#analysis-value")).to_contain_text("You lose by 4 boxes with perfect play")
     expect(page.locator("#analysis-moves li.is-mistake")).to_have_count(0)
     page.get_by_role("button", name="Starting position").click()
     expect(page.locator("#analysis-value")).to_have_text(
-        "Starting position: You lose by 4 with perfect play."
+        "Starting position: You lose by 4 boxes with perfect play."
     )
     expect(page.locator("#analysis-best")).to_contain_text("Best here:", timeout=TIMEOUT)
     expect(page.locator("#board .best-line").first).to_be_attached()

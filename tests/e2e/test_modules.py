@@ -120,12 +120,13 @@ def test_the_analysis_words_an_estimate_as_an_estimate(browser: Browser, server_
     page.goto(f"{server_url}/t/{game.id}/analysis")
     cases = [
         # value, misère, viewer, proved, game -> words
-        ([3, False, None, True, "dots"], "Red wins by 3 with perfect play"),
-        ([3, True, None, True, "dots"], "Blue wins by 3 with perfect play"),
-        ([3, False, None, False, "dots"], "About Red by 3 (estimate)"),
-        ([3, True, None, False, "dots"], "About Blue by 3 (estimate)"),
-        ([-2, False, "red", False, "dots"], "You are behind by about 2 (estimate)"),
-        ([-2, False, "blue", False, "dots"], "You are ahead by about 2 (estimate)"),
+        ([3, False, None, True, "dots"], "Red wins by 3 boxes with perfect play"),
+        ([3, True, None, True, "dots"], "Blue wins by 3 boxes with perfect play"),
+        ([-1, False, "blue", True, "dots"], "You win by 1 box with perfect play"),
+        ([3, False, None, False, "dots"], "About Red by 3 boxes (estimate)"),
+        ([3, True, None, False, "dots"], "About Blue by 3 boxes (estimate)"),
+        ([-2, False, "red", False, "dots"], "You are behind by about 2 boxes (estimate)"),
+        ([-2, False, "blue", False, "dots"], "You are ahead by about 2 boxes (estimate)"),
         ([0, False, None, False, "dots"], "About even (estimate)"),
         ([None, False, None, False, "dots"], "Not analysed yet"),
         ([0.36, False, None, False, "swaptimum"], "Blue wins 64% of simulated games (estimate)"),

@@ -68,7 +68,7 @@ const replay = new Replay({
 
 /** A mistake in words: a red margin moves by two for every box that changes hands. */
 function mistakeText(move) {
-  return t("eval_mistake", { player: playerName(move.player), boxes: move.loss / 2 });
+  return tn("eval_mistake", move.loss / 2, { player: playerName(move.player) });
 }
 
 function mistakeAt(ply) {

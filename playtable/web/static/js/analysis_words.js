@@ -2,7 +2,7 @@
 // translated strings through i18n.js). Kept apart from the page so the wording can be
 // checked on its own (tests/e2e/test_modules.py).
 
-import { playerName, t } from "./i18n.js";
+import { playerName, t, tn } from "./i18n.js";
 
 /** Who wins a position of value `value` (red's margin) with perfect play, and by how much. */
 export function verdict(value, isMisere) {
@@ -35,9 +35,10 @@ function rateText(share, proved, viewer) {
   return t("eval_rate", { player: playerName(side), percent: percent(mine) });
 }
 
-/** A value in a player's words: "Blue wins by 3 with perfect play", "You lose by 3 …", an
- * estimate "About Blue by 2 (estimate)", or Swaptimum's "Blue wins 64% of simulated games
- * (estimate)". `proved` false marks an estimate. */
+/** A value in a player's words: "Blue wins by 3 boxes with perfect play", "You lose by 3
+ * boxes …", an estimate "About Blue by 2 boxes (estimate)" (cells on a triangle or hexagon
+ * grid), or Swaptimum's "Blue wins 64% of simulated games (estimate)". `proved` false marks
+ * an estimate. */
 export function valueText(value, isMisere, viewer, proved, game) {
   if (value === null || value === undefined) return t("eval_pending");
   if (game === "swaptimum") return rateText(value, proved, viewer);
@@ -46,13 +47,13 @@ export function valueText(value, isMisere, viewer, proved, game) {
     if (!found.winner) return t("eval_about_even");
     if (viewer) {
       const key = found.winner === viewer ? "eval_about_you_win" : "eval_about_you_lose";
-      return t(key, { boxes: found.boxes });
+      return tn(key, found.boxes);
     }
-    return t("eval_about", { player: playerName(found.winner), boxes: found.boxes });
+    return tn("eval_about", found.boxes, { player: playerName(found.winner) });
   }
   if (!found.winner) return t("eval_draw");
   if (viewer) {
-    return t(found.winner === viewer ? "eval_you_win" : "eval_you_lose", { boxes: found.boxes });
+    return tn(found.winner === viewer ? "eval_you_win" : "eval_you_lose", found.boxes);
   }
-  return t("eval_wins", { player: playerName(found.winner), boxes: found.boxes });
+  return tn("eval_wins", found.boxes, { player: playerName(found.winner) });
 }
