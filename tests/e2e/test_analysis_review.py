@@ -118,3 +118,23 @@ def test_on_a_phone_the_value_shows_with_the_board_and_the_step_buttons(
     assert now and bar and graph
     assert bar["y"] < now["y"] < graph["y"], (bar, now, graph)
     page.close()
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_the_graph_marks_each_mistake_in_its_movers_colour(
+    browser: Browser, server_url: str, finished: PlayedGame, scheme: Any
+) -> None:
+    """The mistakes' circles were outlined in the danger red whoever made them."""
+    context = browser.new_context(color_scheme=scheme)
+    page = context.new_page()
+    open_analysis(page, server_url, finished)
+    strokes = {}
+    for mover in ("red", "blue"):
+        circles = page.locator(f"#analysis-graph .graph-mistake--{mover}")
+        expect(circles.first).to_be_attached()
+        seen = set(circles.evaluate_all("els => els.map(e => getComputedStyle(e).stroke)"))
+        assert len(seen) == 1, seen
+        strokes[mover] = [int(c) for c in seen.pop()[4:-1].split(",")]
+    (r, _, b), (r2, _, b2) = strokes["red"], strokes["blue"]
+    assert r > b and b2 > r2, strokes
+    context.close()
