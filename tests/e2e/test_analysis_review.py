@@ -138,3 +138,35 @@ def test_the_graph_marks_each_mistake_in_its_movers_colour(
     (r, _, b), (r2, _, b2) = strokes["red"], strokes["blue"]
     assert r > b and b2 > r2, strokes
     context.close()
+
+
+def test_on_a_touch_screen_targets_are_finger_sized_and_the_help_names_no_keys(
+    browser: Browser, server_url: str, finished: PlayedGame
+) -> None:
+    """On a phone the coordinates' checkbox was 13x13 px and a move's button 51x28 px, and
+    the help named the ← → Home End keys a phone has not."""
+    phone = browser.new_context(
+        viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True
+    )
+    page = phone.new_page()
+    open_analysis(page, server_url, finished)
+    assert page.evaluate("matchMedia('(hover: none) and (pointer: coarse)').matches")
+    box = page.locator("#replay-coordinates").bounding_box()
+    assert box and box["width"] >= 24 and box["height"] >= 24, box  # the box a finger sees
+    for selector in (".replay__coords", "#analysis-moves .move-jump"):
+        targets = page.locator(selector)
+        expect(targets.first).to_be_visible()
+        for rect in targets.evaluate_all("els => els.map(e => e.getBoundingClientRect().toJSON())"):
+            assert rect["width"] >= 44 and rect["height"] >= 44, (selector, rect)
+    expect(page.locator(".replay__help")).to_be_hidden()
+    # the coordinates still switch on with a tap on their label
+    page.locator(".replay__coords").tap()
+    expect(page.locator("#replay-coordinates")).to_be_checked()
+    phone.close()
+    # with a mouse and a keyboard the help stays, and the list keeps its compact rows
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    open_analysis(page, server_url, finished)
+    expect(page.locator(".replay__help")).to_be_visible()
+    row = page.locator("#analysis-moves .move-jump").first.bounding_box()
+    assert row and row["height"] < 40, row
+    page.close()
