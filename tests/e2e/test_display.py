@@ -164,22 +164,22 @@ def test_blue_turns_the_board_and_hears_the_moves(browser: Browser, server_url: 
     assert running
 
 
-def test_a_26x26_board_on_a_phone_can_be_zoomed(browser: Browser, server_url: str) -> None:
-    page = browser.new_context(**PHONE).new_page()
-    create_table(page, server_url, "swaptimum", seat="red", swaptimum_size="26")
-    svg = page.locator("#board svg")
-    box = box_of(svg)
-    assert box and box["width"] / 28 < 14  # about 12.7 px a square: too small for a finger
+def zoom_in_play_and_zoom_out(
+    page: Page, units: float, small: float, big: float, move: str
+) -> None:
+    """The zoom is offered for squares under ``small`` px (``units`` across the drawing),
+    draws them at least ``big`` px, scrolls inside the board's frame, lets a finger play
+    ``move`` (scrolled to), and gives the whole board back within the phone's width."""
+    box = box_of(page.locator("#board svg"))
+    assert box and box["width"] / units < small
     zoom = page.locator("#board-zoom")
     expect(zoom).to_be_visible()
     zoom.tap()
     expect(zoom).to_have_attribute("aria-pressed", "true")
     box = box_of(page.locator("#board svg"))
-    assert box and box["width"] / 28 >= 30
-    board = page.locator("#board")
-    assert board.evaluate("e => e.scrollWidth > e.clientWidth")
-    # the far corner is reachable: scrolled into view and played by touch
-    target = page.locator('#board [data-move="z26"]')
+    assert box and box["width"] / units >= big
+    assert page.locator("#board").evaluate("e => e.scrollWidth > e.clientWidth")
+    target = page.locator(f'#board [data-move="{move}"]')
     target.scroll_into_view_if_needed()
     target.tap()
     wait_ply(page, 1)
@@ -187,6 +187,13 @@ def test_a_26x26_board_on_a_phone_can_be_zoomed(browser: Browser, server_url: st
     expect(zoom).to_have_attribute("aria-pressed", "false")
     box = box_of(page.locator("#board svg"))
     assert box and box["x"] + box["width"] <= 390
+
+
+def test_a_26x26_board_on_a_phone_can_be_zoomed(browser: Browser, server_url: str) -> None:
+    page = browser.new_context(**PHONE).new_page()
+    create_table(page, server_url, "swaptimum", seat="red", swaptimum_size="26")
+    # about 12.7 px a square: too small for a finger; the far corner played zoomed
+    zoom_in_play_and_zoom_out(page, 28, small=14, big=30, move="z26")
 
 
 def test_a_12x12_dots_board_on_a_phone_can_be_zoomed(browser: Browser, server_url: str) -> None:
@@ -196,27 +203,8 @@ def test_a_12x12_dots_board_on_a_phone_can_be_zoomed(browser: Browser, server_ur
     create_table(
         page, server_url, "dots", seat="red", dots_grid="square", dots_rows="12", dots_cols="12"
     )
-    svg = page.locator("#board svg")
-    box = box_of(svg)
-    assert box and box["width"] / 12.9 < 32
-    zoom = page.locator("#board-zoom")
-    expect(zoom).to_be_visible()
-    zoom.tap()
-    expect(zoom).to_have_attribute("aria-pressed", "true")
-    box = box_of(page.locator("#board svg"))
-    assert box and box["width"] / 12.9 >= 43
-    board = page.locator("#board")
-    assert board.evaluate("e => e.scrollWidth > e.clientWidth")
-    # the far corner's line, scrolled to inside the board's frame, is played by touch
-    moves = wait_moves_offered(page)
-    target = page.locator(f'#board [data-move="{moves[-1]}"]')
-    target.scroll_into_view_if_needed()
-    target.tap()
-    wait_ply(page, 1)
-    zoom.tap()
-    expect(zoom).to_have_attribute("aria-pressed", "false")
-    box = box_of(page.locator("#board svg"))
-    assert box and box["x"] + box["width"] <= 390
+    far_corner = wait_moves_offered(page)[-1]
+    zoom_in_play_and_zoom_out(page, 12.9, small=32, big=43, move=far_corner)
     # a small board needs no zoom
     create_table(page, server_url, "dots", seat="red", dots_grid="square", dots_rows="5")
     expect(page.locator("#board-zoom")).to_be_hidden()
