@@ -260,7 +260,7 @@ def test_a_move_is_announced_once_and_a_replay_step_once(browser: Browser, serve
     assert live(red) == [
         {
             "id": "replay-said",
-            "text": "After move 1 of 2. An earlier position: the board takes no moves here.",
+            "text": f"After move 1 of 2. Red drew the line from {c} to {d}. Score: Red 0, Blue 0.",
         }
     ]
 
@@ -280,8 +280,11 @@ def test_a_step_on_the_analysis_board_is_read_once(browser: Browser, server_url:
     said = live(page)
     value = page.locator("#analysis-value").text_content()
     assert said[0] == {"id": "replay-said", "text": value}, said
-    # then the best moves, once they are known; nothing else, and never "Thinking…"
-    assert [s["text"] for s in said[1:]] == [page.locator("#analysis-best").text_content()]
+    # then, once they are known, the value again with the first best moves (a replacement
+    # that dropped the value was cut off by them); nothing else, and never "Thinking…"
+    assert len(said) == 2, said
+    assert said[1]["text"].startswith(f"{value} Best here: "), said
+    assert said[1]["text"].endswith(" and 5 more (dashed green on the board)."), said
 
 
 # -- 6: a resignation and an agreed draw said once -------------------------------------------
