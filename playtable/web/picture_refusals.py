@@ -21,11 +21,11 @@ def _language(request: Request) -> str:
 
 
 def _said(
-    request: Request, kind: str, status: int, message: str, code: str, seconds: int | None = None
+    lang: str, kind: str, status: int, message: str, code: str, seconds: int | None = None
 ) -> Response:
     """An error in the visitor's language: ``{"error", "code"}`` (and ``retry_after``) for
     ``position.json``, which pages read, else plain text; never kept by a cache."""
-    headers = {"Cache-Control": "no-store", "Content-Language": _language(request)}
+    headers = {"Cache-Control": "no-store", "Content-Language": lang}
     if seconds is not None:
         headers["Retry-After"] = str(seconds)
     if kind == "json":
@@ -38,17 +38,19 @@ def _said(
 
 def refusal(request: Request, kind: str, status: int, seconds: int) -> Response:
     """A request over the budget (429) or that would wait too long (503)."""
-    gettext = translations(_language(request)).gettext
+    lang = _language(request)
+    gettext = translations(lang).gettext
     if status == 429:
         message = gettext("Too many actions at once. Wait a moment and try again.")
-        return _said(request, kind, status, message, "rate_limited", seconds)
+        return _said(lang, kind, status, message, "rate_limited", seconds)
     message = gettext("Too many pictures are being drawn right now. Try again in a moment.")
-    return _said(request, kind, status, message, "busy", seconds)
+    return _said(lang, kind, status, message, "busy", seconds)
 
 
 def not_found(request: Request, kind: str) -> Response:
-    gettext = translations(_language(request)).gettext
-    return _said(request, kind, 404, gettext("There is no such table"), "not_found")
+    lang = _language(request)
+    message = translations(lang).gettext("There is no such table")
+    return _said(lang, kind, 404, message, "not_found")
 
 
 def bad_ply(request: Request, kind: str, last: int) -> Response:
@@ -57,13 +59,15 @@ def bad_ply(request: Request, kind: str, last: int) -> Response:
     message = gettext(
         "The position is given by the number of moves before it, from 0 to %(last)s."
     ) % {"last": format_number(last, locale=lang)}
-    return _said(request, kind, 400, message, "bad_ply")
+    return _said(lang, kind, 400, message, "bad_ply")
 
 
 def gif_takes_no_ply(request: Request) -> Response:
-    gettext = translations(_language(request)).gettext
-    message = gettext("The animation shows the whole game: it takes no position.")
-    return _said(request, "gif", 400, message, "bad_ply")
+    lang = _language(request)
+    message = translations(lang).gettext(
+        "The animation shows the whole game: it takes no position."
+    )
+    return _said(lang, "gif", 400, message, "bad_ply")
 
 
 __all__ = ["bad_ply", "gif_takes_no_ply", "not_found", "refusal"]

@@ -79,12 +79,9 @@ class Network:
         page.evaluate("window.dispatchEvent(new Event('online'))")  # retried at once
 
 
-def test_offline_on_your_move_your_own_clock_runs_on(browser: Browser, server_url: str) -> None:
-    """A review: offline on their own move, a player's clock stood still, dimmed (at 2:01
-    while the server's ran down to 1:44): nothing but their own move stops it, so it runs on,
-    and back online it does not jump; the opponent's clock, which the page cannot know,
-    stands still. After the game, no "seconds left" stays for a screen reader to find."""
-    network = Network()
+def one_minute_pair(browser: Browser, server_url: str, network: Network) -> tuple[Page, Page]:
+    """Red and Blue seated at a Dots table of one minute each, Red's socket through
+    ``network`` (which can cut it and bring it back)."""
     red_context = browser.new_context()
     control = {"kind": "realtime", "minutes": 1, "increment": 0}
     created = api_table(red_context, server_url, "dots", DOTS, time_control=control)
@@ -95,6 +92,16 @@ def test_offline_on_your_move_your_own_clock_runs_on(browser: Browser, server_ur
     blue = browser.new_context().new_page()
     accept_invitation(blue, created["invite_url"])
     wait_ready(blue)
+    return red, blue
+
+
+def test_offline_on_your_move_your_own_clock_runs_on(browser: Browser, server_url: str) -> None:
+    """A review: offline on their own move, a player's clock stood still, dimmed (at 2:01
+    while the server's ran down to 1:44): nothing but their own move stops it, so it runs on,
+    and back online it does not jump; the opponent's clock, which the page cannot know,
+    stands still. After the game, no "seconds left" stays for a screen reader to find."""
+    network = Network()
+    red, blue = one_minute_pair(browser, server_url, network)
     play_one(red, 0)
     play_one(blue, 1)
     wait_ply(red, 2)
@@ -134,16 +141,7 @@ def test_offline_clocks_stand_still_and_a_reconnect_says_what_happened(
     was running; back, a screen reader heard only "Red is online." (the player's own arrival,
     as on every join), not the opponent's move made meanwhile."""
     network = Network()
-    red_context = browser.new_context()
-    control = {"kind": "realtime", "minutes": 1, "increment": 0}
-    created = api_table(red_context, server_url, "dots", DOTS, time_control=control)
-    red = red_context.new_page()
-    red.route_web_socket(re.compile(r"/ws$"), network.route)
-    red.goto(created["seat_url"])
-    wait_ready(red)
-    blue = browser.new_context().new_page()
-    accept_invitation(blue, created["invite_url"])
-    wait_ready(blue)
+    red, blue = one_minute_pair(browser, server_url, network)
     record_announcements(red)
     play_one(red, 0)  # each clock starts with its player's first move
     play_one(blue, 1)

@@ -36,6 +36,16 @@ def shown(page: Page, ply: int) -> None:
     expect(page.locator("#replay")).to_have_attribute("data-ply", str(ply), timeout=TIMEOUT)
 
 
+def step_by_keyboard(page: Page, ply: int) -> None:
+    """From the first position to the one after ``ply`` moves, with the keyboard's keys."""
+    page.locator("h1").click()
+    page.keyboard.press("Home")
+    shown(page, 0)
+    for _ in range(ply):
+        page.keyboard.press("ArrowRight")
+    shown(page, ply)
+
+
 def test_a_player_replays_while_the_opponent_moves(browser: Browser, server_url: str) -> None:
     red = browser.new_context().new_page()
     table_url = create_table(
@@ -331,12 +341,7 @@ def test_a_replayed_step_shows_and_says_its_own_score_and_turn(
     winner, final = outcome["winner"], outcome["score"]
     expect(page.locator(f"#player-{winner}")).to_have_class(re.compile(r"\bis-winner\b"))
 
-    page.locator("h1").click()
-    page.keyboard.press("Home")
-    shown(page, 0)
-    for _ in range(13):
-        page.keyboard.press("ArrowRight")
-    shown(page, 13)
+    step_by_keyboard(page, 13)
     position = page.request.get(f"{server_url}/t/{game.id}/position.json?ply=13").json()
     score, to_move = position["view"]["score"], position["view"]["to_move"]
     assert score != final
@@ -383,12 +388,7 @@ def test_a_replayed_swaptimum_step_is_said_in_the_page_language(
     wait_ready(page)
     total = len(game.moves)
     shown(page, total)
-    page.locator("h1").click()
-    page.keyboard.press("Home")
-    shown(page, 0)
-    for _ in range(3):
-        page.keyboard.press("ArrowRight")
-    shown(page, 3)
+    step_by_keyboard(page, 3)
     position = page.request.get(f"{server_url}/t/{game.id}/position.json?ply=3").json()
     strings = strings_of(page)
     to_move = position["view"]["to_move"]
