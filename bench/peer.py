@@ -2,6 +2,7 @@
 and ten games at once, the two servers alternating in one run.
 
     python bench/peer.py [--rounds 3] [--games 1,10] [--moves 60] [--time-limit 600]
+                         [--memory] [--versus PATH]
 
 Both servers run on this machine on free loopback ports, started and stopped here:
 
@@ -325,10 +326,10 @@ def start_bgio(folder: Path) -> Server:
     return Server("boardgame.io", process, port, play)
 
 
-def start_playtable(folder: Path, durable: bool = True) -> Server:
+def start_playtable(folder: Path, durable: bool = True, versus: str | None = None) -> Server:
     """``playtable serve`` on a SQLite file (an fsync each commit), or, not durable, on an
     in-memory SQLite database: what boardgame.io's in-memory store gives up, for telling the
-    cost of the fsync from the rest of a move."""
+    cost of the fsync from the rest of a move. ``versus``: the server of another checkout."""
     port = latency.free_port()
     env = {
         **os.environ,
@@ -338,10 +339,21 @@ def start_playtable(folder: Path, durable: bool = True) -> Server:
     }
     env.pop("PLAYTABLE_REDIS_URL", None)
     env.pop("PLAYTABLE_WS_COMPRESSION", None)
-    playtable = Path(sys.executable).with_name("playtable")
-    url = f"sqlite:///{folder}/peer.sqlite3" if durable else "sqlite:///:memory:"
-    log = (folder / "playtable.log").open("wb")
-    command = [str(playtable), "serve", "--host", HOST, "--port", str(port)]
+    label = "Playtable" if durable else "Playtable-mem"
+    command = [str(Path(sys.executable).with_name("playtable"))]
+    if (
+        versus is not None
+    ):  # its own code first on the path (the editable install's finder comes last)
+        env["PYTHONPATH"] = os.path.abspath(versus)
+        command = [
+            sys.executable,
+            "-c",
+            "import sys; from playtable.cli import main; sys.exit(main())",
+        ]
+        label = "Playtable-base"
+    url = f"sqlite:///{folder}/{label}.sqlite3" if durable else "sqlite:///:memory:"
+    log = (folder / f"{label}.log").open("wb")
+    command += ["serve", "--host", HOST, "--port", str(port)]
     command += ["--database-url", url, "--log-level", "warning"]
     process = subprocess.Popen(
         command,
@@ -362,7 +374,7 @@ def start_playtable(folder: Path, durable: bool = True) -> Server:
             *(playtable_game(port, t, moves, seed + i, out, start) for i, t in enumerate(seated))
         )
 
-    return Server("Playtable" if durable else "Playtable-mem", process, port, play)
+    return Server(label, process, port, play)
 
 
 def stop(server: Server) -> None:
@@ -401,6 +413,12 @@ def main(argv: list[str] | None = None) -> int:
         action="store_true",
         help="also Playtable on an in-memory SQLite database (no fsync: not what ships)",
     )
+    parser.add_argument(
+        "--versus",
+        metavar="PATH",
+        help="also the server of another checkout of the project (e.g. a git worktree of an "
+        "older commit, its compiled module copied in), named Playtable-base, on its own file",
+    )
     args = parser.parse_args(argv)
     batches = [max(1, min(int(g), MAX_GAMES)) for g in args.games.split(",") if g.strip()]
     moves = max(1, min(args.moves, MAX_MOVES))
@@ -422,6 +440,8 @@ def main(argv: list[str] | None = None) -> int:
             servers.append(start_playtable(folder))
             if args.memory:
                 servers.append(start_playtable(folder, durable=False))
+            if args.versus:
+                servers.append(start_playtable(folder, versus=args.versus))
             try:
                 asyncio.run(asyncio.wait_for(run(servers, batches, moves, rounds), args.time_limit))
             except TimeoutError:
