@@ -21,6 +21,8 @@ def replay_strings(
         "replay_forward": _("Next move"),
         "replay_end": _("Latest position"),
         "replay_live": _("Back to the game"),
+        # the same button once the game is over: it shows the game's last position again
+        "replay_final": _("Back to the final position"),
         "replay_at_start": _("Starting position (%(total)s moves played)."),
         "replay_at": _("After move %(ply)s of %(total)s."),
         "replay_past": _("An earlier position: the board takes no moves here."),

@@ -451,3 +451,64 @@ def test_the_move_shown_is_scrolled_into_view_in_the_move_list(
     page.wait_for_timeout(300)
     assert list_shows(page, "#move-list", len(game.moves))
     context.close()
+
+
+def test_a_finished_game_goes_back_to_its_final_position_not_to_the_game(
+    browser: Browser, server_url: str
+) -> None:
+    """A review: on a finished table, the replay's button back from an earlier step said
+    "Back to the game", though no game is left to go back to. It names the final position;
+    on a Czech page in Czech."""
+    game = play_game(server_url, {"grid": "square", "rows": 2, "cols": 2}, seed=4)
+    total = len(game.moves)
+    page = browser.new_context().new_page()
+    page.goto(f"{server_url}/t/{game.id}/watch")
+    wait_ready(page)
+    page.locator('#move-list [data-replay-ply="5"]').click()
+    shown(page, 5)
+    back = page.locator("#replay-live button")
+    expect(back).to_be_visible()
+    expect(back).to_have_accessible_name("Back to the final position")
+    expect(page.get_by_role("button", name="Back to the game")).to_have_count(0)
+    back.click()
+    shown(page, total)
+    expect(page.locator("#replay-live")).to_be_hidden()
+
+    page.goto(f"{server_url}/cs/t/{game.id}/watch")
+    wait_ready(page)
+    page.locator('#move-list [data-replay-ply="5"]').click()
+    shown(page, 5)
+    strings = strings_of(page)
+    assert strings["replay_final"] != strings["replay_live"]
+    expect(page.locator("#replay-live button")).to_have_text(strings["replay_final"])
+    page.context.close()
+
+
+def test_the_button_back_names_the_final_position_once_the_game_ends(
+    browser: Browser, server_url: str
+) -> None:
+    """A spectator steps back while the game is played ("Back to the game"); the last move
+    comes meanwhile and ends the game: the notice says the move, and the button now goes
+    back to the final position."""
+    game = play_game(server_url, {"grid": "square", "rows": 2, "cols": 2}, seed=4, plies=11)
+    watcher = browser.new_context().new_page()
+    watcher.goto(f"{server_url}/t/{game.id}/watch")
+    wait_ready(watcher)
+    watcher.locator('#move-list [data-replay-ply="5"]').click()
+    shown(watcher, 5)
+    back = watcher.locator("#replay-live button")
+    expect(back).to_have_text("Back to the game")
+
+    to_move = watcher.request.get(f"{server_url}/api/tables/{game.id}").json()["to_move"]
+    player = browser.new_context().new_page()
+    player.goto(f"{server_url}/t/{game.id}/seat/{game.tokens[to_move]}")
+    wait_ready(player)
+    last = play(player, 12)
+    expect(watcher.locator("#replay-news")).to_have_text(f"New move: {last}.", timeout=TIMEOUT)
+    shown(watcher, 5)  # still the step the spectator chose
+    expect(back).to_have_text("Back to the final position")
+    back.click()
+    shown(watcher, 12)
+    expect(watcher.locator("#board")).to_have_attribute("data-past", "false")
+    player.context.close()
+    watcher.context.close()

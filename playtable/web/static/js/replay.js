@@ -44,18 +44,22 @@ export class Replay {
     keys = true,
     pictures = null,
     liveText = "replay_live",
+    overText = "replay_final",
     board = null,
     said = null,
   }) {
-    // the board the focus goes back to from "Back to the game" (which then hides itself)
+    // the board the focus goes back to from "Back to the game" or, once the game is over,
+    // "Back to the final position" (which then hides itself)
     this.board = board;
     // what a step the viewer takes is announced with (else the status line): read once
     // per step, never on a redraw that a move or a loaded value makes; null: not yet (the
     // position is on its way), asked again at the next redraw
     this.said = said;
     this.stepped = false;
-    // the key of the one button back to the live position; null: none (nothing is live)
+    // the key of the one button back to the live position; null: none (nothing is live);
+    // `overText` once the game is over, when that position is its final one, not a game
     this.liveText = liveText;
+    this.overText = overText;
     this.root = root;
     this.list = list;
     this.table = table;
@@ -135,7 +139,7 @@ export class Replay {
     const news = document.createElement("span");
     news.className = "replay__news";
     news.id = "replay-news";
-    const back = button("live", "", this.liveText ? t(this.liveText) : "");
+    const back = button("live", "", this.liveText ? t(this.backText()) : "");
     back.classList.add("button--primary");
     back.removeAttribute("aria-label");
     back.removeAttribute("title");
@@ -189,9 +193,17 @@ export class Replay {
       }[kind];
       const focused = document.activeElement === target;
       this.go(next);
-      // "Back to the game" hid itself: the keyboard player lands on the game's board
+      // "Back to the game" (the final position) hid itself: the keyboard player lands on
+      // the game's board
       if (kind === "live" && focused && this.board) focusBoard(this.board);
     });
+  }
+
+  /** The key of the button back to the live position: the game while it is played, its
+   * final position once it is over. */
+  backText() {
+    const outcome = this.table().outcome;
+    return outcome !== null && outcome !== undefined ? this.overText : this.liveText;
   }
 
   /** The ply on the board (the live one when not replaying). */
@@ -342,6 +354,12 @@ export class Replay {
     const live = this.root.querySelector("#replay-live");
     const arrived = !this.isLive() && total > this.seenPly;
     live.hidden = this.isLive() || !this.liveText;
+    if (this.liveText) {
+      // the game may end while an earlier position is shown: the button names what it is now
+      const back = this.root.querySelector('[data-replay="live"]');
+      const label = t(this.backText());
+      if (back.textContent !== label) back.textContent = label;
+    }
     this.root.querySelector("#replay-news").textContent = arrived
       ? t("replay_new_move", { move: table.moves[total - 1] })
       : "";
