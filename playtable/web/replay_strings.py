@@ -127,6 +127,12 @@ def box_values(catalog: gettext.NullTranslations) -> dict[str, str | dict[str, s
             "Mistake: %(player)s gave away %(count)s boxes.",
         ),
         "eval_misere": _("Misère: the player with fewer boxes wins, and the values say so."),
+        # Translators: the analysis board's heading of a position after a move that claimed
+        # boxes: "After move 13 (Blue b2-c2, claimed 2 boxes): Blue wins by 3 boxes …".
+        "eval_position_claim": ngettext(
+            "After move %(ply)s (%(player)s %(move)s, claimed %(count)s box): %(value)s.",
+            "After move %(ply)s (%(player)s %(move)s, claimed %(count)s boxes): %(value)s.",
+        ),
     }
 
 
@@ -169,4 +175,8 @@ def cell_values(catalog: gettext.NullTranslations) -> dict[str, str | dict[str, 
             "Mistake: %(player)s gave away %(count)s cells.",
         ),
         "eval_misere": _("Misère: the player with fewer cells wins, and the values say so."),
+        "eval_position_claim": ngettext(
+            "After move %(ply)s (%(player)s %(move)s, claimed %(count)s cell): %(value)s.",
+            "After move %(ply)s (%(player)s %(move)s, claimed %(count)s cells): %(value)s.",
+        ),
     }

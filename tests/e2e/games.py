@@ -117,3 +117,22 @@ def play_game(
                     break
             moves.append(move)
     return PlayedGame(table_id, tokens, moves)
+
+
+def claimed_by_moves(options: dict[str, Any], moves: list[str]) -> list[int]:
+    """How many boxes (cells) each move of a Dots and Boxes game claimed, from the server's
+    own replay of the record (the positions the pictures and position.json are made of)."""
+    from playtable.games.records import GameRecord
+    from playtable.pictures.positions import positions
+
+    record = GameRecord("dots", options, tuple(moves))
+    return [len(position.closed) for position in positions(record)][1:]
+
+
+def line_words(player: str, move: str, claimed: int, unit: str = "box") -> str:
+    """A Dots and Boxes move as the English page says it: "Blue drew the line from b2 to c2
+    and claimed two boxes." (``unit`` "cell" on a triangle or hexagon grid)."""
+    start, end = move.split("-")
+    plural = {"box": "boxes", "cell": "cells"}[unit]
+    claim = ["", f" and claimed a {unit}", f" and claimed two {plural}"][claimed]
+    return f"{player.capitalize()} drew the line from {start} to {end}{claim}."

@@ -12,7 +12,7 @@ import urllib.request
 import pytest
 from playwright.sync_api import Browser, expect
 
-from tests.e2e.games import play_game
+from tests.e2e.games import claimed_by_moves, line_words, play_game
 from tests.e2e.helpers import TIMEOUT
 from tests.e2e.test_a11y import headings_in_order, serious_violations
 
@@ -353,18 +353,50 @@ def test_a_step_is_said_once_with_its_value_and_a_few_best_moves(
 
 def test_each_move_button_says_who_played_it(browser: Browser, server_url: str) -> None:
     """A review: the move buttons of the analysis list were named only "c1-d1" (the player's
-    name sat beside the button, not in it)."""
+    name sat beside the button, not in it); a later one: nor did they say the boxes a move
+    claimed ("Blue drew the line from b2 to c2 and claimed two boxes.")."""
     game = play_game(server_url, SQUARE_3, seed=7)
     analysis = analysis_of(server_url, game.id)
+    claimed = claimed_by_moves(SQUARE_3, game.moves)
+    assert 1 in claimed and 2 in claimed, claimed  # the game has both kinds of claim
     page = browser.new_page()
     page.goto(f"{server_url}/t/{game.id}/analysis")
     expect(page.locator(".analysis-page")).to_have_attribute("data-loaded", "true", timeout=30_000)
-    for index in (0, 1, 12):
-        player = analysis["moves"][index]["player"].capitalize()
-        start, end = game.moves[index].split("-")
+    for index, move in enumerate(game.moves):
+        player = analysis["moves"][index]["player"]
         expect(
             page.locator(f'#analysis-moves .move-jump[data-replay-ply="{index + 1}"]')
-        ).to_have_accessible_name(f"{player} drew the line from {start} to {end}.")
+        ).to_have_accessible_name(line_words(player, move, claimed[index]))
+
+
+@pytest.mark.parametrize(
+    ("options", "units"),
+    [(SQUARE_3, ("box", "boxes")), ({"grid": "triangle", "size": 2}, ("cell", "cells"))],
+    ids=["square", "triangle"],
+)
+def test_a_step_says_how_many_boxes_its_move_claimed(
+    browser: Browser, server_url: str, options: dict, units: tuple[str, str]
+) -> None:
+    """A step's heading (read when the step is taken) named the move and who played it, not
+    the boxes it claimed: "After move 15 (Blue b2-c2, claimed 2 boxes): …", counted in cells
+    on a triangle grid; a move that claimed nothing keeps its heading."""
+    game = play_game(server_url, options, seed=7)
+    analysis = analysis_of(server_url, game.id)
+    claimed = claimed_by_moves(options, game.moves)
+    assert 1 in claimed and 2 in claimed, claimed
+    page = browser.new_page()
+    page.goto(f"{server_url}/t/{game.id}/analysis")
+    expect(page.locator(".analysis-page")).to_have_attribute("data-loaded", "true", timeout=30_000)
+    for count in (0, 1, 2):
+        ply = claimed.index(count) + 1
+        player = analysis["moves"][ply - 1]["player"].capitalize()
+        page.locator(f'#analysis-moves [data-replay-ply="{ply}"]').click()
+        expect(page.locator("#replay")).to_have_attribute("data-ply", str(ply), timeout=TIMEOUT)
+        claim = f", claimed {count} {units[count > 1]}" if count else ""
+        heading = f"After move {ply} ({player} {game.moves[ply - 1]}{claim}): "
+        expect(page.locator("#analysis-value")).to_have_text(re.compile("^" + re.escape(heading)))
+        expect(page.locator("#replay-said")).to_have_text(re.compile("^" + re.escape(heading)))
+    page.close()
 
 
 def test_the_move_shown_is_scrolled_into_view_in_the_list(

@@ -11,7 +11,7 @@ import pytest
 from PIL import Image
 from playwright.sync_api import Browser, Page, expect
 
-from tests.e2e.games import play_game
+from tests.e2e.games import claimed_by_moves, line_words, play_game
 from tests.e2e.helpers import (
     TIMEOUT,
     accept_invitation,
@@ -512,3 +512,37 @@ def test_the_button_back_names_the_final_position_once_the_game_ends(
     expect(watcher.locator("#board")).to_have_attribute("data-past", "false")
     player.context.close()
     watcher.context.close()
+
+
+@pytest.mark.parametrize(
+    ("options", "unit"),
+    [({"grid": "square", "rows": 3, "cols": 3}, "box"), ({"grid": "triangle", "size": 2}, "cell")],
+    ids=["square", "triangle"],
+)
+def test_each_move_of_the_list_says_the_boxes_it_claimed(
+    browser: Browser, server_url: str, options: dict[str, Any], unit: str
+) -> None:
+    """A review: a move's button in the list was named with who drew which line, never with
+    the boxes it claimed (the live announcement and a replayed step said them). Now every
+    button says what its move claimed, cells on a triangle grid, as the step does."""
+    game = play_game(server_url, options, seed=11)
+    claimed = claimed_by_moves(options, game.moves)
+    assert 1 in claimed and 2 in claimed, claimed  # the game has both kinds of claim
+    page = browser.new_context().new_page()
+    page.goto(f"{server_url}/t/{game.id}/watch")
+    wait_ready(page)
+    total = len(game.moves)
+    movers = page.request.get(f"{server_url}/t/{game.id}/position.json?ply={total}").json()[
+        "movers"
+    ]
+    for index, move in enumerate(game.moves):
+        expect(
+            page.locator(f'#move-list .move-jump[data-replay-ply="{index + 1}"]')
+        ).to_have_accessible_name(line_words(movers[index], move, claimed[index], unit))
+    # the step of a double claim is heard with the same words
+    ply = claimed.index(2) + 1
+    page.locator(f'#move-list [data-replay-ply="{ply}"]').click()
+    shown(page, ply)
+    words = line_words(movers[ply - 1], game.moves[ply - 1], 2, unit)
+    expect(page.locator("#replay-said")).to_contain_text(f"After move {ply} of {total}. {words}")
+    page.context.close()

@@ -62,3 +62,22 @@ def test_the_english_and_czech_mistakes_read_as_a_sentence() -> None:
     assert form(english, "en", 2) == "Mistake: %(player)s gave away %(count)s boxes."
     czech = client_strings(translations("cs"), True)["eval_mistake"]
     assert form(czech, "cs", 2) == "Chyba: %(player)s přenechal soupeři %(count)s políčka."
+
+
+#: a step's heading after a move that claimed 1 or 2 boxes, then cells: "claimed 2 boxes"
+CLAIMS = {
+    "en": (("%(count)s box", "%(count)s boxes"), ("%(count)s cell", "%(count)s cells")),
+    "fi": (("%(count)s laatikon", "%(count)s laatikkoa"), ("%(count)s ruudun", "%(count)s ruutua")),
+    "cs": (("%(count)s čtverec", "%(count)s čtverce"), ("%(count)s políčko", "%(count)s políčka")),
+    "ko": (("상자 %(count)s개",) * 2, ("%(count)s칸",) * 2),
+}
+
+
+@pytest.mark.parametrize("lang", ["en", "fi", "cs", "ko"])
+@pytest.mark.parametrize("cells", [False, True])
+def test_a_steps_heading_counts_what_its_move_claimed(lang: str, cells: bool) -> None:
+    strings = client_strings(translations(lang), cells)
+    for count, unit in zip((1, 2), CLAIMS[lang][cells], strict=True):
+        text = form(strings["eval_position_claim"], lang, count)
+        assert unit in text, (lang, cells, count, text)
+        assert all(f"%({name})s" in text for name in ("ply", "player", "move", "value")), text

@@ -13,7 +13,7 @@ import { r2, svgEl } from "./board.js";
 import { DotsBoard } from "./dots.js";
 import { valueText } from "./analysis_words.js";
 import { playerInitial, playerName, t, tn } from "./i18n.js";
-import { moveWords } from "./move_words.js";
+import { claimsOf, moveWords } from "./move_words.js";
 import { Replay, replaceMoves } from "./replay.js";
 import { SwaptimumBoard } from "./swaptimum.js";
 
@@ -23,6 +23,8 @@ const $ = (id) => document.getElementById(id);
 const tableId = encodeURIComponent(table.id);
 const misere = Boolean(table.view && table.view.misere);
 const dots = table.game === "dots";
+// the boxes (cells) each move completed, from the game's final position
+const claims = claimsOf(table);
 const POLL_MS = 1000;
 
 let data = null; // the analysis, once loaded
@@ -144,15 +146,16 @@ function renderNow(ply, found) {
   const value = data ? data.values[ply] : undefined;
   const estimate = Boolean(data) && data.proved[ply] === false;
   const valueWords = plyText(ply);
-  const text =
-    ply === 0
-      ? t("eval_start", { value: valueWords })
-      : t("eval_position", {
-          ply,
-          player: playerName(table.movers[ply - 1]),
-          move: table.moves[ply - 1],
-          value: valueWords,
-        });
+  const step = () => ({
+    ply,
+    player: playerName(table.movers[ply - 1]),
+    move: table.moves[ply - 1],
+    value: valueWords,
+  });
+  // a move that completed boxes says how many: "After move 13 (Blue b2-c2, claimed 2 boxes)"
+  let text = t("eval_start", { value: valueWords });
+  if (ply > 0 && claims[ply - 1]) text = tn("eval_position_claim", claims[ply - 1], step());
+  else if (ply > 0) text = t("eval_position", step());
   const line = $("analysis-value");
   line.textContent = text;
   line.dataset.known = String(known(value));
@@ -336,7 +339,7 @@ function renderMoves() {
     text.setAttribute("aria-hidden", "true");
     const words = document.createElement("span");
     words.className = "visually-hidden";
-    words.textContent = moveWords(table.game, mover, move);
+    words.textContent = moveWords(table.game, mover, move, claims[index]);
     const note = document.createElement("span");
     note.className = "analysis-move__note";
     const mistake = mistakeAt(index + 1);

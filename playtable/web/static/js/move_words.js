@@ -17,12 +17,30 @@ export function moveWords(game, player, move, claimed = 0) {
   return t("ann_place_swap", { player: who, square, a: pair[0], b: pair[1] });
 }
 
-/** The boxes a Dots and Boxes line completed, from the position after it (a live table or a
- * replayed one): a claimed box beside the last line drawn was closed by it. */
-export function claimedBy(table, move) {
+/** How many boxes each move of a Dots and Boxes game completed (0, 1 or 2; cells on a triangle
+ * or hexagon grid), read from the position after its last move (a live table, a replayed or an
+ * analysed one): a claimed box was completed by the last of its lines drawn. 0 for every move
+ * of another game, or of a table without its board. */
+export function claimsOf(table) {
+  const moves = Array.isArray(table.moves) ? table.moves : [];
+  const claims = moves.map(() => 0);
   const view = table.view;
-  if (table.game !== "dots" || !view || !view.lines || !view.cells) return 0;
-  const index = view.lines.findIndex((line) => line.name === move);
-  if (index < 0) return 0;
-  return view.cells.filter((cell) => cell.owner && cell.lines.includes(index)).length;
+  if (table.game !== "dots" || !view || !view.lines || !view.cells) return claims;
+  const plies = new Map(moves.map((move, index) => [move, index]));
+  for (const cell of view.cells) {
+    if (!cell.owner) continue;
+    // a line drawn before the game (a Swedish or Icelandic start) is no move: -1
+    const drawn = cell.lines.map((line) => plies.get(view.lines[line].name) ?? -1);
+    const last = Math.max(-1, ...drawn);
+    if (last >= 0) claims[last] += 1;
+  }
+  return claims;
+}
+
+/** The boxes a Dots and Boxes line completed, from the position right after it (a live
+ * table or a replayed one, whose last move it is). */
+export function claimedBy(table, move) {
+  const moves = Array.isArray(table.moves) ? table.moves : [];
+  const index = moves.lastIndexOf(move);
+  return index < 0 ? 0 : claimsOf(table)[index];
 }

@@ -5,7 +5,7 @@
 import { focusBoard } from "./board.js";
 import { timeResult, updateClock } from "./clock.js";
 import { formatNumber, playerName, t, tn } from "./i18n.js";
-import { moveWords } from "./move_words.js";
+import { claimsOf, moveWords } from "./move_words.js";
 import { replaceMoves } from "./replay.js";
 import { isOver, lastMoverOf, moversOf, myTurn, other, state, you } from "./table_state.js";
 
@@ -338,6 +338,7 @@ function renderMoves(live) {
   const { table } = state;
   const list = $("move-list");
   const movers = moversOf(table);
+  const claims = claimsOf(table);
   const items = table.moves.map((move, index) => {
     const item = document.createElement("li");
     const mover = movers ? movers[index] : null;
@@ -363,7 +364,7 @@ function renderMoves(live) {
       text.setAttribute("aria-hidden", "true");
       const words = document.createElement("span");
       words.className = "visually-hidden";
-      words.textContent = moveWords(table.game, mover, move);
+      words.textContent = moveWords(table.game, mover, move, claims[index]);
       item.append(words);
     }
     if (index === table.moves.length - 1) item.classList.add("is-last");
