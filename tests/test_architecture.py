@@ -20,8 +20,9 @@ ALLOWED: dict[str, set[str]] = {
     "pictures": {"games"},
     "store": {"games", "settings"},
     "bus": {"games", "aio", "outages"},
-    "tables": {"games", "ai", "store", "bus", "aio", "outages", "settings"},
-    "web": {"games", "ai", "store", "bus", "tables", "pictures", "aio", "logs", "settings"},
+    "tables": {"games", "ai", "store", "bus", "aio", "outages", "settings", "worker_process"},
+    "web": {"games", "ai", "store", "bus", "tables", "pictures", "aio", "logs", "settings"}
+    | {"worker_process"},
     "cli": {"games", "ai", "store", "bus", "tables", "web", "pictures", "access_log", "aio"}
     | {"logs", "preflight", "settings"},
     "settings": set(),  # the PLAYTABLE_* variables, read with one-line errors
@@ -29,6 +30,7 @@ ALLOWED: dict[str, set[str]] = {
     "preflight": {"store", "logs", "settings"},  # what `serve` checks before it starts
     "access_log": set(),  # the server's log filter, beside cli.py
     "logs": {"access_log"},  # how the server logs (its format, its levels), beside cli.py
+    "worker_process": set(),  # a spawned worker's first act: the standard library only
     "aio": set(),  # stopping background tasks for certain (Python 3.11's lost cancellations)
     "i18n": set(),
 }

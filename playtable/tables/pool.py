@@ -15,7 +15,6 @@ import logging
 import multiprocessing
 import os
 import threading
-import time
 from collections.abc import Callable
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -24,11 +23,11 @@ from typing import Any, TypeVar
 
 from playtable import settings
 from playtable.ai import DEFAULT_BUDGET_S, warm_up
+from playtable.worker_process import worker_start
 
 T = TypeVar("T")
 log = logging.getLogger(__name__)
 
-PARENT_CHECK_S = 1.0  # seconds between a worker's checks that its server still runs
 DEFAULT_CAP_S = 1.8  # the promise is an answer within 2 s; the rest is the commit and the bus
 
 
@@ -237,23 +236,3 @@ def stop_now(executor: ProcessPoolExecutor) -> None:
         worker.join(timeout=5)
     if manager is not None:
         manager.join(timeout=5)
-
-
-def worker_start(server: int, nice: int, idle: bool = False) -> None:
-    """A worker's first act: yield the CPU to the bots' workers and the server (``nice``;
-    ``idle``: Linux's SCHED_IDLE, below any niceness), and watch the server: a worker
-    outlives a server that was killed (SIGKILL, out of memory) because it holds both ends
-    of its own job queue, so it would wait for jobs forever, holding its memory. It exits
-    once its parent is gone."""
-    if nice:
-        os.nice(nice)
-    if idle and hasattr(os, "SCHED_IDLE"):
-        with contextlib.suppress(OSError):  # lowering one's own priority is always allowed
-            os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
-    threading.Thread(target=_exit_with, args=(server,), name="server-watch", daemon=True).start()
-
-
-def _exit_with(server: int) -> None:
-    while os.getppid() == server:
-        time.sleep(PARENT_CHECK_S)
-    os._exit(0)

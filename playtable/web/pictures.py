@@ -21,7 +21,6 @@ from __future__ import annotations
 import asyncio
 import collections
 import functools
-import json
 import logging
 import math
 import multiprocessing
@@ -39,19 +38,18 @@ from starlette.routing import BaseRoute, Route
 
 from playtable import settings
 from playtable.games.records import GameRecord
-from playtable.pictures import digest, position_at, positions, scene, to_gif, to_png, to_svg
+from playtable.pictures import digest, drawings
 from playtable.tables import TableNotFound, TableService
-from playtable.tables.pool import stop_now, worker_start
+from playtable.tables.pool import stop_now
 from playtable.web.budgets import Budget, over_budget
 from playtable.web.picture_refusals import bad_ply, gif_takes_no_ply, not_found, refusal
 from playtable.web.static_files import FOREVER
+from playtable.worker_process import worker_start
 
 log = logging.getLogger(__name__)
 
 REVALIDATE = "public, no-cache"
 MAX_PLY_DIGITS = 4
-#: Frames of a GIF at most: a longer game shows every k-th position (and always the last).
-MAX_GIF_FRAMES = 300
 MIB = 1024 * 1024
 #: Bytes of each kind kept in memory (a 26x26 board's SVG is about 200 KiB, its PNG 220 KiB,
 #: its position 15 KiB, a whole game's GIF 100 to 400 KiB; a small board's, a tenth of it).
@@ -335,36 +333,12 @@ async def answer(
     return Response(data, media_type=media_type, headers={**cache, **(headers or {})})
 
 
-def _svg(record: GameRecord, ply: int) -> bytes:
-    return to_svg(scene(position_at(record, ply))).encode()
-
-
-def _png(record: GameRecord, ply: int) -> bytes:
-    return to_png(scene(position_at(record, ply)))
-
-
-def position_json(record: GameRecord, ply: int) -> bytes:
-    """``position.json``'s body, encoded as :class:`JSONResponse` would."""
-    content = position_at(record, ply).to_json()
-    text = json.dumps(content, ensure_ascii=False, allow_nan=False, separators=(",", ":"))
-    return text.encode()
-
-
-def _gif(record: GameRecord, ply: int) -> bytes:
-    """The whole game (``ply`` is its last)."""
-    every = max(1, -(-(len(record.moves) + 1) // MAX_GIF_FRAMES))
-    shown = [
-        scene(p) for p in positions(record) if p.ply % every == 0 or p.ply == len(record.moves)
-    ]
-    return to_gif(shown)
-
-
 async def picture_svg(request: Request) -> Response:
-    return await answer(request, "svg", _svg, "image/svg+xml")
+    return await answer(request, "svg", drawings.svg, "image/svg+xml")
 
 
 async def picture_png(request: Request) -> Response:
-    return await answer(request, "png", _png, "image/png")
+    return await answer(request, "png", drawings.png, "image/png")
 
 
 async def picture_gif(request: Request) -> Response:
@@ -372,7 +346,7 @@ async def picture_gif(request: Request) -> Response:
         return gif_takes_no_ply(request)
     table_id = request.path_params["table_id"]
     disposition = {"Content-Disposition": f'inline; filename="playtable-{table_id}.gif"'}
-    return await answer(request, "gif", _gif, "image/gif", disposition)
+    return await answer(request, "gif", drawings.gif, "image/gif", disposition)
 
 
 routes: list[BaseRoute] = [

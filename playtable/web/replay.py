@@ -13,13 +13,14 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
+from playtable.pictures import drawings
 from playtable.tables import TableService
 from playtable.web import pictures
 from playtable.web.links import seat_token_from
 
 
 async def position_json(request: Request) -> Response:
-    return await pictures.answer(request, "json", pictures.position_json, "application/json")
+    return await pictures.answer(request, "json", drawings.position_json, "application/json")
 
 
 async def you_json(request: Request) -> Response:

@@ -22,8 +22,8 @@ import pytest
 from starlette.testclient import TestClient
 
 from playtable.games.records import GameRecord
+from playtable.pictures import drawings
 from playtable.pictures.positions import Position
-from playtable.web import pictures
 from playtable.web.app import create_app
 from playtable.web.limits import Limits
 from tests.web.conftest import SECRET, create_table
@@ -87,7 +87,7 @@ def test_a_kept_png_answers_while_another_picture_is_drawn(
     table = play_blue_wins(client)
     preview = client.get(f"/t/{table.id}.png")  # the link preview, drawn once
     assert preview.status_code == 200
-    with slowed(monkeypatch, pictures, "to_png") as release:
+    with slowed(monkeypatch, drawings, "to_png") as release:
         drawing = Background(client, f"/t/{table.id}.png?ply=1")
         assert release.started.wait(PATIENCE)  # type: ignore[attr-defined]
         again = Background(client, f"/t/{table.id}.png")
@@ -106,7 +106,7 @@ def test_a_kept_gif_answers_while_gifs_are_drawn_and_too_many_are_refused_at_onc
     kept, *others = [create_table(client) for _ in range(4)]
     gif = client.get(f"/t/{kept.id}.gif")
     assert gif.status_code == 200
-    with slowed(monkeypatch, pictures, "to_gif") as release:
+    with slowed(monkeypatch, drawings, "to_gif") as release:
         first = Background(client, f"/t/{others[0].id}.gif")
         assert release.started.wait(PATIENCE)  # type: ignore[attr-defined]
         second = Background(client, f"/t/{others[1].id}.gif")  # waits its turn
@@ -128,7 +128,7 @@ def test_a_kept_gif_answers_while_gifs_are_drawn_and_too_many_are_refused_at_onc
 @pytest.mark.parametrize(
     ("target", "name", "suffix"),
     [
-        (pictures, "to_svg", ".svg?ply=1"),
+        (drawings, "to_svg", ".svg?ply=1"),
         (Position, "to_json", "/position.json?ply=1"),
     ],
     ids=["svg", "position"],
@@ -153,8 +153,8 @@ def test_a_position_asked_again_is_not_drawn_again(
 ) -> None:
     table = play_blue_wins(client)
     drawn: list[int] = []
-    to_svg = pictures.to_svg
-    monkeypatch.setattr(pictures, "to_svg", lambda scene: drawn.append(1) or to_svg(scene))
+    to_svg = drawings.to_svg
+    monkeypatch.setattr(drawings, "to_svg", lambda scene: drawn.append(1) or to_svg(scene))
     to_json = Position.to_json
     monkeypatch.setattr(Position, "to_json", lambda self: drawn.append(2) or to_json(self))
     for suffix in (".svg?ply=2", "/position.json?ply=2"):
@@ -173,7 +173,7 @@ def gated_svg(record: GameRecord, ply: int) -> bytes:
     deadline = time.monotonic() + 30
     while not (gate / "go").exists() and time.monotonic() < deadline:
         time.sleep(0.01)
-    return pictures._svg(record, ply)
+    return drawings.svg(record, ply)
 
 
 def wait_for(path: Path) -> bool:
@@ -194,7 +194,7 @@ def test_pictures_are_drawn_in_a_worker_process_that_holds_up_nothing(
         table = play_blue_wins(client)
         kept = client.get(f"/t/{table.id}.svg?ply=2")  # drawn in the worker, then kept
         assert kept.status_code == 200 and b"<svg" in kept.content
-        monkeypatch.setattr(pictures, "_svg", gated_svg)
+        monkeypatch.setattr(drawings, "svg", gated_svg)
         try:
             drawing = Background(client, f"/t/{table.id}.svg?ply=1")
             assert wait_for(tmp_path / "started")

@@ -209,6 +209,29 @@ def test_a_server_stopped_while_the_computer_thinks_stops_cleanly(tmp_path: Path
     assert not left, [_command(pid) for pid in left]
 
 
+def test_a_picture_worker_holds_only_the_drawing_code(tmp_path: Path) -> None:
+    """What an operator sees in ``ps``: the link preview's PNG is drawn in a worker process of
+    its own, and that worker holds the drawing code, not a second copy of the web server
+    (it imported Starlette, Jinja2, SQLAlchemy and the table service: 79 MB resident, for
+    about 33 MB now)."""
+    process, base = logged_server(tmp_path)
+    try:
+        wait_until_serving(process, base)
+        created = post_json(base + "/api/tables", {"game": "dots", "options": DOTS, "seat": "red"})
+        with urllib.request.urlopen(f"{base}/t/{created['id']}.png", timeout=30) as response:
+            assert response.headers["Content-Type"] == "image/png"
+        workers = _children(process.pid)
+        assert workers, "the picture was not drawn in a worker process"
+        for worker in workers:
+            status = Path(f"/proc/{worker}/status").read_text()
+            resident = re.search(r"^VmRSS:\s+(\d+) kB$", status, re.MULTILINE)
+            assert resident is not None
+            assert int(resident.group(1)) < 50 * 1024, _command(worker)
+    finally:
+        process.terminate()
+        process.communicate(timeout=15)
+
+
 def _alive(pid: int) -> bool:
     try:
         return " Z " not in Path(f"/proc/{pid}/stat").read_text().split(")", 1)[1][:4]
