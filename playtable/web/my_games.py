@@ -39,7 +39,7 @@ from playtable.web.errors import error_page, table_not_found
 from playtable.web.links import seat_token_from, set_seat_cookie
 from playtable.web.presentation import bot_names, game_title, settings_summary
 from playtable.web.templating import gettext_for, language_of, page_url, render
-from playtable.web.timing import describe, moment_in, time_left
+from playtable.web.timing import describe, moment_html, time_left
 
 _SEAT_COOKIE = re.compile(rf"pt_([{tokens.ID_ALPHABET}]{{{tokens.ID_LENGTH}}})")
 #: The most seat cookies one request is checked for (a browser keeps a few dozen at most).
@@ -215,7 +215,7 @@ async def games_page(request: Request) -> Response:
                 "time_control": _time_control(request, game.table),
                 "opponent": _opponent(request, game.table, game.you),
                 "time_left": None if left is None else time_left(left, request),
-                "first_move_by": moment_in(due, lang, with_date=correspondence) if due else None,
+                "first_move_by": moment_html(due, lang, with_date=correspondence) if due else None,
                 "result": None if game.running else _result(request, game),
             }
         )

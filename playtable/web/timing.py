@@ -17,6 +17,7 @@ from babel.dates import format_date, format_time, get_datetime_format
 from babel.lists import format_list
 from babel.numbers import format_decimal
 from babel.units import format_unit
+from markupsafe import Markup
 from starlette.requests import Request
 from starlette.responses import RedirectResponse, Response
 from starlette.routing import BaseRoute, Route
@@ -130,6 +131,17 @@ def moment_in(moment: datetime, lang: str, *, with_date: bool) -> str:
     return pattern.replace("{0}", time).replace("{1}", day)
 
 
+def moment_html(moment: datetime, lang: str, *, with_date: bool) -> Markup:
+    """:func:`moment_in` as a ``<time>`` element that ``js/local_times.js`` writes again in
+    the visitor's own time zone (Intl, in the page's language, as the table page's clock
+    does); without scripts it stays in UTC, saying so."""
+    iso = moment.astimezone(UTC).isoformat(timespec="seconds")
+    shown = "date" if with_date else "time"
+    return Markup('<time datetime="{}" data-local="{}">{}</time>').format(
+        iso, shown, moment_in(moment, lang, with_date=with_date)
+    )
+
+
 def clock_strings(catalog: gettext.NullTranslations) -> dict[str, str]:
     """The clock's words for the browser (merged into the page's client strings)."""
     _ = catalog.gettext
@@ -220,6 +232,7 @@ __all__ = [
     "FORM_DEFAULTS",
     "clock_strings",
     "describe",
+    "moment_html",
     "moment_in",
     "routes",
     "table_time",

@@ -224,6 +224,36 @@ def test_my_games_and_the_seat_qr_link_carry_a_seat_to_a_second_device(
     expect(phone.locator("#games-list li").first).to_have_attribute("data-group", "running")
 
 
+def test_my_games_gives_the_first_move_deadline_in_the_visitors_own_time_zone(
+    browser: Browser, server_url: str
+) -> None:
+    """My games said when a table waiting for its first move is aborted in UTC ("Dec 9,
+    2026, 3:13 AM UTC"): a player in Seoul had to add nine hours. The table page's clock
+    writes it in the visitor's own zone; My games now does too, in the page's language."""
+    red_context = browser.new_context(timezone_id="Asia/Seoul", locale="ko-KR")
+    created = api_table(red_context, server_url, {"kind": "correspondence", "days": 3})
+    accept_invitation(browser.new_context().new_page(), created["invite_url"])
+    page = red_context.new_page()
+    page.goto(created["seat_url"])  # the seat's cookie
+    wait_ready(page)
+    page.goto(server_url + "/ko/games")
+    when = page.locator(f'li[data-table="{created["id"]}"] .game-row__first-move time')
+    moment = when.get_attribute("datetime") or ""
+    seoul = page.evaluate(
+        """iso => new Intl.DateTimeFormat("ko", {dateStyle: "medium", timeStyle: "short",
+            timeZone: "Asia/Seoul"}).format(new Date(iso))""",
+        moment,
+    )
+    utc = page.evaluate(
+        """iso => new Intl.DateTimeFormat("ko", {dateStyle: "medium", timeStyle: "short",
+            timeZone: "UTC"}).format(new Date(iso))""",
+        moment,
+    )
+    assert seoul != utc  # nine hours apart
+    expect(when).to_have_text(seoul)
+    expect(page.locator(".game-row__first-move")).not_to_contain_text("UTC")
+
+
 def _reload(page: Page, url: str) -> Page:
     page.goto(url)
     wait_ready(page)
