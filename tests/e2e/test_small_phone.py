@@ -1,0 +1,112 @@
+"""The table page on a small phone (320x640, an iPhone SE of the first generation): a seated
+player sees the whole board on the first screen, with whose turn it is, the scores and the
+clocks. Before, the title, the players' card with the name's form and the note on the first
+move came first, and a 5x5 Dots and Boxes board ended at y=662 without a clock, 783 with a
+real-time clock and 922 with a correspondence one (a 9x9 Swaptimum board: 743 and 865 with
+a clock; without one it already fitted, at 617)."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from playwright.sync_api import Browser, Page, expect
+
+from tests.e2e.helpers import (
+    TIMEOUT,
+    accept_invitation,
+    box_of,
+    wait_moves_offered,
+    wait_ply,
+    wait_ready,
+)
+
+pytestmark = pytest.mark.e2e
+
+WIDTH, HEIGHT = 320, 640
+SMALL_PHONE: dict[str, Any] = {
+    "viewport": {"width": WIDTH, "height": HEIGHT},
+    "is_mobile": True,
+    "has_touch": True,
+}
+GAMES = {
+    "dots": {"grid": "square", "rows": 5, "cols": 5, "start": "standard"},
+    "swaptimum": {},  # the default board (9x9)
+}
+CLOCKS = {
+    "no-clock": None,
+    "realtime": {"kind": "realtime", "minutes": 5, "increment": 3},
+    "correspondence": {"kind": "correspondence", "days": 3},
+}
+
+
+def seated_pair(browser: Browser, server_url: str, game: str, clock: Any) -> list[Page]:
+    """Red's and Blue's pages on small phones, both seated: the game is on, Red to move."""
+    red_context = browser.new_context(**SMALL_PHONE)
+    body: dict[str, Any] = {"game": game, "options": GAMES[game], "seat": "red"}
+    if clock:
+        body["time_control"] = clock
+    response = red_context.request.post(
+        server_url + "/api/tables",
+        data=json.dumps(body),
+        headers={"Content-Type": "application/json"},
+    )
+    assert response.status == 201, response.text()
+    created = response.json()
+    blue = browser.new_context(**SMALL_PHONE).new_page()
+    accept_invitation(blue, created["invite_url"])
+    red = red_context.new_page()
+    red.goto(created["seat_url"])
+    for page in (red, blue):
+        wait_ready(page)
+        expect(page.locator("#player-blue .player__presence")).to_have_attribute(
+            "data-presence", "online", timeout=TIMEOUT
+        )
+    return [red, blue]
+
+
+def within_screen(page: Page, selector: str) -> None:
+    box = box_of(page.locator(selector))
+    assert box["x"] >= 0 and box["x"] + box["width"] <= WIDTH, (selector, box)
+    assert box["y"] >= 0 and box["y"] + box["height"] <= HEIGHT, (selector, box)
+
+
+@pytest.mark.parametrize("clock", list(CLOCKS), ids=list(CLOCKS))
+@pytest.mark.parametrize("game", list(GAMES))
+def test_a_seated_player_sees_the_whole_board_on_a_small_phone_s_first_screen(
+    browser: Browser, server_url: str, game: str, clock: str
+) -> None:
+    for page in seated_pair(browser, server_url, game, CLOCKS[clock]):
+        assert page.evaluate("scrollY") == 0
+        # what a player needs during play: the board, whose turn it is, the scores, the clocks
+        for selector in ("#board svg", "#turn", "#player-red", "#player-blue"):
+            within_screen(page, selector)
+        if CLOCKS[clock]:
+            within_screen(page, "#clock-red")
+            within_screen(page, "#clock-blue")
+        assert page.evaluate("document.documentElement.scrollWidth") <= WIDTH
+        # the name's form (not needed during play) is there, under the board
+        board = box_of(page.locator("#board svg"))
+        assert box_of(page.locator("#nickname-form"))["y"] > board["y"] + board["height"]
+
+
+@pytest.mark.parametrize("clock", ["realtime", "correspondence"])
+def test_the_board_stays_where_it_is_as_the_first_moves_are_played(
+    browser: Browser, server_url: str, clock: str
+) -> None:
+    """The note on the first move ("Red must make a first move by ...") sat above the board
+    and went after the first moves, and the board moved up under a finger; under the board
+    now. With a deadline, the two players' lines swap as the turn passes, the same height."""
+    pages = seated_pair(browser, server_url, "dots", CLOCKS[clock])
+    expect(pages[0].locator("#clock-note")).to_be_visible()
+    tops = [box_of(page.locator("#board svg"))["y"] for page in pages]
+    for ply, mover in enumerate([pages[0], pages[1], pages[0]]):
+        move = wait_moves_offered(mover)[0]
+        mover.locator(f'#board [data-move="{move}"]').tap()
+        for page, top in zip(pages, tops, strict=True):
+            wait_ply(page, ply + 1)
+            assert box_of(page.locator("#board svg"))["y"] == pytest.approx(top, abs=0.5), ply
+            within_screen(page, "#board svg")
+    for page in pages:
+        expect(page.locator("#clock-note")).to_be_hidden()
