@@ -11,8 +11,9 @@ import json
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Browser, Page, ViewportSize, expect
 
+from tests.e2e.games import play_game
 from tests.e2e.helpers import (
     TIMEOUT,
     accept_invitation,
@@ -110,3 +111,30 @@ def test_the_board_stays_where_it_is_as_the_first_moves_are_played(
             within_screen(page, "#board svg")
     for page in pages:
         expect(page.locator("#clock-note")).to_be_hidden()
+
+
+@pytest.mark.parametrize(
+    "viewport",
+    [ViewportSize(width=390, height=844), ViewportSize(width=WIDTH, height=HEIGHT)],
+    ids=["390x844", "320x640"],
+)
+def test_the_replay_s_line_sits_over_both_players_on_a_phone(
+    browser: Browser, server_url: str, viewport: ViewportSize
+) -> None:
+    """The line saying which step the replay shows ("Starting position (3 moves played).")
+    took a cell of the players' two columns: Red went beside it and Blue a row lower (with
+    clocks, the board 110 px lower at 390x844). It spans both columns now, the players side
+    by side under it."""
+    game = play_game(server_url, {"grid": "square", "rows": 2, "cols": 2}, seed=3, plies=3)
+    page = browser.new_context(viewport=viewport, is_mobile=True, has_touch=True).new_page()
+    page.goto(f"{server_url}/t/{game.id}/watch")
+    wait_ready(page)
+    page.locator("#replay button").first.tap()
+    caption = page.locator("#players-replay")
+    expect(caption).to_have_text("Starting position (3 moves played).")
+    line, red, blue = (
+        box_of(page.locator(s)) for s in ("#players-replay", "#player-red", "#player-blue")
+    )
+    assert red["y"] == pytest.approx(blue["y"], abs=1), (red, blue)
+    assert line["y"] + line["height"] <= red["y"], (line, red)
+    assert line["width"] > red["width"] + blue["width"], (line, red, blue)
