@@ -147,7 +147,9 @@ def clock_strings(catalog: gettext.NullTranslations) -> dict[str, str]:
     _ = catalog.gettext
     return {
         "clock_label": _("Time left for %(player)s"),
-        "clock_first_move": _("%(player)s must make a first move by %(time)s."),
+        "clock_first_move_in": _(
+            "%(player)s must make a first move within %(time)s, or the table is aborted."
+        ),
         "clock_first_move_abort": _(
             "If %(player)s makes no first move by the deadline on the clock, the table is "
             "aborted without a result."

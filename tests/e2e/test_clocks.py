@@ -224,6 +224,31 @@ def test_my_games_and_the_seat_qr_link_carry_a_seat_to_a_second_device(
     expect(phone.locator("#games-list li").first).to_have_attribute("data-group", "running")
 
 
+def test_a_real_time_first_move_is_counted_down(browser: Browser, server_url: str) -> None:
+    """The minute for a first move was given as a time of day ("Red must make a first move
+    by 3:26:09 AM."), to be worked out against the player's own clock, and said nothing of
+    what happens then. It counts down and says the table is aborted."""
+    red, blue, _ = seated_pair(browser, server_url, {"kind": "realtime", "minutes": 1})
+    sentence = re.compile(
+        r"Red must make a first move within (\d+) seconds, or the table is aborted\."
+    )
+    note = blue.locator("#clock-note")
+    expect(note).to_have_text(sentence)
+    first = int(sentence.fullmatch(note.text_content() or "").group(1))  # type: ignore[union-attr]
+    assert 50 <= first <= 60
+    expect(note).not_to_contain_text(f"within {first} seconds", timeout=3000)
+    later = int(sentence.fullmatch(note.text_content() or "").group(1))  # type: ignore[union-attr]
+    assert first - 3 <= later < first
+    play_one(red, 0)  # then Blue's first move has its own minute
+    expect(note).to_have_text(
+        re.compile(
+            r"Blue must make a first move within (5\d|60) seconds, or the table is aborted\."
+        )
+    )
+    play_one(blue, 1)
+    expect(note).to_be_hidden()
+
+
 def test_my_games_gives_the_first_move_deadline_in_the_visitors_own_time_zone(
     browser: Browser, server_url: str
 ) -> None:

@@ -19,7 +19,11 @@ const THRESHOLDS_S = [60, 30, 10, 5];
 const $ = (id) => document.getElementById(id);
 const lang = document.documentElement.lang || undefined;
 const dateTime = new Intl.DateTimeFormat(lang, { dateStyle: "medium", timeStyle: "short" });
-const clockTime = new Intl.DateTimeFormat(lang, { timeStyle: "medium" });
+const secondsWords = new Intl.NumberFormat(lang, {
+  style: "unit",
+  unit: "second",
+  unitDisplay: "long",
+});
 const days = new Intl.NumberFormat(lang, { style: "unit", unit: "day", unitDisplay: "long" });
 // The last seconds in tenths, with the language's decimal sign (6,0 in Czech and Finnish).
 const tenths = new Intl.NumberFormat(lang, { minimumFractionDigits: 1, maximumFractionDigits: 1 });
@@ -91,6 +95,17 @@ function remaining(player) {
   return Math.max(0, left - (now - receivedAt) / 1000);
 }
 
+let noteTimer = null; // the first move's countdown, redrawn each second
+
+/** Seconds left for a real-time first move: from the deadline as of when the server sent
+ * the state (its clock.now), counted down on this page's monotonic clock since. */
+function firstMoveLeft(clock) {
+  const due = Date.parse(clock.deadline) - Date.parse(clock.now);
+  if (!Number.isFinite(due)) return 0;
+  const now = frozenAt !== null ? frozenAt : performance.now();
+  return Math.max(0, due / 1000 - Math.max(0, now - receivedAt) / 1000);
+}
+
 function format(seconds) {
   if (seconds < 20) return tenths.format(Math.floor(seconds * 10) / 10);
   const whole = Math.floor(seconds);
@@ -150,11 +165,16 @@ function draw() {
       // happens then, not the date a second time (seen, and read out, twice)
       note.textContent = t("clock_first_move_abort", { player: playerName(clock.waiting_for) });
     } else if (firstMove) {
-      // real time: the clock shows the whole base time, which does not run yet
-      note.textContent = t("clock_first_move", {
+      // real time: the clock shows the whole base time, which does not run yet; the minute
+      // for the first move is counted down here (a time of day, "by 3:26:09 AM", had to be
+      // worked out against the player's own clock)
+      const left = firstMoveLeft(clock);
+      note.textContent = t("clock_first_move_in", {
         player: playerName(clock.waiting_for),
-        time: clockTime.format(new Date(clock.deadline)),
+        time: secondsWords.format(Math.ceil(left)),
       });
+      clearTimeout(noteTimer);
+      if (left > 0) noteTimer = setTimeout(draw, (left - Math.floor(left)) * 1000 || 1000);
     }
   }
   if (!over && clock.running && !correspondence && !frozenFor(clock.running)) {
