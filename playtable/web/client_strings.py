@@ -107,7 +107,7 @@ def _strings(
         "turn_offline": _("Offline: your moves are not sent"),
         "reconnected": _("Connected again."),
         # Translators: a button under the board that goes to the buttons answering the
-        # opponent's draw offer or take-back request (further down the page).
+        # opponent's draw offer, take-back request or rematch proposal (further down the page).
         "offer_answer": _("Answer"),
         "waiting_for_opponent": _("Waiting for an opponent to join"),
         "invite_hint": _("Nobody sits opposite you yet: send them the invitation link."),
@@ -181,8 +181,6 @@ def _strings(
         "opponent_rematch": _("%(player)s wants a rematch."),
         "accept": _("Accept"),
         "decline": _("Decline"),
-        "rematch": _("Rematch"),
-        "accept_rematch": _("Accept rematch"),
         # board labels
         "dots_line": _("Line %(line)s"),
         "dots_draw_line": _("Draw line %(line)s"),

@@ -120,6 +120,7 @@ def test_focus_goes_somewhere_meaningful_after_each_table_action(
     expect(blue.locator("#offer-draw")).to_have_accessible_name(
         "You offered a draw. Waiting for an answer."
     )
+    expect(red.locator("#offer-draw")).to_be_visible()
     press(red, "#offer-draw [data-accept='false']")
     expect(red.locator("#offer-draw")).to_be_hidden()
     focus_in_board(red)
@@ -128,6 +129,7 @@ def test_focus_goes_somewhere_meaningful_after_each_table_action(
 
     # a draw accepted: the result, named and described
     press(blue, "#action-draw")
+    expect(red.locator("#offer-draw")).to_be_visible()  # the offer arrived: its answers
     press(red, "#offer-draw [data-accept='true']")
     expect(red.locator("#result")).to_be_focused()
     expect(red.locator("#result")).to_have_accessible_name("Game over")
@@ -140,7 +142,8 @@ def test_focus_goes_somewhere_meaningful_after_each_table_action(
         "You proposed a rematch. Waiting for an answer."
     )
     old = red.url
-    press(blue, "#action-rematch")  # "Accept rematch": both go to the new table
+    expect(blue.locator("#offer-rematch")).to_be_visible()
+    press(blue, "#accept-rematch")  # both go to the new table
     for page in (red, blue):
         page.wait_for_url(lambda url: "/t/" in url and url.rstrip("/") != old, timeout=TIMEOUT)
         wait_ready(page)

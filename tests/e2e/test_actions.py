@@ -100,7 +100,7 @@ def test_take_back_draw_offers_refusals_and_resigning(browser: Browser, server_u
 
     # rematch, then resign (after thinking better of it once)
     red.locator("#action-rematch").click()
-    blue.locator("#action-rematch").click()
+    blue.locator("#accept-rematch").click()
     for page in (red, blue):
         page.wait_for_url(lambda url: url.rstrip("/") != table_url and "/t/" in url)
         wait_ready(page)

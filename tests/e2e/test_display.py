@@ -341,7 +341,7 @@ def test_after_the_rematch_the_old_table_offers_nothing(browser: Browser, server
     # Blue answers the proposal it sees (a click while it arrives can land where the button
     # was before the proposal's panel pushed it down).
     expect(blue.locator("#offer-rematch")).to_contain_text("Red wants a rematch")
-    blue.locator("#action-rematch").click()
+    blue.locator("#accept-rematch").click()
     expect(watcher.locator("#rematch-watch-link")).to_be_visible()
     expect(watcher.locator("#offer-rematch")).to_be_hidden()
     watcher.reload()

@@ -122,8 +122,8 @@ def test_a_full_game_with_a_spectator_a_reload_and_a_rematch(
     # rematch: both ask, both land seated at a new table with the colours swapped
     red.locator("#action-rematch").click()
     expect(blue.locator("#offer-rematch")).to_be_visible()
-    expect(blue.locator("#action-rematch")).to_have_text("Accept rematch")
-    blue.locator("#action-rematch").click()
+    expect(blue.locator("#accept-rematch")).to_have_text("Accept rematch")
+    blue.locator("#accept-rematch").click()
     for page in (red, blue):
         page.wait_for_url(lambda url: url.rstrip("/") != table_url and "/t/" in url)
         wait_ready(page)

@@ -74,8 +74,8 @@ def test_a_full_game_in_korean(browser: Browser, server_url: str) -> None:
     # a rematch keeps both players in Korean, at the new table, colours swapped
     old = red.url  # before the clicks: a quick server moves both pages before a later read
     red.locator("#action-rematch").click()
-    expect(blue.locator("#action-rematch")).to_have_text("재대결 수락")
-    blue.locator("#action-rematch").click()
+    expect(blue.locator("#accept-rematch")).to_have_text("재대결 수락")
+    blue.locator("#accept-rematch").click()
     for page in (red, blue):
         page.wait_for_url(lambda url: "/ko/t/" in url and url != old)
         wait_ready(page)
@@ -110,7 +110,7 @@ def test_a_rematch_stays_in_the_language_of_the_page_not_the_browser(
         wait_ply(red, ply)
         wait_ply(blue, ply)
     red.locator("#action-rematch").click()
-    blue.locator("#action-rematch").click()
+    blue.locator("#accept-rematch").click()
     for page in (red, blue):
         page.wait_for_url(lambda url: "/t/" in url and url != english)
         wait_ready(page)

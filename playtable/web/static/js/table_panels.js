@@ -75,7 +75,7 @@ function visible(element) {
 }
 
 function keepFocus(focused, boardRoot) {
-  if (!focused || !focused.closest || !focused.closest("#actions, #offers")) return;
+  if (!focused || !focused.closest || !focused.closest("#actions, #offers, #result")) return;
   if (visible(focused)) return;
   const now = document.activeElement;
   if (now !== focused && now !== document.body && now !== null) return; // it went elsewhere
@@ -255,20 +255,33 @@ function renderOffers(over) {
   renderOfferAlert(over, offers);
 }
 
+// Whether the opponent proposed a rematch that waits for this player's answer.
+function rematchAwaitsYou(over, offers) {
+  const asked = offers.rematch || [];
+  if (!you || !over || state.table.rematch_id) return false;
+  return asked.includes(other(you)) && !asked.includes(you);
+}
+
 // An offer or request waiting for this player's answer: said under the board too (the card
 // with the answers is far below it on a phone), with a button that goes to the answers.
 function renderOfferAlert(over, offers) {
   const alert = $("offer-alert");
   if (!alert) return;
-  const kind = !you || over ? null : ["undo", "draw"].find((k) => offers[k] && offers[k] !== you);
+  let kind = !you || over ? null : ["undo", "draw"].find((k) => offers[k] && offers[k] !== you);
+  if (rematchAwaitsYou(over, offers)) kind = "rematch";
   alert.hidden = !kind;
   if (!kind) {
     delete alert.dataset.offer;
     return;
   }
   alert.dataset.offer = kind;
-  const key = kind === "draw" ? "ann_draw_offered" : "ann_undo_requested";
-  $("offer-alert-text").textContent = t(key, { player: playerName(offers[kind]) });
+  const text =
+    kind === "rematch"
+      ? t("opponent_rematch", { player: playerName(other(you)) })
+      : t(kind === "draw" ? "ann_draw_offered" : "ann_undo_requested", {
+          player: playerName(offers[kind]),
+        });
+  $("offer-alert-text").textContent = text;
   const go = $("offer-alert-go");
   go.textContent = t("offer_answer");
   if (!go.dataset.wired) {
@@ -306,14 +319,18 @@ function renderActions(over) {
   const noDraw = computer && table.game === "swaptimum";
   $("action-draw").hidden = !(running && !offers.draw) || noDraw;
   $("action-resign").hidden = over || !opponentSeated;
+  // The rematch is offered in the result; once the opponent proposed one, its answers
+  // (accept, decline) are together in the offers instead.
   const rematch = $("action-rematch");
   const asked = (offers.rematch || []).includes(you);
-  rematch.hidden = !over || asked || Boolean(table.rematch_id);
-  rematch.textContent = (offers.rematch || []).length ? t("accept_rematch") : t("rematch");
+  rematch.hidden = !over || asked || Boolean(table.rematch_id) || rematchAwaitsYou(over, offers);
+  rematch.parentElement.hidden = rematch.hidden;
+  rematch.disabled = !state.connected;
   for (const say of document.querySelectorAll("#quick button")) say.disabled = !state.connected;
   const buttons = Array.from(document.querySelectorAll("#actions button"));
   for (const button of buttons) button.disabled = !state.connected;
-  $("actions").hidden = buttons.every((button) => button.hidden);
+  // the card stays while the rematch can be asked for (its link to another device with it)
+  $("actions").hidden = rematch.hidden && buttons.every((button) => button.hidden);
 }
 
 function absolute(path) {

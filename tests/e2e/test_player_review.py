@@ -1,0 +1,119 @@
+"""A keen player's review of the table page: the end of a game and the next one, as a player
+sees and hears them at 1280x800 and on a phone (390x844)."""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import Browser, Locator, Page, expect
+
+from tests.e2e.helpers import TIMEOUT, accept_invitation, create_table, seat, wait_ready
+
+pytestmark = pytest.mark.e2e
+
+DESKTOP = {"width": 1280, "height": 800}
+PHONE = {"width": 390, "height": 844}
+
+
+def pair(
+    browser: Browser,
+    server_url: str,
+    red_viewport: dict[str, int] = DESKTOP,
+    blue_viewport: dict[str, int] = DESKTOP,
+    **fields: str,
+) -> tuple[Page, Page]:
+    """Red creates a 2x2 Dots and Boxes table, Blue takes the invitation: both connected."""
+    fields = {"dots_grid": "square", "dots_rows": "2", "dots_cols": "2", **fields}
+    red = browser.new_context(viewport=red_viewport).new_page()
+    create_table(red, server_url, "dots", seat="red", **fields)
+    blue = browser.new_context(viewport=blue_viewport).new_page()
+    accept_invitation(blue, red.locator("#invite-url").input_value())
+    wait_ready(blue)
+    return red, blue
+
+
+def resign(page: Page) -> None:
+    page.locator("#action-resign").click()
+    page.locator('#resign-dialog button[value="resign"]').click()
+    expect(page.locator("#result")).to_be_visible(timeout=TIMEOUT)
+
+
+def press(page: Page, control: Locator) -> None:
+    """Focus a control and press Enter on it, as a keyboard user does."""
+    control.focus()
+    page.keyboard.press("Enter")
+
+
+def duplicate_ids(page: Page) -> list[str]:
+    found: list[str] = page.evaluate(
+        """() => {
+            const ids = Array.from(document.querySelectorAll("[id]"), (el) => el.id);
+            return ids.filter((id, i) => ids.indexOf(id) !== i);
+        }"""
+    )
+    return found
+
+
+# -- 1: a rematch asked for and answered where the result is ---------------------------------
+def test_a_rematch_is_asked_for_at_the_result_and_answered_in_one_card(
+    browser: Browser, server_url: str
+) -> None:
+    red, blue = pair(browser, server_url, blue_viewport=PHONE)
+    resign(blue)
+
+    # Red (1280x800) asks for the next game from the result, on the first screen
+    rematch = red.locator("#result").get_by_role("button", name="Rematch", exact=True)
+    expect(rematch).to_be_visible(timeout=TIMEOUT)
+    expect(rematch).to_be_in_viewport()
+    press(red, rematch)
+    # the focus follows to the proposal, which says it waits for an answer
+    expect(red.locator("#offer-rematch")).to_be_focused()
+    expect(red.locator("#offer-rematch")).to_have_accessible_name(
+        "You proposed a rematch. Waiting for an answer."
+    )
+
+    # Blue, on a phone, back at the top of the page (the board): told under the board, and
+    # taken to both answers, side by side
+    blue.evaluate("window.scrollTo(0, 0)")
+    alert = blue.locator("#offer-alert")
+    expect(alert).to_contain_text("Red wants a rematch.", timeout=TIMEOUT)
+    expect(alert).to_be_in_viewport()
+    alert.get_by_role("button", name="Answer").click()
+    offer = blue.locator("#offer-rematch")
+    expect(offer).to_have_accessible_name("Red wants a rematch.")
+    accept = offer.get_by_role("button", name="Accept rematch")
+    decline = offer.get_by_role("button", name="Decline")
+    expect(accept).to_be_focused()
+    expect(accept).to_be_in_viewport()
+    expect(decline).to_be_in_viewport()
+    # one way to accept on the page, and no "Rematch" of Blue's own beside it
+    expect(blue.get_by_role("button", name="Accept rematch")).to_have_count(1)
+    expect(blue.get_by_role("button", name="Rematch", exact=True)).to_have_count(0)
+    blue.keyboard.press("Tab")
+    expect(decline).to_be_focused()
+    assert duplicate_ids(blue) == [] and duplicate_ids(red) == []
+
+    # declined: Blue's focus goes to the result, where Blue may ask in turn
+    blue.keyboard.press("Enter")
+    expect(blue.locator("#result")).to_be_focused()
+    expect(red.locator("#feedback")).to_have_text("Blue declined the rematch.", timeout=TIMEOUT)
+    expect(rematch).to_be_visible()
+    blue_rematch = blue.locator("#result").get_by_role("button", name="Rematch", exact=True)
+    blue.keyboard.press("Tab")
+    expect(blue_rematch).to_be_focused()
+    blue.keyboard.press("Enter")
+
+    # Red (1280x800) sees Blue's proposal with both answers together, on the first screen,
+    # and accepts it with the keyboard, as the old Actions button did: both at the new table
+    offer = red.locator("#offer-rematch")
+    expect(offer).to_have_accessible_name("Blue wants a rematch.", timeout=TIMEOUT)
+    accept = offer.get_by_role("button", name="Accept rematch")
+    expect(accept).to_be_in_viewport()
+    expect(offer.get_by_role("button", name="Decline")).to_be_in_viewport()
+    expect(red.get_by_role("button", name="Rematch", exact=True)).to_have_count(0)
+    old = red.url
+    press(red, accept)
+    for page in (red, blue):
+        page.wait_for_url(lambda url: "/t/" in url and url.rstrip("/") != old, timeout=TIMEOUT)
+        wait_ready(page)
+    assert red.url == blue.url
+    assert (seat(red), seat(blue)) == ("blue", "red")
