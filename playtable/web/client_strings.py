@@ -128,6 +128,9 @@ def _strings(
         ),
         "move_not_sent": _("Your move %(move)s did not reach the table: play it again."),
         "opening_rematch": _("Opening the new table…"),
+        # Translators: said once at the rematch's table, where the colours are swapped;
+        # %(player)s is the colour this player has now ("Blue").
+        "rematch_colour": _("Rematch: you play %(player)s this time."),
         # results
         "wins_score": _("%(winner)s wins %(winner_score)s–%(loser_score)s."),
         "draw_score": _("Draw, %(score)s–%(score)s."),

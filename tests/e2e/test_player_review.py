@@ -7,6 +7,7 @@ import pytest
 from playwright.sync_api import Browser, Locator, Page, expect
 
 from tests.e2e.helpers import TIMEOUT, accept_invitation, create_table, seat, wait_ready
+from tests.e2e.test_a11y_review import LIVE_RECORDER, live
 
 pytestmark = pytest.mark.e2e
 
@@ -117,3 +118,40 @@ def test_a_rematch_is_asked_for_at_the_result_and_answered_in_one_card(
         wait_ready(page)
     assert red.url == blue.url
     assert (seat(red), seat(blue)) == ("blue", "red")
+
+
+# -- 2: the colours swapped at the rematch, said once ----------------------------------------
+def test_the_rematch_says_once_that_the_colours_swapped(browser: Browser, server_url: str) -> None:
+    red, blue = pair(browser, server_url)
+    for page in (red, blue):
+        page.context.add_init_script(LIVE_RECORDER)
+    old = red.url
+    resign(blue)
+    red.locator("#action-rematch").click()
+    blue.locator("#accept-rematch").click()
+    for page, now in ((red, "Blue"), (blue, "Red")):
+        page.wait_for_url(lambda url: "/t/" in url and url.rstrip("/") != old, timeout=TIMEOUT)
+        wait_ready(page)
+        note = f"Rematch: you play {now} this time."
+        expect(page.locator("#feedback")).to_have_text(note)
+        expect(page.locator("#feedback")).to_be_in_viewport()
+        page.wait_for_function(
+            "note => window.__live.some((said) => said.text.includes(note))",
+            arg=note,
+            timeout=TIMEOUT,
+        )
+    new = red.url
+
+    # once: not again when the page loads again
+    red.reload()
+    wait_ready(red)
+    expect(red.locator("#feedback")).to_be_hidden()
+    assert not any("Rematch:" in said["text"] for said in live(red))
+
+    # back at the old game, its link to the rematch says it again on the way there
+    red.goto(old)
+    wait_ready(red)
+    red.locator("#rematch-seat-link").click()
+    red.wait_for_url(new, timeout=TIMEOUT)
+    wait_ready(red)
+    expect(red.locator("#feedback")).to_have_text("Rematch: you play Blue this time.")

@@ -15,9 +15,10 @@ import { thinkSeconds } from "./clock.js";
 import { copyField } from "./copy.js";
 import { connectionFor, MOVE_SILENCE_MS } from "./connection.js";
 import { DotsBoard } from "./dots.js";
-import { t } from "./i18n.js";
+import { playerName, t } from "./i18n.js";
 import { showFeedback } from "./feedback.js";
 import { announce, showKeptNotice, showNotice } from "./notices.js";
+import { takeRematchSwap } from "./rematch_note.js";
 import { replayFor } from "./replay.js";
 import { SwaptimumBoard } from "./swaptimum.js";
 import { eventsFor } from "./table_events.js";
@@ -121,4 +122,10 @@ render();
 // Why the page loaded again: its seat link was replaced elsewhere. Not said where the page
 // is still seated (this browser made the new link, and its cookie holds it).
 showKeptNotice(page.you === null);
+// Come from the previous game to its rematch: the colours swapped, and the player is told.
+if (takeRematchSwap(table.id, page.you)) {
+  const note = t("rematch_colour", { player: playerName(page.you) });
+  showFeedback(note);
+  announce(note);
+}
 connection.connect();

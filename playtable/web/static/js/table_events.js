@@ -14,6 +14,7 @@ import {
   showNotice,
 } from "./notices.js";
 import { applyPatch } from "./patch.js";
+import { rememberRematch } from "./rematch_note.js";
 import { playSound } from "./sound.js";
 import { inPageLanguage, resultText } from "./table_panels.js";
 import { other, page, state, you } from "./table_state.js";
@@ -69,10 +70,12 @@ export function eventsFor({ render, rejoin, setConnection }) {
           const link = $("rematch-seat-link");
           link.href = inPageLanguage(message.url);
           link.hidden = false;
+          link.onclick = () => rememberRematch(link.href, you);
           break;
         }
         state.leaving = true;
         setConnection("rematch");
+        rememberRematch(message.url, you);
         window.location.assign(inPageLanguage(message.url));
         break;
       default:
