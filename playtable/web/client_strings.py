@@ -143,6 +143,22 @@ def _strings(
         "draw_agreed": _("Draw agreed."),
         "wins_generic": _("%(winner)s wins."),
         "draw_generic": _("The game is drawn."),
+        # the result said to a player, on the line above the board (a draw has no "you")
+        # Translators: %(yours)s is this player's score, %(theirs)s their opponent's.
+        "you_win_score": _("You win %(yours)s–%(theirs)s."),
+        # Translators: %(yours)s is this player's score, %(theirs)s their opponent's.
+        "you_lose_score": _("You lose %(yours)s–%(theirs)s."),
+        "you_win_resign": _("%(loser)s resigned. You win."),
+        "you_resigned": _("You resigned. %(winner)s wins."),
+        "you_win_timeout": _("%(loser)s ran out of time. You win."),
+        "you_lose_timeout": _("You ran out of time. %(winner)s wins."),
+        # Swaptimum: a chain of the player's checkers joins their two sides
+        "you_win_connection": _("You win: your chain joins both sides."),
+        "you_win_connection_swap": _("You win: your opponent's swap completed your chain."),
+        "you_lose_connection": _("You lose: your opponent's chain joins both sides."),
+        "you_lose_connection_swap": _("You lose: your swap completed your opponent's chain."),
+        "you_win": _("You win."),
+        "you_lose": _("You lose."),
         "skipped": _("%(player)s has no legal move: the turn is skipped."),
         # move announcements (ARIA live region)
         "ann_place": _("%(player)s placed a checker on %(square)s."),

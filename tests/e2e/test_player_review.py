@@ -3,23 +3,37 @@ sees and hears them at 1280x800 and on a phone (390x844)."""
 
 from __future__ import annotations
 
-import pytest
-from playwright.sync_api import Browser, Locator, Page, expect
+import json
+import re
+import urllib.request
+from typing import Any
 
-from tests.e2e.helpers import TIMEOUT, accept_invitation, create_table, seat, wait_ready
+import pytest
+from playwright.sync_api import Browser, Locator, Page, ViewportSize, expect
+
+from tests.e2e.games import PlayedGame, play_game
+from tests.e2e.helpers import (
+    TIMEOUT,
+    accept_invitation,
+    create_table,
+    seat,
+    wait_moves_offered,
+    wait_ply,
+    wait_ready,
+)
 from tests.e2e.test_a11y_review import LIVE_RECORDER, live
 
 pytestmark = pytest.mark.e2e
 
-DESKTOP = {"width": 1280, "height": 800}
-PHONE = {"width": 390, "height": 844}
+DESKTOP = ViewportSize(width=1280, height=800)
+PHONE = ViewportSize(width=390, height=844)
 
 
 def pair(
     browser: Browser,
     server_url: str,
-    red_viewport: dict[str, int] = DESKTOP,
-    blue_viewport: dict[str, int] = DESKTOP,
+    red_viewport: ViewportSize = DESKTOP,
+    blue_viewport: ViewportSize = DESKTOP,
     **fields: str,
 ) -> tuple[Page, Page]:
     """Red creates a 2x2 Dots and Boxes table, Blue takes the invitation: both connected."""
@@ -155,3 +169,146 @@ def test_the_rematch_says_once_that_the_colours_swapped(browser: Browser, server
     red.wait_for_url(new, timeout=TIMEOUT)
     wait_ready(red)
     expect(red.locator("#feedback")).to_have_text("Rematch: you play Blue this time.")
+
+
+# -- 3: the line above the board says the result, to each player ----------------------------
+def get_json(url: str) -> Any:
+    with urllib.request.urlopen(url, timeout=10) as response:
+        return json.loads(response.read())
+
+
+def seated(browser: Browser, server_url: str, game: PlayedGame, lang: str = "") -> dict[str, Page]:
+    """The two players' pages (from their seat links, `lang` "/fi" say) and a spectator's."""
+    pages = {}
+    for player, token in game.tokens.items():
+        page = browser.new_context().new_page()
+        page.goto(f"{server_url}{lang}/t/{game.id}/seat/{token}")
+        pages[player] = page
+    pages["watcher"] = browser.new_context().new_page()
+    pages["watcher"].goto(f"{server_url}/t/{game.id}/watch")
+    for page in pages.values():
+        wait_ready(page)
+    return pages
+
+
+@pytest.mark.parametrize(
+    ("options", "unit"),
+    [
+        ({"grid": "square", "rows": 3, "cols": 3}, None),
+        ({"grid": "triangle", "size": 2, "misere": True}, "cells"),
+        ({"grid": "hexagon", "size": 1, "misere": True}, "cells"),
+        ({"grid": "square", "rows": 2, "cols": 2, "misere": True}, "boxes"),
+    ],
+    ids=["square", "triangle-misere", "hexagon-misere", "square-misere"],
+)
+def test_the_line_above_the_board_gives_a_player_the_score(
+    browser: Browser, server_url: str, options: dict[str, object], unit: str | None
+) -> None:
+    for seed in range(20):  # a game with a winner (a draw has no "you")
+        game = play_game(server_url, options, seed=seed)
+        outcome = get_json(f"{server_url}/api/tables/{game.id}")["outcome"]
+        if outcome["winner"]:
+            break
+    winner, score = outcome["winner"], outcome["score"]
+    loser = "blue" if winner == "red" else "red"
+    rule = f" Misère: the player with fewer {unit} wins." if unit else ""
+    pages = seated(browser, server_url, game)
+    turn = {who: page.locator("#turn") for who, page in pages.items()}
+    expect(turn[winner]).to_have_text(f"You win {score[winner]}–{score[loser]}.{rule}")
+    expect(turn[loser]).to_have_text(f"You lose {score[loser]}–{score[winner]}.{rule}")
+    expect(turn["watcher"]).to_have_text(
+        f"{winner.capitalize()} wins {score[winner]}–{score[loser]}.{rule}"
+    )
+
+
+def test_the_line_above_the_board_says_a_finnish_player_lost_and_by_how_much(
+    browser: Browser, server_url: str
+) -> None:
+    game = play_game(server_url, {"grid": "square", "rows": 2, "cols": 3}, seed=3)
+    outcome = get_json(f"{server_url}/api/tables/{game.id}")["outcome"]
+    winner, score = outcome["winner"], outcome["score"]
+    assert winner, outcome  # 6 boxes: the seed gives a winner
+    loser = "blue" if winner == "red" else "red"
+    pages = seated(browser, server_url, game, lang="/fi")
+    expect(pages[winner].locator("#turn")).to_have_text(f"Voitit {score[winner]}–{score[loser]}.")
+    expect(pages[loser].locator("#turn")).to_have_text(f"Hävisit {score[loser]}–{score[winner]}.")
+
+
+def test_the_line_above_the_board_says_how_a_swaptimum_game_was_won(
+    browser: Browser, server_url: str
+) -> None:
+    game = play_game(server_url, {"size": 4}, seed=2, game="swaptimum")
+    outcome = get_json(f"{server_url}/api/tables/{game.id}")["outcome"]
+    winner = outcome["winner"]
+    assert outcome["reason"] == "connection", outcome
+    loser = "blue" if winner == "red" else "red"
+    pages = seated(browser, server_url, game)
+    last = get_json(f"{server_url}/t/{game.id}/position.json?ply={len(game.moves)}")
+    if last["movers"][-1] == winner:
+        words = {
+            winner: "You win: your chain joins both sides.",
+            loser: "You lose: your opponent's chain joins both sides.",
+        }
+    else:  # the loser's own swap completed the winner's chain
+        words = {
+            winner: "You win: your opponent's swap completed your chain.",
+            loser: "You lose: your swap completed your opponent's chain.",
+        }
+    for player, text in words.items():
+        expect(pages[player].locator("#turn")).to_have_text(text)
+    expect(pages["watcher"].locator("#turn")).to_have_text(
+        re.compile(rf"^{winner.capitalize()} wins( on {loser.capitalize()}'s turn)?: ")
+    )
+
+
+def test_the_line_above_the_board_says_a_resignation_and_an_agreed_draw(
+    browser: Browser, server_url: str
+) -> None:
+    red, blue = pair(browser, server_url)
+    watcher = browser.new_context().new_page()
+    watcher.goto(red.locator("#watch-url").input_value())
+    wait_ready(watcher)
+    resign(blue)
+    expect(red.locator("#turn")).to_have_text("Blue resigned. You win.")
+    expect(blue.locator("#turn")).to_have_text("You resigned. Red wins.")
+    expect(watcher.locator("#turn")).to_have_text("Blue resigned. Red wins.")
+
+    red, blue = pair(browser, server_url)
+    red.locator(f'#board [data-move="{wait_moves_offered(red)[0]}"]').click()
+    wait_ply(blue, 1)
+    blue.locator("#action-draw").click()
+    red.locator("#offer-draw").get_by_role("button", name="Accept draw").click()
+    for page in (red, blue):
+        expect(page.locator("#turn")).to_have_text("Draw agreed.")
+
+
+def test_the_line_above_the_board_says_who_ran_out_of_time(
+    browser: Browser, server_url: str
+) -> None:
+    context = browser.new_context()
+    created = context.request.post(
+        server_url + "/api/tables",
+        data=json.dumps(
+            {
+                "game": "dots",
+                "options": {"grid": "square", "rows": 2, "cols": 2},
+                "seat": "red",
+                "time_control": {"kind": "realtime", "minutes": 0.1, "increment": 0},
+            }
+        ),
+        headers={"Content-Type": "application/json"},
+    ).json()
+    red = context.new_page()
+    red.goto(created["seat_url"])
+    wait_ready(red)
+    blue = browser.new_context().new_page()
+    accept_invitation(blue, created["invite_url"])
+    wait_ready(blue)
+    # the clocks start with each player's first move; then Red lets the 6 seconds run out
+    for ply, page in enumerate((red, blue)):
+        page.locator(f'#board [data-move="{wait_moves_offered(page)[0]}"]').click()
+        wait_ply(page, ply + 1)
+    expect(red.locator("#turn")).to_have_text(
+        "You ran out of time. Blue wins.", timeout=TIMEOUT + 6000
+    )
+    expect(blue.locator("#turn")).to_have_text("Red ran out of time. You win.")

@@ -372,7 +372,10 @@ def test_a_replayed_step_shows_and_says_its_own_score_and_turn(
     expect(page.locator("#player-blue .player__score")).to_have_text(str(final["blue"]))
     expect(page.locator(f"#player-{winner}")).to_have_class(re.compile(r"\bis-winner\b"))
     expect(page.locator(".player.is-to-move")).to_have_count(0)
-    expect(page.locator("#turn")).to_have_text(f"{winner.capitalize()} wins.")
+    loser = "blue" if winner == "red" else "red"
+    expect(page.locator("#turn")).to_have_text(
+        f"{winner.capitalize()} wins {final[winner]}–{final[loser]}."
+    )
     expect(page.locator("#players-replay")).to_be_hidden()
     expect(page.locator(".players")).to_have_attribute("data-past", "false")
 

@@ -112,9 +112,7 @@ function renderTurn(over, shown) {
         : t("step_turn", { ply: shown.ply, total: table.ply, player });
     status = "past";
   } else if (over) {
-    text = table.outcome.winner
-      ? t("wins_generic", { winner: playerName(table.outcome.winner) })
-      : t("draw_generic");
+    text = turnResult(table.outcome, table);
     status = "over";
   } else if (you && !myTurn() && !table.seats[opponent].taken) {
     text = t("waiting_for_opponent");
@@ -460,6 +458,39 @@ export function resultText(outcome, current = state.table) {
       return timeResult(outcome);
     default:
       return winner ? t("wins_generic", { winner }) : t("draw_generic");
+  }
+}
+
+// The turn line at the end of the game: the result with its reason and score, said to the
+// player ("You win 18–7.", "Blue resigned. You win."); a spectator reads the result's words.
+function turnResult(outcome, current) {
+  if (!you || !outcome.winner) return resultText(outcome, current); // draws, aborts, watchers
+  const won = outcome.winner === you;
+  const opponent = playerName(other(you));
+  switch (outcome.reason) {
+    case "score": {
+      const score = outcome.score || { red: 0, blue: 0 };
+      const params = { yours: formatNumber(score[you]), theirs: formatNumber(score[other(you)]) };
+      const text = t(won ? "you_win_score" : "you_lose_score", params);
+      return current.view && current.view.misere ? `${text} ${t("misere_rule")}` : text;
+    }
+    case "connection": {
+      // the loser's own swap may have completed the winner's chain
+      const mover = lastMoverOf(current);
+      const swapped = Boolean(mover) && mover !== outcome.winner;
+      if (won) return t(swapped ? "you_win_connection_swap" : "you_win_connection");
+      return t(swapped ? "you_lose_connection_swap" : "you_lose_connection");
+    }
+    case "resign":
+      return won
+        ? t("you_win_resign", { loser: opponent })
+        : t("you_resigned", { winner: opponent });
+    case "timeout":
+      return won
+        ? t("you_win_timeout", { loser: opponent })
+        : t("you_lose_timeout", { winner: opponent });
+    default:
+      return t(won ? "you_win" : "you_lose");
   }
 }
 
