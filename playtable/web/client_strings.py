@@ -179,6 +179,9 @@ def _strings(
         "ann_quick": _("%(player)s says: %(message)s"),
         # Translators: a player's chosen name with the colour they play, "Anna (Red)".
         "nickname_of": _("%(name)s (%(player)s)"),
+        # Translators: this page's own player's chosen name with their colour, "Anna (Red,
+        # you)"; without a chosen name the page says "%(player)s (you)".
+        "nickname_of_you": _("%(name)s (%(player)s, you)"),
         "ann_nickname": _("%(player)s is now called %(name)s."),
         **{f"quick_{key}": label for key, label in quick_messages(catalog)},
         "spectators_count": ngettext("%(count)s spectator", "%(count)s spectators"),

@@ -79,7 +79,7 @@ def test_a_nickname_is_shown_to_the_table_as_text(browser: Browser, server_url: 
         "<b>Anna</b> (Blue)", timeout=TIMEOUT
     )
     expect(blue.locator("#player-blue .player__name")).to_have_text(
-        "<b>Anna</b> (Blue) (you)", timeout=TIMEOUT
+        "<b>Anna</b> (Blue, you)", timeout=TIMEOUT
     )
     assert red.locator("#player-blue .player__name b").count() == 0  # never markup
     red.reload()

@@ -312,3 +312,22 @@ def test_the_line_above_the_board_says_who_ran_out_of_time(
         "You ran out of time. Blue wins.", timeout=TIMEOUT + 6000
     )
     expect(blue.locator("#turn")).to_have_text("Red ran out of time. You win.")
+
+
+# -- 4: a player's own name in one pair of brackets ------------------------------------------
+def test_a_players_own_name_has_its_colour_and_you_in_one_pair_of_brackets(
+    browser: Browser, server_url: str
+) -> None:
+    red, blue = pair(browser, server_url)
+    table = blue.url
+    expect(blue.locator("#player-blue .player__name")).to_have_text("Blue (you)")
+    blue.locator("#nickname").fill("Väinämöinen the Great")
+    blue.locator("#nickname").press("Enter")
+    name = blue.locator("#player-blue .player__name")
+    expect(name).to_have_text("Väinämöinen the Great (Blue, you)", timeout=TIMEOUT)
+    expect(red.locator("#player-blue .player__name")).to_have_text("Väinämöinen the Great (Blue)")
+    expect(red.locator("#player-red .player__name")).to_have_text("Red (you)")
+    for lang, words in (("fi", "Sininen, sinä"), ("cs", "Modrý, vy"), ("ko", "파랑, 나")):
+        blue.goto(table.replace("/t/", f"/{lang}/t/", 1))
+        wait_ready(blue)
+        expect(name).to_have_text(f"Väinämöinen the Great ({words})")

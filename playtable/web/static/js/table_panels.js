@@ -189,11 +189,16 @@ function renderPlayers(shown) {
     const row = $(`player-${player}`);
     const seat = table.seats[player];
     const name = row.querySelector(".player__name");
-    // A chosen nickname, with the colour beside it: set with textContent, never as markup.
-    const called = seat.nickname
-      ? t("nickname_of", { name: seat.nickname, player: playerName(player) })
-      : playerName(player);
-    name.textContent = player === you ? t("you_suffix", { player: called }) : called;
+    // A chosen nickname, with the colour beside it (and "you" with it, in one pair of
+    // brackets): set with textContent, never as markup.
+    const colour = playerName(player);
+    const mine = player === you;
+    if (seat.nickname) {
+      const key = mine ? "nickname_of_you" : "nickname_of";
+      name.textContent = t(key, { name: seat.nickname, player: colour });
+    } else {
+      name.textContent = mine ? t("you_suffix", { player: colour }) : colour;
+    }
     const presence = row.querySelector(".player__presence");
     // while this page is offline it cannot know who else is: it says so (and that its own
     // player is offline, which it does know)
