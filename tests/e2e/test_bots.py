@@ -40,6 +40,9 @@ def test_a_whole_game_against_the_computer_then_its_analysis(
     expect(page.locator("#invite")).to_be_hidden()  # nobody is to be invited
     expect(page.locator("#analysis-now-link")).to_be_visible()  # the game so far
     expect(page.locator("#action-draw")).to_be_visible()  # Dots and Boxes can be drawn
+    # nobody to greet, and nothing to be told of: the computer answers within seconds
+    expect(page.locator("#quick")).to_have_count(0)
+    expect(page.locator("#notify-button")).to_have_count(0)
     while outcome(page) is None:
         if to_move(page) == "red":
             before = ply(page)
@@ -88,3 +91,28 @@ def test_a_whole_game_against_the_computer_then_its_analysis(
     expect(page.locator("#player-red .player__presence")).to_have_text("Computer (hard)")
     expect(page.locator("#board")).not_to_have_attribute("data-ply", "0", timeout=TIMEOUT)
     expect(page.locator("#turn")).to_have_attribute("data-state", "yours", timeout=TIMEOUT)
+
+
+def test_the_computer_thinking_is_shown_as_work_under_way(
+    browser: Browser, server_url: str
+) -> None:
+    """ "The computer is thinking..." looked exactly like "Waiting for Blue" (a review): the
+    line above the board is marked as the computer's work under way while it thinks."""
+    page = browser.new_page()
+    page.add_init_script(
+        """window.__turns = [];
+        new MutationObserver(() => {
+          const turn = document.getElementById("turn");
+          if (!turn) return;
+          const after = getComputedStyle(turn, "::after").content;
+          window.__turns.push([turn.dataset.state, turn.textContent, after !== "none"]);
+        }).observe(document, {subtree: true, attributes: true, attributeFilter: ["data-state"]});"""
+    )
+    create_table(
+        page, server_url, "dots", seat="blue", opponent="hard", dots_rows="5", dots_cols="5"
+    )
+    expect(page.locator("#turn")).to_have_attribute("data-state", "yours", timeout=TIMEOUT)
+    turns = page.evaluate("window.__turns")
+    # said in words, and marked by a turning ring (style.css) that the other states lack
+    assert ["thinking", "The computer is thinking…", True] in turns, turns
+    assert all(not marked for state, _, marked in turns if state != "thinking"), turns

@@ -122,7 +122,7 @@ function renderTurn(over, shown) {
     status = "yours";
   } else if (thinking) {
     text = t("computer_thinking");
-    status = you ? "theirs" : "watching";
+    status = "thinking"; // marked as work under way (style.css), not a wait for a person
   } else if (you) {
     text = t("waiting_for", { player: playerName(table.to_move) });
     status = "theirs";
