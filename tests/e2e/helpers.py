@@ -136,3 +136,12 @@ def accept_invitation(page: Page, link: str) -> None:
     page.goto(link)
     page.locator("#take-seat").click()
     page.wait_for_url(re.compile(r"/t/[^/]+$"), timeout=TIMEOUT)
+
+
+def take_both_seats(red: Page, blue: Page, created: dict[str, Any]) -> None:
+    """The creator opens their seat link (``created`` by ``POST /api/tables``) on ``red``,
+    the friend takes the invitation on ``blue``, a browser of their own: both pages ready."""
+    red.goto(created["seat_url"])
+    wait_ready(red)
+    accept_invitation(blue, created["invite_url"])
+    wait_ready(blue)

@@ -24,6 +24,7 @@ from tests.e2e.helpers import (
     TIMEOUT,
     accept_invitation,
     create_table,
+    take_both_seats,
     wait_moves_offered,
     wait_ply,
     wait_ready,
@@ -71,10 +72,7 @@ def seated_pair(
         red_context.add_init_script(init_script)
     created = api_table(red_context, url, control)
     red, blue = red_context.new_page(), blue_context.new_page()
-    red.goto(created["seat_url"])
-    wait_ready(red)
-    accept_invitation(blue, created["invite_url"])
-    wait_ready(blue)
+    take_both_seats(red, blue, created)
     return red, blue, created["watch_url"]
 
 
@@ -386,10 +384,7 @@ def test_a_state_held_up_on_the_way_counts_from_when_the_server_sent_it(
 
     red, blue = red_context.new_page(), blue_context.new_page()
     red.route_web_socket(re.compile(r"/ws$"), route)
-    red.goto(created["seat_url"])
-    wait_ready(red)
-    accept_invitation(blue, created["invite_url"])
-    wait_ready(blue)
+    take_both_seats(red, blue, created)
     play_one(red, 0)  # the first moves are free
     wait_ply(blue, 1)
     stalled[0] = True

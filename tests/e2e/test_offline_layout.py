@@ -15,11 +15,10 @@ from playwright.sync_api import Browser, FloatRect, Page, expect
 
 from tests.e2e.helpers import (
     TIMEOUT,
-    accept_invitation,
     box_of,
+    take_both_seats,
     wait_moves_offered,
     wait_ply,
-    wait_ready,
 )
 
 pytestmark = pytest.mark.e2e
@@ -40,11 +39,8 @@ def seated(browser: Browser, server_url: str, **context: Any) -> Page:
     assert response.status == 201, response.text()
     created = response.json()
     red = red_context.new_page()
-    red.goto(created["seat_url"])
-    wait_ready(red)
     blue = browser.new_context().new_page()
-    accept_invitation(blue, created["invite_url"])
-    wait_ready(blue)
+    take_both_seats(red, blue, created)
     for page, ply in ((red, 0), (blue, 1)):
         move = wait_moves_offered(page)[0]
         page.locator(f'#board [data-move="{move}"]').click()

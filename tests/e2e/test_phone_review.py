@@ -19,6 +19,7 @@ from tests.e2e.helpers import (
     box_of,
     create_table,
     record_announcements,
+    take_both_seats,
     wait_announced,
     wait_moves_offered,
     wait_ply,
@@ -87,11 +88,8 @@ def one_minute_pair(browser: Browser, server_url: str, network: Network) -> tupl
     created = api_table(red_context, server_url, "dots", DOTS, time_control=control)
     red = red_context.new_page()
     red.route_web_socket(re.compile(r"/ws$"), network.route)
-    red.goto(created["seat_url"])
-    wait_ready(red)
     blue = browser.new_context().new_page()
-    accept_invitation(blue, created["invite_url"])
-    wait_ready(blue)
+    take_both_seats(red, blue, created)
     return red, blue
 
 
@@ -187,11 +185,8 @@ def test_lines_that_appear_leave_the_board_where_it_is_and_an_offer_is_seen_near
     red_context = browser.new_context(viewport=PHONE)
     created = api_table(red_context, server_url, "dots", DOTS)
     red = red_context.new_page()
-    red.goto(created["seat_url"])
-    wait_ready(red)
     blue = browser.new_context().new_page()
-    accept_invitation(blue, created["invite_url"])
-    wait_ready(blue)
+    take_both_seats(red, blue, created)
     expect(red.locator("#player-blue .player__presence")).to_have_attribute(
         "data-presence", "online", timeout=TIMEOUT
     )
@@ -267,11 +262,8 @@ def test_a_move_chosen_in_the_list_brings_the_board_into_view(
     context = browser.new_context(viewport=PHONE, reduced_motion="reduce")
     created = api_table(context, server_url, "dots", DOTS)
     red = context.new_page()
-    red.goto(created["seat_url"])
-    wait_ready(red)
     blue = browser.new_context().new_page()
-    accept_invitation(blue, created["invite_url"])
-    wait_ready(blue)
+    take_both_seats(red, blue, created)
     play_record({"red": red, "blue": blue}, ["a1-b1", "a3-b3", "c1-d1"])
     item = red.locator("#move-list [data-replay-ply]").first
     item.scroll_into_view_if_needed()

@@ -17,6 +17,7 @@ from tests.e2e.helpers import (
     accept_invitation,
     create_table,
     seat,
+    take_both_seats,
     wait_moves_offered,
     wait_ply,
     wait_ready,
@@ -299,11 +300,8 @@ def test_the_line_above_the_board_says_who_ran_out_of_time(
         headers={"Content-Type": "application/json"},
     ).json()
     red = context.new_page()
-    red.goto(created["seat_url"])
-    wait_ready(red)
     blue = browser.new_context().new_page()
-    accept_invitation(blue, created["invite_url"])
-    wait_ready(blue)
+    take_both_seats(red, blue, created)
     # the clocks start with each player's first move; then Red lets the 6 seconds run out
     for ply, page in enumerate((red, blue)):
         page.locator(f'#board [data-move="{wait_moves_offered(page)[0]}"]').click()
