@@ -1,0 +1,121 @@
+"""A UX review of the table page's layout: what moves under a player's eyes or finger.
+
+- A chosen name took one or two lines more than the colour's name: on a 390x844 phone the
+  board moved down 38 px (y=498 -> 536) as the opponent saved theirs, and a long one broke in
+  the middle of its word ("Konstantinov / a (Red)").
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+import pytest
+from playwright.sync_api import Browser, BrowserContext, Page, ViewportSize, expect
+
+from tests.e2e.helpers import TIMEOUT, box_of, wait_ready
+
+pytestmark = pytest.mark.e2e
+
+SMALL_PHONE = ViewportSize(width=320, height=640)
+PHONE = ViewportSize(width=390, height=844)
+DESKTOP = ViewportSize(width=1280, height=800)
+SCREENS = {"320x640": SMALL_PHONE, "390x844": PHONE, "1280x800": DESKTOP}
+DOTS = {"grid": "square", "rows": 5, "cols": 5, "start": "standard"}
+REALTIME = {"kind": "realtime", "minutes": 3, "increment": 2}
+CORRESPONDENCE = {"kind": "correspondence", "days": 3}
+
+
+def new_context(browser: Browser, viewport: ViewportSize) -> BrowserContext:
+    phone = viewport["width"] < 600
+    return browser.new_context(viewport=viewport, is_mobile=phone, has_touch=phone)
+
+
+def create(context: BrowserContext, server_url: str, clock: Any = None) -> dict[str, Any]:
+    body: dict[str, Any] = {"game": "dots", "options": DOTS, "seat": "red"}
+    if clock:
+        body["time_control"] = clock
+    response = context.request.post(
+        server_url + "/api/tables",
+        data=json.dumps(body),
+        headers={"Content-Type": "application/json"},
+    )
+    assert response.status == 201, response.text()
+    created: dict[str, Any] = response.json()
+    return created
+
+
+def seated_pair(
+    browser: Browser, server_url: str, viewport: ViewportSize, clock: Any = None, lang: str = "en"
+) -> tuple[Page, Page]:
+    """Red's and Blue's pages, both seated and online, in the page language `lang`."""
+    red_context = new_context(browser, viewport)
+    created = create(red_context, server_url, clock)
+    blue = new_context(browser, viewport).new_page()
+    blue.goto(created["invite_url"])
+    blue.locator("#take-seat").click()
+    blue.wait_for_url(re.compile(r"/t/[^/]+$"), timeout=TIMEOUT)
+    red = red_context.new_page()
+    red.goto(created["seat_url"])
+    for page in (red, blue):
+        if lang != "en":
+            page.goto(re.sub(r"[?#].*$", "", page.url) + f"?lang={lang}")
+        wait_ready(page)
+        expect(page.locator("#player-blue .player__presence")).to_have_attribute(
+            "data-presence", "online", timeout=TIMEOUT
+        )
+    return red, blue
+
+
+def top_in_page(page: Page, selector: str) -> float:
+    """Where the element's top is in the page (the page may have scrolled)."""
+    return float(box_of(page.locator(selector))["y"] + page.evaluate("scrollY"))
+
+
+def heights(page: Page) -> list[float]:
+    return [box_of(page.locator(f"#player-{player}"))["height"] for player in ("red", "blue")]
+
+
+def save_name(page: Page, name: str) -> None:
+    page.locator("#nickname").fill(name)
+    page.locator("#nickname-form").get_by_role("button").click()
+
+
+@pytest.mark.parametrize("screen", list(SCREENS))
+def test_a_chosen_name_keeps_to_one_line_and_moves_nothing(
+    browser: Browser, server_url: str, screen: str
+) -> None:
+    red, blue = seated_pair(browser, server_url, SCREENS[screen], REALTIME)
+    board, rows = top_in_page(red, "#board svg"), heights(red)
+    line = box_of(red.locator("#player-blue .player__name"))["height"]
+
+    save_name(blue, "Konstantinova Alexandrov")  # 24 characters, the most a name may have
+    save_name(red, "Väinämöinen the Great")
+    name = red.locator("#player-blue .player__name")
+    # the whole name is the element's text: a screen reader reads all of it
+    expect(name).to_have_text("Konstantinova Alexandrov (Blue)", timeout=TIMEOUT)
+    expect(red.locator("#player-red .player__name")).to_have_text(
+        "Väinämöinen the Great (Red, you)", timeout=TIMEOUT
+    )
+    # one line, never broken inside a word: cut short with an ellipsis where it must be
+    assert box_of(name)["height"] == pytest.approx(line, abs=0.5)
+    assert name.evaluate("e => getComputedStyle(e).textOverflow") == "ellipsis"
+    # nothing moved: the players' boxes and the board are where they were
+    assert heights(red) == pytest.approx(rows, abs=0.5)
+    assert top_in_page(red, "#board svg") == pytest.approx(board, abs=0.5)
+    assert red.evaluate("document.documentElement.scrollWidth") <= SCREENS[screen]["width"]
+
+
+@pytest.mark.parametrize("clock", ["no-clock", "realtime", "correspondence"])
+@pytest.mark.parametrize("screen", list(SCREENS))
+def test_the_players_own_words_are_never_cut_short(
+    browser: Browser, server_url: str, screen: str, clock: str
+) -> None:
+    """Kept to one line, the longest of the players' own words ("Punainen (sinä)", "Sininen
+    (sinä)") still fit beside the mark, the score and the clock, on both seats."""
+    time_control = {"no-clock": None, "realtime": REALTIME, "correspondence": CORRESPONDENCE}
+    for page in seated_pair(browser, server_url, SCREENS[screen], time_control[clock], "fi"):
+        for player in ("red", "blue"):
+            name = page.locator(f"#player-{player} .player__name")
+            assert name.evaluate("e => e.scrollWidth <= e.clientWidth"), name.text_content()
