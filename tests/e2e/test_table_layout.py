@@ -3,6 +3,9 @@
 - A chosen name took one or two lines more than the colour's name: on a 390x844 phone the
   board moved down 38 px (y=498 -> 536) as the opponent saved theirs, and a long one broke in
   the middle of its word ("Konstantinov / a (Red)").
+- On a 1280x800 desktop the creator waiting for the friend read "Nobody sits opposite you yet:
+  send them the invitation link.", and the invitation card was below the screen (y=863-955),
+  at the foot of the side panel.
 """
 
 from __future__ import annotations
@@ -119,3 +122,45 @@ def test_the_players_own_words_are_never_cut_short(
         for player in ("red", "blue"):
             name = page.locator(f"#player-{player} .player__name")
             assert name.evaluate("e => e.scrollWidth <= e.clientWidth"), name.text_content()
+
+
+@pytest.mark.parametrize("clock", ["no-clock", "realtime", "correspondence"])
+@pytest.mark.parametrize("screen", list(SCREENS))
+def test_the_invitation_is_on_the_first_screen_while_nobody_sits_opposite(
+    browser: Browser, server_url: str, screen: str, clock: str
+) -> None:
+    time_control = {"no-clock": None, "realtime": REALTIME, "correspondence": CORRESPONDENCE}
+    context = new_context(browser, SCREENS[screen])
+    created = create(context, server_url, time_control[clock])
+    red = context.new_page()
+    red.goto(created["seat_url"])
+    wait_ready(red)
+    expect(red.locator("#turn-note")).to_contain_text("send them the invitation link")
+    invite = red.locator("#invite")
+    expect(invite).to_be_in_viewport(ratio=1)
+    assert red.evaluate("scrollY") == 0
+    if screen != "1280x800":
+        return  # on a phone the invitation is above the board (as before), and goes with it
+    copy = box_of(invite.get_by_role("button", name="Copy"))
+    abort = box_of(red.locator("#action-abort"))
+
+    friend = new_context(browser, SCREENS[screen]).new_page()
+    friend.goto(created["invite_url"])
+    friend.locator("#take-seat").click()
+    expect(invite).to_be_hidden(timeout=TIMEOUT)
+    expect(red.locator("#player-blue .player__presence")).to_have_attribute(
+        "data-presence", "online", timeout=TIMEOUT
+    )
+    # under a pointer left on the invitation's Copy button comes nothing that acts on the game
+    # (a quick message at most), and the button to abort the table stays near where it was
+    # (the draw and resign buttons come in above it, and with a deadline the players grow)
+    under = red.evaluate(
+        """([x, y]) => {
+            const found = document.elementFromPoint(x, y);
+            return found.closest(".card")?.id || found.tagName;
+        }""",
+        [copy["x"] + copy["width"] / 2, copy["y"] + copy["height"] / 2],
+    )
+    assert under in ("quick", "links", "MAIN", "ASIDE"), under
+    moved = box_of(red.locator("#action-abort"))["y"] - abort["y"]
+    assert 0 <= moved <= 52, moved
