@@ -6,6 +6,9 @@
 - On a 1280x800 desktop the creator waiting for the friend read "Nobody sits opposite you yet:
   send them the invitation link.", and the invitation card was below the screen (y=863-955),
   at the foot of the side panel.
+- A refused quick message ("Refused: Too many actions at once…") came as a notice above the
+  quick messages and pushed their buttons down under the pointer (105 px at 1280x800, 85 at
+  390x844, 102 at 320x640).
 """
 
 from __future__ import annotations
@@ -15,7 +18,7 @@ import re
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, BrowserContext, Page, ViewportSize, expect
+from playwright.sync_api import Browser, BrowserContext, FloatRect, Page, ViewportSize, expect
 
 from tests.e2e.helpers import TIMEOUT, box_of, wait_ready
 
@@ -164,3 +167,38 @@ def test_the_invitation_is_on_the_first_screen_while_nobody_sits_opposite(
     assert under in ("quick", "links", "MAIN", "ASIDE"), under
     moved = box_of(red.locator("#action-abort"))["y"] - abort["y"]
     assert 0 <= moved <= 52, moved
+
+
+def overlap(a: FloatRect, b: FloatRect) -> bool:
+    return (
+        a["x"] < b["x"] + b["width"]
+        and b["x"] < a["x"] + a["width"]
+        and a["y"] < b["y"] + b["height"]
+        and b["y"] < a["y"] + a["height"]
+    )
+
+
+@pytest.mark.parametrize("screen", list(SCREENS))
+def test_a_refusal_moves_nothing_under_the_pointer_and_is_seen_and_announced(
+    browser: Browser, server_url: str, screen: str
+) -> None:
+    red, _blue = seated_pair(browser, server_url, SCREENS[screen])
+    say = red.locator('#quick button[data-say="good_luck"]')
+    say.click()  # the first is said (and told under the board: on a phone, above this card)
+    expect(red.locator("#feedback")).to_have_text("Red says: Good luck!", timeout=TIMEOUT)
+    say.scroll_into_view_if_needed()
+    where = box_of(say)
+    notice = red.locator("#notice")
+    for _ in range(4):  # three at once are said, the next is refused
+        say.click()
+    expect(notice).to_contain_text("Refused: Too many actions at once.", timeout=TIMEOUT)
+    expect(notice).to_have_attribute("role", "alert")
+    # the button is where it was, and the notice is in full view, clear of it
+    assert box_of(say) == pytest.approx(where, abs=0.5)
+    expect(notice).to_be_in_viewport(ratio=1)
+    assert not overlap(box_of(notice), box_of(say))
+    # at the top of the page it hides neither the players (their clocks) nor the board
+    red.evaluate("scrollTo(0, 0)")
+    for selector in ("#board svg", ".players"):
+        assert not overlap(box_of(notice), box_of(red.locator(selector))), selector
+    assert red.evaluate("document.documentElement.scrollWidth") <= SCREENS[screen]["width"]
