@@ -7,7 +7,7 @@ import re
 import time
 from typing import Any
 
-from playwright.sync_api import FloatRect, Locator, Page, expect
+from playwright.sync_api import BrowserContext, FloatRect, Locator, Page, expect
 
 TIMEOUT = 10_000  # ms; every wait in these tests is for the server's answer
 
@@ -145,3 +145,25 @@ def take_both_seats(red: Page, blue: Page, created: dict[str, Any]) -> None:
     wait_ready(red)
     accept_invitation(blue, created["invite_url"])
     wait_ready(blue)
+
+
+def api_table(
+    context: BrowserContext,
+    server_url: str,
+    game: str,
+    options: dict[str, Any],
+    clock: dict[str, Any] | None = None,
+) -> dict[str, Any]:
+    """A table made through ``POST /api/tables`` from ``context``, the creator Red (with
+    ``clock``, a time control): the API's answer (its seat, invitation and watch links)."""
+    body: dict[str, Any] = {"game": game, "options": options, "seat": "red"}
+    if clock:
+        body["time_control"] = clock
+    response = context.request.post(
+        server_url + "/api/tables",
+        data=json.dumps(body),
+        headers={"Content-Type": "application/json"},
+    )
+    assert response.status == 201, response.text()
+    created: dict[str, Any] = response.json()
+    return created

@@ -9,7 +9,6 @@ with a correspondence one (9x9 Swaptimum: 919 with a correspondence clock)."""
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 import pytest
@@ -19,6 +18,7 @@ from tests.e2e.games import play_game
 from tests.e2e.helpers import (
     TIMEOUT,
     accept_invitation,
+    api_table,
     box_of,
     wait_moves_offered,
     wait_ply,
@@ -50,16 +50,7 @@ def seated_pair(
 ) -> list[Page]:
     """Red's and Blue's pages on phones, both seated: the game is on, Red to move."""
     red_context = on_phone(browser, viewport)
-    body: dict[str, Any] = {"game": game, "options": GAMES[game], "seat": "red"}
-    if clock:
-        body["time_control"] = clock
-    response = red_context.request.post(
-        server_url + "/api/tables",
-        data=json.dumps(body),
-        headers={"Content-Type": "application/json"},
-    )
-    assert response.status == 201, response.text()
-    created = response.json()
+    created = api_table(red_context, server_url, game, GAMES[game], clock)
     blue = on_phone(browser, viewport).new_page()
     accept_invitation(blue, created["invite_url"])
     red = red_context.new_page()

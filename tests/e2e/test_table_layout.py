@@ -13,14 +13,13 @@
 
 from __future__ import annotations
 
-import json
 import re
 from typing import Any
 
 import pytest
 from playwright.sync_api import Browser, BrowserContext, FloatRect, Page, ViewportSize, expect
 
-from tests.e2e.helpers import TIMEOUT, box_of, wait_ready
+from tests.e2e.helpers import TIMEOUT, api_table, box_of, wait_ready
 
 pytestmark = pytest.mark.e2e
 
@@ -39,17 +38,7 @@ def new_context(browser: Browser, viewport: ViewportSize) -> BrowserContext:
 
 
 def create(context: BrowserContext, server_url: str, clock: Any = None) -> dict[str, Any]:
-    body: dict[str, Any] = {"game": "dots", "options": DOTS, "seat": "red"}
-    if clock:
-        body["time_control"] = clock
-    response = context.request.post(
-        server_url + "/api/tables",
-        data=json.dumps(body),
-        headers={"Content-Type": "application/json"},
-    )
-    assert response.status == 201, response.text()
-    created: dict[str, Any] = response.json()
-    return created
+    return api_table(context, server_url, "dots", DOTS, clock)
 
 
 def seated_pair(
