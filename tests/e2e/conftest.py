@@ -6,6 +6,7 @@ the system browser (never ``playwright install``, which downloads one).
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import socket
@@ -19,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from playwright.sync_api import Error as PlaywrightError
 
 CHROMIUM = os.environ.get("PLAYTABLE_CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_ARGS = [
@@ -63,6 +65,23 @@ def pytest_terminal_summary(terminalreporter: Any) -> None:
 @pytest.fixture(scope="session")
 def browser_type_launch_args(browser_type_launch_args: dict[str, Any]) -> dict[str, Any]:
     return {**browser_type_launch_args, "executable_path": CHROMIUM, "args": CHROMIUM_ARGS}
+
+
+@pytest.fixture(autouse=True)
+def _close_the_tests_contexts(request: pytest.FixtureRequest) -> Iterator[None]:
+    """Close every browser context a test opened, once it ends.
+
+    Most tests open their contexts with ``browser.new_context()`` (two players, a spectator),
+    which nothing closes: by the end of the suite the one Chromium held hundreds of live
+    pages, each with its socket and its ticking clocks, and the last tests ran out of time.
+    """
+    yield
+    if "browser" not in request.fixturenames:
+        return
+    browser = request.getfixturevalue("browser")
+    for context in list(browser.contexts):
+        with contextlib.suppress(PlaywrightError):  # a crashed context is closed already
+            context.close()
 
 
 def _free_port() -> int:

@@ -65,6 +65,8 @@ def test_the_swap_chooser_leaves_the_board_tappable_with_large_text(
     viewport = red.viewport_size
     assert viewport
     chooser = box(red, "#swap-chooser")
+    # the page does not scroll sideways (it was 466 px wide on a 390 px phone at 200% text)
+    assert page_width(red) <= viewport["width"]
     # every square to choose is on screen, above the chooser, not covered by anything, and
     # big enough for a finger
     for name in picks(red):
