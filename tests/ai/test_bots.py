@@ -276,6 +276,21 @@ def test_medium_and_hard_stop_a_win_in_one_the_playouts_miss(level: str) -> None
         assert mcts.immediate_win(game.play(state, text)) is None, text
 
 
+def test_the_guard_blocks_a_win_in_one_even_when_its_time_is_up() -> None:
+    """On a busy machine (CI under load) the search used the whole budget, the guard found
+    its deadline passed before it tried the block, and the bot played f6, after which red
+    wins at once."""
+    game = load("swaptimum", {"size": 9})
+    assert isinstance(game, Swaptimum)
+    state = game.replay(LATE_9X9)
+    mcts = MCTS(game, random.Random(0))
+    careless = game.parse_move("f6")
+    ranked = [careless, *(m for m in game.legal_moves(state) if m != careless)]
+    move = mcts.guarded(state, ranked, time.perf_counter() - 1.0)
+    assert move is not None and move != careless
+    assert mcts.immediate_win(game.apply(state, move)) is None
+
+
 # A 5x5 game of random play, blue to move: the swap b5:b5-c5 hands red b5 and c5 and with
 # them red's chain from row 1 to row 5, so it loses on the spot.
 SELF_LOSING_5X5 = ["d2", "e1", "a1", "c4", "b1", "d4", "b2", "e3", "a2", "e5", "c5", "e4", "b4",
