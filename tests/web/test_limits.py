@@ -105,13 +105,16 @@ def test_connections_per_table_are_capped(db_url: str) -> None:
 
 
 def test_an_idle_connection_is_closed_with_a_reason(db_url: str) -> None:
-    with app_with(db_url, Limits(idle_seconds=0.3)) as client:
+    with app_with(db_url, Limits(idle_seconds=1.0)) as client:
         table = create_table(client)
         with connect(client, table.id, watch=True) as session:
             socket = Socket(session)
             socket.join()
-            time.sleep(0.1)
-            socket.alive()  # a ping is not silence
+            started = time.monotonic()
+            for _ in range(5):  # pings for longer than the idle time: a ping is not silence
+                time.sleep(0.3)
+                socket.alive()
+            assert time.monotonic() - started > 1.0
             error = socket.error()
             assert error["code"] == "idle"
             with pytest.raises(WebSocketDisconnect) as closed:
