@@ -1,9 +1,9 @@
 """Fan-out of table events to every socket watching a table."""
 
-from playtable.bus.base import Bus, Presence, Subscription
+from playtable.bus.base import DEFAULT_PREFIX, Bus, Presence, Subscription
 from playtable.bus.memory import InProcessBus
 
-__all__ = ["Bus", "InProcessBus", "Presence", "Subscription", "make_bus"]
+__all__ = ["DEFAULT_PREFIX", "Bus", "InProcessBus", "Presence", "Subscription", "make_bus"]
 
 
 def make_bus(
@@ -13,7 +13,7 @@ def make_bus(
     ``database_url`` the Redis bus relays through PostgreSQL while Redis is away."""
     if not redis_url:
         return InProcessBus()
-    from playtable.bus.redis import DEFAULT_PREFIX, RedisBus
+    from playtable.bus.redis import RedisBus
     from playtable.bus.relay import relay_url
 
     return RedisBus(redis_url, prefix=prefix or DEFAULT_PREFIX, relay_dsn=relay_url(database_url))

@@ -19,6 +19,9 @@ Message = dict[str, Any]
 #: The name under which a process reports its spectators' sockets to :class:`Presence`.
 WATCHING = "watch"
 
+# Where a site keeps its keys in a shared Redis (the bus, presence, the budgets).
+DEFAULT_PREFIX = "playtable:"
+
 
 class Subscription(ABC):
     """The messages about one table, from the moment of subscribing until closed."""

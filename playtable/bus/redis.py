@@ -30,7 +30,7 @@ import redis.asyncio as aioredis
 from redis.exceptions import RedisError
 
 from playtable.aio import cancel_and_wait
-from playtable.bus.base import Bus, Message, Subscription
+from playtable.bus.base import DEFAULT_PREFIX, Bus, Message, Subscription
 from playtable.bus.breaker import Breaker
 from playtable.bus.memory import OVERFLOW, REREAD, QueueSubscription, Subscribers
 from playtable.bus.redis_presence import RedisPresence
@@ -39,7 +39,6 @@ from playtable.outages import Outage
 
 log = logging.getLogger(__name__)
 
-DEFAULT_PREFIX = "playtable:"
 HEARTBEAT = 5.0  # seconds between heartbeats
 
 

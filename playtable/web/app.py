@@ -15,8 +15,7 @@ from starlette.routing import Router
 from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
 import playtable
-from playtable.bus import Bus, make_bus
-from playtable.bus.redis import DEFAULT_PREFIX
+from playtable.bus import DEFAULT_PREFIX, Bus, make_bus
 from playtable.logs import shown_url
 from playtable.store import DEFAULT_URL, Store
 from playtable.tables import TableService

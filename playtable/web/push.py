@@ -23,12 +23,8 @@ import logging
 import os
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import pywebpush
-import requests
-from cryptography.hazmat.primitives import serialization
-from py_vapid import Vapid02
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import BaseRoute, Route
@@ -43,12 +39,15 @@ from playtable.web.keyfiles import made_once
 from playtable.web.links import seat_token_from
 from playtable.web.push_endpoints import (
     EndpointRefused,
-    GlobalOnly,
     Unresolved,
     check_resolved,
     host_and_port,
 )
 from playtable.web.templating import STATIC_DIR, available_languages, translations
+
+if TYPE_CHECKING:  # the key and the sending are imported when first needed (push_transport)
+    import requests
+    from py_vapid import Vapid02
 
 logger = logging.getLogger(__name__)
 
@@ -61,6 +60,8 @@ SEND_THREADS = 2  # pushes are sent in threads of their own, never the store's
 
 def load_vapid(path: str | None = None) -> Vapid02:
     """The site's VAPID key pair, from ``path`` or ``PLAYTABLE_VAPID_KEY_FILE``; made once."""
+    from py_vapid import Vapid02
+
     file = Path(path or os.environ.get("PLAYTABLE_VAPID_KEY_FILE") or DEFAULT_KEY_FILE)
 
     def fresh() -> bytes:
@@ -75,20 +76,12 @@ def load_vapid(path: str | None = None) -> Vapid02:
 
 def public_key(vapid: Vapid02) -> str:
     """The ``applicationServerKey``: the uncompressed P-256 point, base64url."""
+    from cryptography.hazmat.primitives import serialization
+
     raw = vapid.public_key.public_bytes(
         serialization.Encoding.X962, serialization.PublicFormat.UncompressedPoint
     )
     return base64.urlsafe_b64encode(raw).decode().rstrip("=")
-
-
-class _NoRedirects(requests.Session):
-    """A session that follows no redirect: a push service answers a push itself (RFC 8030),
-    and a redirect would send the push to an address nobody checked (a review: a 307 to
-    ``http://127.0.0.1/...`` took the POST and its body to a loopback-only service)."""
-
-    def request(self, *args: Any, **kwargs: Any) -> requests.Response:
-        kwargs["allow_redirects"] = False
-        return super().request(*args, **kwargs)
 
 
 class Pusher:
@@ -128,7 +121,12 @@ class Pusher:
         task.add_done_callback(self._tasks.discard)
 
     async def _tell(self, table_id: str, player: Player, game: str) -> None:
-        for subscription in await self.store.push_subscriptions(table_id, player):
+        subscriptions = await self.store.push_subscriptions(table_id, player)
+        if not subscriptions:
+            return
+        import pywebpush
+
+        for subscription in subscriptions:
             _ = translations(subscription.lang).gettext
             payload = json.dumps(
                 {
@@ -169,16 +167,17 @@ class Pusher:
         check_resolved(endpoint, private_ok=self.private_endpoints)
 
     def _send(self, subscription: PushSubscription, payload: str) -> None:
+        from playtable.web import push_transport
+
         self._check_resolved(subscription.endpoint)
-        with _NoRedirects() as session:
-            if not self.private_endpoints:  # and where it connects is checked again
-                session.mount("https://", GlobalOnly())
-                session.mount("http://", GlobalOnly())
+        with push_transport.session(private_ok=self.private_endpoints) as session:
             self._post(subscription, payload, session)
 
     def _post(
         self, subscription: PushSubscription, payload: str, session: requests.Session
     ) -> None:
+        import pywebpush
+
         pywebpush.webpush(
             {
                 "endpoint": subscription.endpoint,

@@ -14,12 +14,7 @@ from __future__ import annotations
 
 import ipaddress
 import socket
-from typing import Any
 from urllib.parse import urlsplit
-
-from requests.adapters import HTTPAdapter
-from urllib3.connection import HTTPConnection, HTTPSConnection
-from urllib3.connectionpool import HTTPConnectionPool, HTTPSConnectionPool
 
 
 class EndpointRefused(ValueError):
@@ -30,7 +25,7 @@ class Unresolved(EndpointRefused):
     """The endpoint's host name does not resolve (now, from here)."""
 
 
-def _global(address: str) -> bool:
+def global_address(address: str) -> bool:
     ip = ipaddress.ip_address(address.split("%", 1)[0])  # an IPv6 zone is not part of it
     return ip.is_global and not ip.is_multicast
 
@@ -53,7 +48,7 @@ def host_and_port(endpoint: str, *, private_ok: bool = False) -> tuple[str, int]
         raise EndpointRefused("a push endpoint needs a host and no credentials")
     if not private_ok:
         try:
-            literal = not _global(host)
+            literal = not global_address(host)
         except ValueError:  # a name, not an address: checked when resolved
             literal = False
         if literal:
@@ -72,50 +67,8 @@ def check_resolved(endpoint: str, *, private_ok: bool = False) -> None:
     except OSError as error:
         raise Unresolved(f"the push endpoint's host does not resolve ({error})") from None
     for *_, address in found:
-        if not _global(str(address[0])):
+        if not global_address(str(address[0])):
             raise EndpointRefused("a push endpoint must be on the internet")
 
 
-def _connected_to_global(sock: socket.socket) -> socket.socket:
-    """``sock``, if the address it is connected to is a global one; else it is closed and
-    :class:`EndpointRefused` raised, before anything is sent on it."""
-    peer = str(sock.getpeername()[0])
-    if not _global(peer):
-        sock.close()
-        raise EndpointRefused(
-            "a push endpoint must be on the internet (it connected to a private address)"
-        )
-    return sock
-
-
-class _GlobalHTTPConnection(HTTPConnection):
-    def _new_conn(self) -> socket.socket:
-        return _connected_to_global(super()._new_conn())
-
-
-class _GlobalHTTPSConnection(HTTPSConnection):
-    def _new_conn(self) -> socket.socket:
-        return _connected_to_global(super()._new_conn())
-
-
-class _GlobalHTTPPool(HTTPConnectionPool):
-    ConnectionCls = _GlobalHTTPConnection
-
-
-class _GlobalHTTPSPool(HTTPSConnectionPool):
-    ConnectionCls = _GlobalHTTPSConnection
-
-
-class GlobalOnly(HTTPAdapter):
-    """A ``requests`` adapter whose connections go to global addresses only: each one is
-    checked once connected, so what is sent goes where the check looked."""
-
-    def init_poolmanager(self, *args: Any, **kwargs: Any) -> None:
-        super().init_poolmanager(*args, **kwargs)
-        self.poolmanager.pool_classes_by_scheme = {
-            "http": _GlobalHTTPPool,
-            "https": _GlobalHTTPSPool,
-        }
-
-
-__all__ = ["EndpointRefused", "GlobalOnly", "Unresolved", "check_resolved", "host_and_port"]
+__all__ = ["EndpointRefused", "Unresolved", "check_resolved", "global_address", "host_and_port"]
