@@ -4,7 +4,7 @@ the visitor's language (``Content-Language``), as ``{"error", "code"}`` for ``po
 
 from __future__ import annotations
 
-from babel.numbers import format_number
+from babel.numbers import format_decimal
 from starlette.requests import Request
 from starlette.responses import JSONResponse, PlainTextResponse, Response
 
@@ -58,7 +58,7 @@ def bad_ply(request: Request, kind: str, last: int) -> Response:
     gettext = translations(lang).gettext
     message = gettext(
         "The position is given by the number of moves before it, from 0 to %(last)s."
-    ) % {"last": format_number(last, locale=lang)}
+    ) % {"last": format_decimal(last, locale=lang)}
     return _said(lang, kind, 400, message, "bad_ply")
 
 
