@@ -20,6 +20,7 @@ import pytest
 from playwright.sync_api import Browser, BrowserContext, FloatRect, Page, ViewportSize, expect
 
 from tests.e2e.helpers import TIMEOUT, api_table, box_of, wait_ready
+from tests.e2e.positions import play_record
 
 pytestmark = pytest.mark.e2e
 
@@ -96,6 +97,14 @@ def test_a_chosen_name_keeps_to_one_line_and_moves_nothing(
     # one line, never broken inside a word: cut short with an ellipsis where it must be
     assert box_of(name)["height"] == pytest.approx(line, abs=0.5)
     assert name.evaluate("e => getComputedStyle(e).textOverflow") == "ellipsis"
+    # only the nickname gives way: "(Red, you)" is always whole, and the tooltip tells all
+    own = red.locator("#player-red .player__name")
+    expect(own).to_have_attribute("title", "Väinämöinen the Great (Red, you)")
+    nick, affix = own.locator(".player__nick"), own.locator(".player__affix")
+    assert nick.evaluate("e => getComputedStyle(e).textOverflow") == "ellipsis"
+    assert affix.text_content() == " (Red, you)"
+    assert box_of(affix)["x"] + box_of(affix)["width"] <= box_of(own)["x"] + box_of(own)["width"]
+    assert affix.evaluate("e => e.scrollWidth <= e.clientWidth")
     # nothing moved: the players' boxes and the board are where they were
     assert heights(red) == pytest.approx(rows, abs=0.5)
     assert top_in_page(red, "#board svg") == pytest.approx(board, abs=0.5)
@@ -191,3 +200,29 @@ def test_a_refusal_moves_nothing_under_the_pointer_and_is_seen_and_announced(
     for selector in ("#board svg", ".players"):
         assert not overlap(box_of(notice), box_of(red.locator(selector))), selector
     assert red.evaluate("document.documentElement.scrollWidth") <= SCREENS[screen]["width"]
+    # it floats over the header (the Menu button on a phone) until it is closed
+    notice.get_by_role("button", name="Close").click()
+    expect(notice).to_be_hidden()
+
+
+@pytest.mark.parametrize("screen", ["390x844", "1280x800"])
+def test_a_touch_screen_is_told_how_to_tap_and_no_keys(
+    browser: Browser, server_url: str, screen: str
+) -> None:
+    """A phone's help under the board named the arrow keys, Enter and Space, and the
+    replay's help the ← → Home End keys: four lines of a 390 px screen about keys it has
+    not. A mouse and a keyboard still read all of it."""
+    red, blue = seated_pair(browser, server_url, SCREENS[screen])
+    play_record({"red": red, "blue": blue}, ["a1-b1"])
+    touch = SCREENS[screen]["width"] < 600
+    help_text = red.locator("#board-help")
+    expect(help_text).to_contain_text("Click or tap between two dots to draw a line.")
+    keys = red.locator("#board-help .board-help__keys")
+    expect(keys).to_have_text("Keyboard: arrow keys move between lines, Enter or Space draws.")
+    expect(red.locator(".replay__help")).to_have_count(1)
+    if touch:
+        expect(keys).to_be_hidden()
+        expect(red.locator(".replay__help")).to_be_hidden()
+    else:
+        expect(keys).to_be_visible()
+        expect(red.locator(".replay__help")).to_be_visible()

@@ -4,9 +4,19 @@
 const $ = (id) => document.getElementById(id);
 
 export function showNotice(text) {
-  const notice = $("notice");
-  notice.textContent = text;
-  notice.hidden = false;
+  $("notice-text").textContent = text;
+  $("notice").hidden = false;
+}
+
+/** The notice's words ("" when none is shown). */
+export function noticeText() {
+  return $("notice").hidden ? "" : $("notice-text").textContent;
+}
+
+/** The notice floats at the top of the screen, over the menu on a phone: its close button
+ * puts it away (a later notice shows again). */
+export function wireNotice() {
+  $("notice-close")?.addEventListener("click", clearNotice);
 }
 
 // A notice for the page as it loads next (it reloads itself): kept in this tab's storage.
@@ -48,9 +58,8 @@ export function mayReload() {
 }
 
 export function clearNotice() {
-  const notice = $("notice");
-  notice.hidden = true;
-  notice.textContent = "";
+  $("notice").hidden = true;
+  $("notice-text").textContent = "";
 }
 
 let announceTimer = null;

@@ -17,7 +17,7 @@ import { connectionFor, MOVE_SILENCE_MS } from "./connection.js";
 import { DotsBoard } from "./dots.js";
 import { playerName, t } from "./i18n.js";
 import { showFeedback } from "./feedback.js";
-import { announce, showKeptNotice, showNotice } from "./notices.js";
+import { announce, showKeptNotice, showNotice, wireNotice } from "./notices.js";
 import { takeRematchSwap } from "./rematch_note.js";
 import { replayFor } from "./replay.js";
 import { SwaptimumBoard } from "./swaptimum.js";
@@ -121,6 +121,7 @@ window.addEventListener("pageshow", (event) => {
 render();
 // Why the page loaded again: its seat link was replaced elsewhere. Not said where the page
 // is still seated (this browser made the new link, and its cookie holds it).
+wireNotice();
 showKeptNotice(page.you === null);
 // Come from the previous game to its rematch: the colours swapped, and the player is told.
 if (takeRematchSwap(table.id, page.you)) {

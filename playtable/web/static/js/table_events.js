@@ -11,6 +11,7 @@ import {
   forgetNext,
   keepNotice,
   mayReload,
+  noticeText,
   showNotice,
 } from "./notices.js";
 import { applyPatch } from "./patch.js";
@@ -162,7 +163,7 @@ function noteUnsent(next) {
     // settled: played (late or not), or the game moved on otherwise (a flag, a take-back):
     // the notice about it goes, "checking" or "play it again" alike
     state.unsent = null;
-    if ($("notice").textContent === unsent.notice) clearNotice();
+    if (noticeText() === unsent.notice) clearNotice();
   } else if (!unsent.told) {
     unsent.told = true;
     unsent.notice = t("move_not_sent", { move: unsent.move });

@@ -194,10 +194,10 @@ function renderPlayers(shown) {
     const colour = playerName(player);
     const mine = player === you;
     if (seat.nickname) {
-      const key = mine ? "nickname_of_you" : "nickname_of";
-      name.textContent = t(key, { name: seat.nickname, player: colour });
+      showNickname(name, mine ? "nickname_of_you" : "nickname_of", seat.nickname, colour);
     } else {
       name.textContent = mine ? t("you_suffix", { player: colour }) : colour;
+      name.removeAttribute("title");
     }
     const presence = row.querySelector(".player__presence");
     // while this page is offline it cannot know who else is: it says so (and that its own
@@ -215,6 +215,30 @@ function renderPlayers(shown) {
     const scoreEl = row.querySelector(".player__score");
     if (scoreEl && score) scoreEl.textContent = formatNumber(score[player]);
   }
+}
+
+/** A chosen nickname with its colour (and "you"), as the language words it: only the
+ * nickname is cut short with an ellipsis where the line is too narrow, never "(Red, you)"
+ * beside it; the whole text is the element's text and its tooltip. */
+function showNickname(el, key, nickname, colour) {
+  const full = t(key, { name: nickname, player: colour });
+  if (el.textContent === full && el.querySelector(".player__nick")) return;
+  const mark = "\u0000";
+  const [before, after = ""] = t(key, { name: mark, player: colour }).split(mark);
+  const parts = [
+    ["player__affix", before],
+    ["player__nick", nickname],
+    ["player__affix", after],
+  ].filter(([, text]) => text);
+  el.replaceChildren(
+    ...parts.map(([className, text]) => {
+      const span = document.createElement("span");
+      span.className = className;
+      span.textContent = text;
+      return span;
+    }),
+  );
+  el.title = full;
 }
 
 function renderOffers(over) {
