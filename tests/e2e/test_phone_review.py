@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import re
+import time
 from typing import Any
 
 import pytest
@@ -117,11 +118,13 @@ def test_offline_on_your_move_your_own_clock_runs_on(browser: Browser, server_ur
 
     network.restore(red)
     expect(red.locator("#offline-banner")).to_be_hidden(timeout=TIMEOUT)
-    after = seconds(red, "red")
+    after, read_at = seconds(red, "red"), time.monotonic()
     assert after <= during + 0.3, (during, after)  # no time given back on the way in
-    # the server's own figure agrees with the page's, within a second of the network
+    # the server's own figure agrees with the page's, within a second of the network (the
+    # clock ran on between the two readings: on a busy machine that took a second or more)
     server = seconds(blue, "red")
-    assert abs(server - after) < 1.5, (server, after)
+    ran = time.monotonic() - read_at
+    assert abs(server - (after - ran)) < 1.5, (server, after, ran)
 
     # as if a low-time warning had been read out, then the game ends: the warning goes
     red.evaluate(
