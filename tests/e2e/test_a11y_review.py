@@ -207,7 +207,7 @@ def test_a_plain_winning_placement_is_announced_as_the_result_shows_it(
     expect(red.locator("#announcer")).to_contain_text("checker on b2")
     record_announcements(red)
     play_record(seats, ["a3"])
-    shown = "Red wins: a chain of Red checkers joins both sides."
+    shown = "You win: your chain joins both sides."  # said to Red, the winner
     expect(red.locator("#result-text")).to_have_text(shown)
     wait_announced(red, shown)
     said = red.evaluate("window.__said")
@@ -312,10 +312,12 @@ def test_a_resignation_and_an_agreed_draw_are_announced_once(
         record_announcements(page)
     red.locator("#action-resign").click()
     red.locator("#resign-confirm").click()
-    for page in (red, blue):
-        wait_announced(page, "Red resigned. Blue wins.")
+    # each player hears the result once, in the words the result card shows them
+    for page, said in ((red, "You resigned. Blue wins."), (blue, "Red resigned. You win.")):
+        wait_announced(page, said)
         page.wait_for_timeout(300)
-        assert page.evaluate("window.__said")[-1] == "Red resigned. Blue wins."
+        assert page.evaluate("window.__said")[-1] == said
+        expect(page.locator("#result-text")).to_have_text(said)
 
 
 # -- 7: the replay buttons keep the focus ----------------------------------------------------

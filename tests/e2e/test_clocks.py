@@ -105,7 +105,7 @@ def test_a_real_time_game_is_lost_on_time_while_a_spectator_watches(
     expect(spectator.locator("#result-text")).to_have_text(
         "Red ran out of time. Blue wins.", timeout=TIMEOUT
     )
-    expect(red.locator("#result-text")).to_have_text("Red ran out of time. Blue wins.")
+    expect(red.locator("#result-text")).to_have_text("You ran out of time. Blue wins.")
     expect(spectator.locator("#clock-red")).to_have_text("0.0")
     expect(czech.locator("#clock-red")).to_have_text("0,0")
     record = spectator.request.get(watch_url.replace("/watch", "/record")).text()
@@ -177,7 +177,7 @@ def test_a_correspondence_game_ends_on_time_while_nobody_is_connected(
     assert outcome == {"winner": "blue", "reason": "timeout", "score": {"red": 0, "blue": 0}}
     back = red_context.new_page()
     back.goto(f"{url}/t/{table_id}")
-    expect(back.locator("#result-text")).to_have_text("Red ran out of time. Blue wins.")
+    expect(back.locator("#result-text")).to_have_text("You ran out of time. Blue wins.")
     blue_context.close()
 
 

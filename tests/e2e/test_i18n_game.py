@@ -62,7 +62,10 @@ def test_a_full_game_in_korean(browser: Browser, server_url: str) -> None:
     # the result, the players and the announcements, all in Korean
     winner = outcome(red)
     assert winner in ("red", "blue", "draw")
-    expect(red.locator("#result-text")).to_have_text(re.compile(r"(빨강|파랑) 승리|무승부"))
+    # said to the player: "You win (7:5)." / "You lose (5:7)." / "Draw, 6:6."
+    expect(red.locator("#result-text")).to_have_text(
+        re.compile(r"승리했습니다|패배했습니다|무승부")
+    )
     wait_announced(red, "선을 긋고 상자")  # "... drew a line and claimed a box"
     said = red.evaluate("window.__said")
     assert any(s.endswith("차례입니다.") for s in said), said  # "Blue to move."

@@ -220,6 +220,9 @@ def test_the_line_above_the_board_gives_a_player_the_score(
     expect(turn["watcher"]).to_have_text(
         f"{winner.capitalize()} wins {score[winner]}–{score[loser]}.{rule}"
     )
+    # the result card says it in the same words (it said "Red wins 18–7." to both players)
+    for who, page in pages.items():
+        expect(page.locator("#result-text")).to_have_text(turn[who].inner_text())
 
 
 def test_the_line_above_the_board_says_a_finnish_player_lost_and_by_how_much(

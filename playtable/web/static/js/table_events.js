@@ -17,7 +17,7 @@ import {
 import { applyPatch } from "./patch.js";
 import { rememberRematch } from "./rematch_note.js";
 import { playSound } from "./sound.js";
-import { inPageLanguage, resultText } from "./table_panels.js";
+import { inPageLanguage, playerResultText } from "./table_panels.js";
 import { other, page, state, you } from "./table_state.js";
 
 const MOVED_ON_MS = 3000; // a message stays at least this long before a move takes it away
@@ -182,7 +182,7 @@ function announceCatchUp(before, next) {
   const move = next.moves[next.moves.length - 1];
   const over = next.outcome !== null && next.outcome !== undefined;
   if (over) {
-    announce(resultText(next.outcome, next));
+    announce(playerResultText(next.outcome, next));
     return;
   }
   if (!mover || !move || mover === you) return;
@@ -251,7 +251,8 @@ function handleEvent(event, after) {
       break;
     }
     case "resign":
-      text = t("wins_resign", { loser: who, winner: playerName(other(event.player)) });
+      // in the words of the result that follows ("You resigned. Red wins."), read once
+      text = playerResultText({ winner: other(event.player), reason: "resign" }, after);
       break;
     case "draw_offered":
     case "undo_requested":
@@ -296,7 +297,7 @@ function handleEvent(event, after) {
     case "game_over":
       clearFeedback(); // the result says what happened
       playSound("end");
-      text = resultText(event.outcome, after);
+      text = playerResultText(event.outcome, after);
       break;
     default:
       break;

@@ -112,7 +112,7 @@ function renderTurn(over, shown) {
         : t("step_turn", { ply: shown.ply, total: table.ply, player });
     status = "past";
   } else if (over) {
-    text = turnResult(table.outcome, table);
+    text = playerResultText(table.outcome, table);
     status = "over";
   } else if (you && !myTurn() && !table.seats[opponent].taken) {
     text = t("waiting_for_opponent");
@@ -490,9 +490,11 @@ export function resultText(outcome, current = state.table) {
   }
 }
 
-// The turn line at the end of the game: the result with its reason and score, said to the
-// player ("You win 18–7.", "Blue resigned. You win."); a spectator reads the result's words.
-function turnResult(outcome, current) {
+// The result with its reason and score, said to the player ("You win 18–7.", "Blue
+// resigned. You win."): the turn line, the result card and what a screen reader announces;
+// a spectator reads the result's words ("Red wins 18–7.").
+export function playerResultText(outcome, current = state.table) {
+  if (!outcome) return "";
   if (!you || !outcome.winner) return resultText(outcome, current); // draws, aborts, watchers
   const won = outcome.winner === you;
   const opponent = playerName(other(you));
@@ -530,7 +532,7 @@ function renderResult(over) {
     box.hidden = true;
     return;
   }
-  $("result-text").textContent = resultText(table.outcome);
+  $("result-text").textContent = playerResultText(table.outcome, table);
   const rematchLink = $("rematch-watch-link");
   rematchLink.hidden = !table.rematch_id || Boolean(you);
   if (table.rematch_id) {
