@@ -16,8 +16,9 @@ import {
 } from "./notices.js";
 import { applyPatch } from "./patch.js";
 import { rememberRematch } from "./rematch_note.js";
+import { playerResultText } from "./result_words.js";
 import { playSound } from "./sound.js";
-import { inPageLanguage, playerResultText } from "./table_panels.js";
+import { inPageLanguage } from "./table_panels.js";
 import { other, page, state, you } from "./table_state.js";
 
 const MOVED_ON_MS = 3000; // a message stays at least this long before a move takes it away
