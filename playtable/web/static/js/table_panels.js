@@ -1,6 +1,6 @@
 // The side panels of the table page, drawn from the table this page holds (table_state.js):
 // turn line and `document.title`, players and presence, offers, actions, links, move list,
-// result; and the words of a result, which the announcements use too.
+// the result card (its words: result_words.js).
 
 import { focusBoard } from "./board.js";
 import { updateClock } from "./clock.js";
