@@ -1,0 +1,97 @@
+"""Defects a player found playing the Dots and Boxes variants and Swaptimum in Korean, Czech
+and Finnish, on a phone (390x844) and a desktop (1280x800), at normal and at 200% text.
+
+- The players' card on a phone at 200% text: the two players sat side by side, 130 px of
+  name each, and a colour's name was cut short ("Punainen" needs 160 px: "Punai…",
+  "Sinin…", "Červe…") and "(sinä)", "(vy)" with it, so a player could not read which side was
+  theirs; in Korean the presence was cut ("접..", "빈..": 49 px of text in 40 px). Now, with
+  large text, the players go one under the other: the names 294 px wide, whole
+  ("Punainen (sinä)" 269 px), the presence 208 px ("접속 중" 49 px).
+- A variant page's play button on a phone at 200% text, in Finnish: "Pelaa
+  kuusikulmioruudukolla" was one unbreakable word as wide as the button, and the page was
+  496 px wide on a 390 px phone (398 px for "Pelaa kolmioruudukolla"): it scrolled sideways.
+  Now the word breaks and the page is 390 px wide.
+
+Large text is emulated as tests/e2e/test_layout_review.py does (``bypass_csp``)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from playwright.sync_api import Browser, Page
+
+from tests.e2e.helpers import api_table, take_both_seats, wait_ready
+from tests.e2e.test_layout_review import PHONE, box, large_text, page_width
+
+pytestmark = pytest.mark.e2e
+
+YOU = {"fi": "(sinä)", "cs": "(vy)", "ko": "(나)"}
+
+
+def seated_in(
+    browser: Browser, server_url: str, lang: str, game: str, options: dict[str, Any]
+) -> dict[str, Page]:
+    """Both players seated on phones, each page in ``lang`` with 200% text."""
+    red_context, blue_context = browser.new_context(**PHONE), browser.new_context(**PHONE)
+    created = api_table(red_context, server_url, game, options)
+    red, blue = red_context.new_page(), blue_context.new_page()
+    take_both_seats(red, blue, created)
+    for page in (red, blue):
+        page.goto(server_url + f"/{lang}" + page.url.removeprefix(server_url))
+        wait_ready(page)
+        large_text(page)
+    return {"red": red, "blue": blue}
+
+
+def cut_short(page: Page, selector: str) -> list[str]:
+    """The texts of ``selector`` that do not fit their box (cut by an ellipsis or a clamp)."""
+    cut: list[str] = page.eval_on_selector_all(
+        selector,
+        """els => els.filter(e => e.scrollWidth > e.clientWidth + 1
+                || e.scrollHeight > e.clientHeight + 1)
+            .map(e => `${e.textContent} (${e.scrollWidth}x${e.scrollHeight} in `
+                + `${e.clientWidth}x${e.clientHeight})`)""",
+    )
+    return cut
+
+
+@pytest.mark.parametrize(
+    ("lang", "game", "options"),
+    [
+        ("fi", "dots", {"rows": 3, "cols": 3, "misere": True}),
+        ("cs", "dots", {"grid": "hexagon", "size": 2}),
+        ("ko", "swaptimum", {"size": 9}),
+    ],
+    ids=["fi-misere", "cs-hexagon", "ko-swaptimum"],
+)
+def test_the_players_names_and_presence_are_whole_with_large_text_on_a_phone(
+    browser: Browser, server_url: str, lang: str, game: str, options: dict[str, Any]
+) -> None:
+    """Before: "Punai…" and "Sinin…" at 200% text (160 px of name in 130 px), "(sinä)" gone;
+    in Korean the presence "접.." (49 px in 40 px). After: whole names and presence."""
+    for colour, page in seated_in(browser, server_url, lang, game, options).items():
+        assert cut_short(page, ".player__name") == [], colour
+        assert cut_short(page, ".player__presence") == [], colour
+        own = page.locator(f".player--{colour} .player__name")
+        assert YOU[lang] in (own.text_content() or "")
+        viewport = page.viewport_size
+        assert viewport
+        assert page_width(page) <= viewport["width"]
+        for player in ("red", "blue"):
+            card = box(page, f".player--{player}")
+            assert card["x"] >= 0 and card["x"] + card["width"] <= viewport["width"]
+
+
+@pytest.mark.parametrize("slug", ["hexagon-grid", "triangle-grid"])
+def test_a_variant_pages_play_button_fits_a_phone_with_large_text(
+    browser: Browser, server_url: str, slug: str
+) -> None:
+    """Before: the Finnish page was 496 px wide on a 390 px phone at 200% text (398 px for
+    the triangle grid), its play button one unbreakable word. After: 390 px."""
+    page = browser.new_context(**PHONE).new_page()
+    page.goto(server_url + f"/fi/variants/{slug}")
+    large_text(page)
+    button = box(page, "[data-play]")
+    assert button["x"] >= 0 and button["x"] + button["width"] <= 390
+    assert page_width(page) <= 390
