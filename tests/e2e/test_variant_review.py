@@ -11,6 +11,9 @@ and Finnish, on a phone (390x844) and a desktop (1280x800), at normal and at 200
   kuusikulmioruudukolla" was one unbreakable word as wide as the button, and the page was
   496 px wide on a 390 px phone (398 px for "Pelaa kolmioruudukolla"): it scrolled sideways.
   Now the word breaks and the page is 390 px wide.
+- The result card's rematch button on a phone at 200% text, in Finnish: its one word
+  ("Uusintaottelu") made it 310 px wide in a card with 284 px inside its padding, its right
+  edge 5 px from the card's (34 px on the left). Now 280 px, 38 px from the right edge.
 
 Large text is emulated as tests/e2e/test_layout_review.py does (``bypass_csp``)."""
 
@@ -19,10 +22,11 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, Page
+from playwright.sync_api import Browser, Page, expect
 
 from tests.e2e.helpers import api_table, take_both_seats, wait_ready
 from tests.e2e.test_layout_review import PHONE, box, large_text, page_width
+from tests.e2e.test_player_review import resign
 
 pytestmark = pytest.mark.e2e
 
@@ -95,3 +99,19 @@ def test_a_variant_pages_play_button_fits_a_phone_with_large_text(
     button = box(page, "[data-play]")
     assert button["x"] >= 0 and button["x"] + button["width"] <= 390
     assert page_width(page) <= 390
+
+
+def test_the_rematch_button_stays_inside_the_result_card_with_large_text_on_a_phone(
+    browser: Browser, server_url: str
+) -> None:
+    """Before: "Uusintaottelu" 29 px past the card's padding (5 px from its edge on the right,
+    34 px on the left). After: inside the padding."""
+    seats = seated_in(browser, server_url, "fi", "dots", {"rows": 2, "cols": 2})
+    resign(seats["blue"])
+    red = seats["red"]
+    rematch = red.locator("#action-rematch")
+    expect(rematch).to_be_visible()
+    button, card = box(red, "#action-rematch"), box(red, "#result")
+    padding = red.locator("#result").evaluate("e => parseFloat(getComputedStyle(e).paddingRight)")
+    assert button["x"] + button["width"] <= card["x"] + card["width"] - padding
+    assert rematch.evaluate("e => e.scrollWidth <= e.clientWidth")
