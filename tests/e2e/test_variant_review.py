@@ -14,6 +14,12 @@ and Finnish, on a phone (390x844) and a desktop (1280x800), at normal and at 200
 - The result card's rematch button on a phone at 200% text, in Finnish: its one word
   ("Uusintaottelu") made it 310 px wide in a card with 284 px inside its padding, its right
   edge 5 px from the card's (34 px on the left). Now 280 px, 38 px from the right edge.
+- The home form's Dots and Boxes settings on a phone at 200% text: 40 px of the form's
+  padding and 32 px of the settings' on each side left the settings 205 px of a 390 px
+  phone, and words broke in their middle: "Kuusiku / lmio" (the hexagon grid's choice),
+  "Alkuasetel / ma", "Islantilaist / a" (the note on the Icelandic board), "vähem / män",
+  "바뀌었습 / 니다."; in Czech "Čtvercová", "vyhrává". Now the phone keeps the usual 20 px
+  and 16 px: 275 px, and the Finnish and Korean words are whole.
 
 Large text is emulated as tests/e2e/test_layout_review.py does (``bypass_csp``)."""
 
@@ -98,6 +104,41 @@ def test_a_variant_pages_play_button_fits_a_phone_with_large_text(
     large_text(page)
     button = box(page, "[data-play]")
     assert button["x"] >= 0 and button["x"] + button["width"] <= 390
+    assert page_width(page) <= 390
+
+
+BROKEN_WORDS = """root => {
+    const broken = [];
+    const walk = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+    for (let node = walk.nextNode(); node; node = walk.nextNode()) {
+        if (!node.parentElement.getClientRects().length) continue;
+        for (const word of node.data.matchAll(/[^\\s-]\\S*/g)) {
+            const range = document.createRange();
+            range.setStart(node, word.index);
+            range.setEnd(node, word.index + word[0].length);
+            const lines = new Set([...range.getClientRects()].map(r => Math.round(r.top)));
+            if (lines.size > 1) broken.push(word[0]);
+        }
+    }
+    return broken;
+}"""
+
+
+@pytest.mark.parametrize("lang", ["fi", "ko"])
+def test_the_home_forms_dots_settings_keep_their_words_whole_with_large_text_on_a_phone(
+    browser: Browser, server_url: str, lang: str
+) -> None:
+    """Before: "Kuusiku / lmio", "Alkuasetel / ma", "Islantilaist / a", "바뀌었습 / 니다." in
+    205 px of settings. After: 275 px, no word broken in its middle (a line may still end
+    at a hyphen: "laatikot - / asetukset")."""
+    page = browser.new_context(**PHONE).new_page()
+    page.goto(server_url + f"/{lang}")
+    large_text(page)
+    # the Icelandic board, then the hexagon grid: the note says the start changed
+    page.locator('[name="dots_start"]').select_option("icelandic")
+    page.locator(".segmented label", has=page.locator('input[value="hexagon"]')).click()
+    expect(page.locator("#start-note")).to_be_visible()
+    assert page.locator("#dots-settings").evaluate(BROKEN_WORDS) == []
     assert page_width(page) <= 390
 
 
