@@ -20,6 +20,11 @@ and Finnish, on a phone (390x844) and a desktop (1280x800), at normal and at 200
   "Alkuasetel / ma", "Islantilaist / a" (the note on the Icelandic board), "vähem / män",
   "바뀌었습 / 니다."; in Czech "Čtvercová", "vyhrává". Now the phone keeps the usual 20 px
   and 16 px: 275 px, and the Finnish and Korean words are whole.
+- A triangle grid of size 10 on a phone (390 px): the middles of two lines, where a finger
+  aims, were 16 px apart (20 px at size 8), and the zoom was not offered: it came below
+  32 px of dot spacing, a square's measure, where the lines' middles are 0.71 of it apart
+  (a triangle's 0.5). Now a triangle grid zooms below 45 px and to 62 px: the lines' middles
+  31 px apart when zoomed, as a square grid's.
 
 Large text is emulated as tests/e2e/test_layout_review.py does (``bypass_csp``)."""
 
@@ -30,7 +35,14 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from tests.e2e.helpers import api_table, take_both_seats, wait_ready
+from tests.e2e.helpers import (
+    api_table,
+    create_table,
+    take_both_seats,
+    wait_moves_offered,
+    wait_ply,
+    wait_ready,
+)
 from tests.e2e.test_layout_review import PHONE, box, large_text, page_width
 from tests.e2e.test_player_review import resign
 
@@ -156,3 +168,45 @@ def test_the_rematch_button_stays_inside_the_result_card_with_large_text_on_a_ph
     padding = red.locator("#result").evaluate("e => parseFloat(getComputedStyle(e).paddingRight)")
     assert button["x"] + button["width"] <= card["x"] + card["width"] - padding
     assert rematch.evaluate("e => e.scrollWidth <= e.clientWidth")
+
+
+def target_spacing(page: Page) -> float:
+    """How close two of the lines a player may draw are: the distance between the middles
+    of their targets on screen (where a finger aims)."""
+    spacing: float = page.eval_on_selector_all(
+        "#board [data-move]",
+        """els => {
+            const middles = els.map(e => {
+                const r = e.getBoundingClientRect();
+                return [r.left + r.width / 2, r.top + r.height / 2];
+            });
+            let least = Infinity;
+            middles.forEach(([x, y], i) => {
+                for (const [u, v] of middles.slice(i + 1))
+                    least = Math.min(least, Math.hypot(x - u, y - v));
+            });
+            return least;
+        }""",
+    )
+    return spacing
+
+
+def test_a_big_triangle_grid_on_a_phone_can_be_zoomed_to_a_fingers_spacing(
+    browser: Browser, server_url: str
+) -> None:
+    """Before: lines 16 px apart on a size 10 triangle grid, no zoom offered. After: the
+    zoom is offered and draws them 31 px apart; a far line is tapped and played."""
+    page = browser.new_context(**PHONE).new_page()
+    create_table(page, server_url, "dots", seat="red", dots_grid="triangle", dots_size="10")
+    far = wait_moves_offered(page)[-1]
+    assert target_spacing(page) < 24
+    zoom = page.locator("#board-zoom")
+    expect(zoom).to_be_visible()
+    zoom.tap()
+    expect(zoom).to_have_attribute("aria-pressed", "true")
+    assert target_spacing(page) >= 24
+    assert page_width(page) <= 390  # the zoomed board scrolls in its frame, not the page
+    target = page.locator(f'#board [data-move="{far}"]')
+    target.scroll_into_view_if_needed()
+    target.tap()
+    wait_ply(page, 1)

@@ -10,6 +10,25 @@ const PAD = 0.45; // margin around the board, in board units
 const MAX_PX_PER_UNIT = 150; // small boards do not grow past this on big screens
 const OUTSIDE = 0.42; // how far an outline line's hit area reaches outside the board
 
+/** How far apart the middles of two sides of one cell are, in board units (the distance
+ * between two lines' targets): 0.71 on a square grid, 0.5 on a triangle grid. */
+function sideSpread(view) {
+  const cell = view.cells[0];
+  if (!cell) return Math.SQRT1_2;
+  const middles = cell.lines.map((i) => {
+    const a = view.dots[view.lines[i].a];
+    const b = view.dots[view.lines[i].b];
+    return [(a.x + b.x) / 2, (a.y + b.y) / 2];
+  });
+  let spread = Infinity;
+  middles.forEach(([x, y], i) => {
+    for (const [u, v] of middles.slice(i + 1)) {
+      spread = Math.min(spread, Math.hypot(x - u, y - v));
+    }
+  });
+  return spread;
+}
+
 export class DotsBoard {
   // `still: true` draws a picture that nobody plays on (the diagrams of the rules and variant
   // pages): no keyboard handling, no targets. `describe`: the position is also listed in
@@ -54,10 +73,14 @@ export class DotsBoard {
     });
     svg.style.maxWidth = `${Math.round((width + 2 * PAD) * MAX_PX_PER_UNIT)}px`;
     // the zoom of a big board on a small screen (board_controls.js): offered when a box is
-    // under 32 px wide, and then drawn 44 px wide, a finger's width along each of its sides
+    // under 32 px wide, and then drawn 44 px wide, a finger's width along each of its sides.
+    // A triangle's sides are closer (their middles half a side apart, a square's 0.71): its
+    // board zooms sooner and bigger, the targets as far apart as a square's (size 10 on a
+    // 390 px phone: 16 px apart, and no zoom offered)
+    const closer = Math.max(1, Math.SQRT1_2 / sideSpread(view));
     svg.dataset.squares = String(width + 2 * PAD);
-    svg.dataset.zoomBelow = "32";
-    svg.dataset.zoomedPx = "44";
+    svg.dataset.zoomBelow = String(r2(32 * closer));
+    svg.dataset.zoomedPx = String(r2(44 * closer));
 
     const lastMove = table.moves.length ? table.moves[table.moves.length - 1] : null;
     const drawer = drawers(table);
