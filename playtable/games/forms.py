@@ -23,10 +23,20 @@ from playtable.games.swaptimum import Swaptimum
 
 @dataclass(frozen=True)
 class Phrase:
-    """A message id and its parameters, translated where it is shown."""
+    """A message id and its parameters, translated where it is shown. A phrase with a
+    ``plural`` takes the form its language gives the number in ``params[count]`` (Czech
+    "4 × 4 čtverce" but "5 × 5 čtverců")."""
 
     msgid: str
     params: Mapping[str, Any] = field(default_factory=dict)
+    plural: str | None = None
+    count: str | None = None
+
+
+def ngettext(singular: str, plural: str) -> tuple[str, str]:
+    """Marks a message with a plural for ``make i18n`` (Babel's ``ngettext`` keyword); it is
+    translated where it is shown."""
+    return singular, plural
 
 
 class FormError(SettingsError):
@@ -128,10 +138,14 @@ class DotsForm(GameForm):
     def summary(self, options: Mapping[str, Any]) -> list[Phrase]:
         grid = options.get("grid", "square")
         if grid == "square":
+            # the noun agrees with the number next to it: "4 × 1 box", Czech "4 × 4 čtverce"
+            one, many = ngettext("%(rows)s × %(cols)s box", "%(rows)s × %(cols)s boxes")
             parts = [
                 Phrase(
-                    N_("%(rows)s × %(cols)s boxes"),
+                    one,
                     {"rows": options.get("rows"), "cols": options.get("cols")},
+                    plural=many,
+                    count="cols",
                 )
             ]
         elif grid == "triangle":

@@ -14,7 +14,12 @@ from playtable.tables.events import QUICK_MESSAGES
 
 def say(catalog: gettext.NullTranslations, phrase: Phrase) -> str:
     """``phrase`` translated, with its parameters filled in."""
-    text = catalog.gettext(phrase.msgid)
+    if phrase.plural is not None and phrase.count is not None:
+        count = phrase.params.get(phrase.count)
+        number = count if isinstance(count, int) else 0
+        text = catalog.ngettext(phrase.msgid, phrase.plural, number)
+    else:
+        text = catalog.gettext(phrase.msgid)
     return text % dict(phrase.params) if phrase.params else text
 
 
