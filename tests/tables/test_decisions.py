@@ -315,3 +315,20 @@ def test_a_nickname_that_shows_nothing_is_no_nickname() -> None:
     ):
         runner.run(example)
     assert runner.summarize(verbose=False).failed == 0
+
+
+def test_a_nickname_keeps_its_joiners() -> None:
+    """A family emoji (man, woman, girl joined by U+200D) stayed one picture only in the box
+    it was typed in: the table showed three people side by side, as the joiners, format
+    characters, were cleaned away with the bidirectional overrides. Persian spells words
+    with the non-joiner (U+200C): 'می‌خواهم' came back as 'میخواهم'."""
+    from playtable.tables.nicknames import clean_nickname
+
+    family = "\U0001f468\u200d\U0001f469\u200d\U0001f467"
+    named = decisions.set_nickname(table(), BLUE, f" {family} ")
+    assert named.after.row.nicknames == {"blue": family}
+    assert clean_nickname("\U0001f3f3\ufe0f\u200d\U0001f308") == "\U0001f3f3\ufe0f\u200d\U0001f308"
+    assert clean_nickname("می\u200cخواهم") == "می\u200cخواهم"
+    assert clean_nickname("\u202eAnna\u200d") == "Anna\u200d"
+    for nothing in ("\u200d", " \u200c\u200d ", "\u200d\u3164\u200c"):
+        assert clean_nickname(nothing) == ""
