@@ -236,6 +236,9 @@ function showNickname(el, key, nickname, colour) {
       const span = document.createElement("span");
       span.className = className;
       span.textContent = text;
+      // a name in Hebrew or Arabic reads in its own direction, its punctuation where its
+      // writer put it, and leaves the brackets beside it alone
+      if (className === "player__nick") span.dir = "auto";
       return span;
     }),
   );
