@@ -109,7 +109,7 @@ def test_answers_lapses_and_the_friend_joining_are_shown(browser: Browser, serve
     red.locator("#resign-confirm").click()
     expect(red.locator("#result")).to_be_visible()
     expect(feedback).to_be_hidden()  # the result says what happened
-    wait_announced(red, "luovutti")
+    wait_announced(red, "Luovutit. Sininen voittaa.")  # said to Red: "You resigned. Blue wins."
     said = red.evaluate("window.__said")
     assert not any("raukesi" in text for text in said), said
 
