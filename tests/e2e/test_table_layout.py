@@ -226,3 +226,19 @@ def test_a_touch_screen_is_told_how_to_tap_and_no_keys(
     else:
         expect(keys).to_be_visible()
         expect(red.locator(".replay__help")).to_be_visible()
+
+
+def test_the_name_box_holds_the_name_the_table_has(browser: Browser, server_url: str) -> None:
+    """The edge review: spaces saved as a name are no name, but the box kept "   "; and a
+    second tab of the same seat kept the old name in its box after the first saved another."""
+    red, _blue = seated_pair(browser, server_url, DESKTOP)
+    other_tab = red.context.new_page()
+    other_tab.goto(red.url)
+    wait_ready(other_tab)
+    save_name(red, "Anna")
+    expect(red.locator("#player-red .player__name")).to_have_text("Anna (Red, you)")
+    expect(other_tab.locator("#nickname")).to_have_value("Anna", timeout=TIMEOUT)
+    save_name(red, "   ")
+    expect(red.locator("#player-red .player__name")).to_have_text("Red (you)", timeout=TIMEOUT)
+    expect(red.locator("#nickname")).to_have_value("")
+    expect(other_tab.locator("#nickname")).to_have_value("")

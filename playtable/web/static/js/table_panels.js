@@ -194,6 +194,7 @@ function renderPlayers(shown) {
     // brackets): set with textContent, never as markup.
     const colour = playerName(player);
     const mine = player === you;
+    if (mine) showOwnName(seat.nickname || "");
     if (seat.nickname) {
       showNickname(name, mine ? "nickname_of_you" : "nickname_of", seat.nickname, colour);
     } else {
@@ -216,6 +217,13 @@ function renderPlayers(shown) {
     const scoreEl = row.querySelector(".player__score");
     if (scoreEl && score) scoreEl.textContent = formatNumber(score[player]);
   }
+}
+
+/** The name box holds the name the table has for this player, as saved (spaces alone are
+ * no name) or saved from another tab; never while the player is typing in it. */
+function showOwnName(saved) {
+  const box = $("nickname");
+  if (box && document.activeElement !== box && box.value !== saved) box.value = saved;
 }
 
 /** A chosen nickname with its colour (and "you"), as the language words it: only the
