@@ -46,7 +46,6 @@ from playtable.web.push_endpoints import (
 from playtable.web.templating import STATIC_DIR, available_languages, translations
 
 if TYPE_CHECKING:  # the key and the sending are imported when first needed (push_transport)
-    import requests
     from py_vapid import Vapid02
 
 logger = logging.getLogger(__name__)
@@ -124,7 +123,7 @@ class Pusher:
         subscriptions = await self.store.push_subscriptions(table_id, player)
         if not subscriptions:
             return
-        import pywebpush
+        from playtable.web import push_transport
 
         for subscription in subscriptions:
             _ = translations(subscription.lang).gettext
@@ -144,7 +143,7 @@ class Pusher:
                 if not isinstance(error, Unresolved):
                     endpoint = subscription.endpoint
                     await self.store.remove_push_subscription(table_id, player, endpoint)
-            except pywebpush.WebPushException as error:
+            except push_transport.WebPushException as error:
                 status = error.response.status_code if error.response is not None else None
                 if status in (404, 410):  # the browser unsubscribed: forget it
                     endpoint = subscription.endpoint
@@ -170,25 +169,14 @@ class Pusher:
         from playtable.web import push_transport
 
         self._check_resolved(subscription.endpoint)
-        with push_transport.session(private_ok=self.private_endpoints) as session:
-            self._post(subscription, payload, session)
-
-    def _post(
-        self, subscription: PushSubscription, payload: str, session: requests.Session
-    ) -> None:
-        import pywebpush
-
-        pywebpush.webpush(
-            {
-                "endpoint": subscription.endpoint,
-                "keys": {"p256dh": subscription.p256dh, "auth": subscription.auth},
-            },
-            data=payload,
-            vapid_private_key=self.vapid,
-            vapid_claims={"sub": self.subject},
+        push_transport.send(
+            subscription.endpoint,
+            {"p256dh": subscription.p256dh, "auth": subscription.auth},
+            payload,
+            vapid=self.vapid,
+            subject=self.subject,
             ttl=TTL_S,
-            timeout=10,
-            requests_session=session,
+            private_ok=self.private_endpoints,
         )
 
     async def close(self) -> None:

@@ -1,5 +1,6 @@
-"""How a push leaves the server: a ``requests`` session that follows no redirect and whose
-connections go to global addresses only (the checks are in ``push_endpoints``).
+"""How a push leaves the server: encrypted and signed by ``pywebpush``, over a ``requests``
+session that follows no redirect and whose connections go to global addresses only (the
+checks are in ``push_endpoints``).
 
 Imported when a push is sent, not with the server: ``requests``, ``urllib3`` and
 ``pywebpush`` cost a process about 20 MB, and most sites send no push for hours.
@@ -11,6 +12,8 @@ import socket
 from typing import Any
 
 import requests
+from py_vapid import Vapid02
+from pywebpush import WebPushException, webpush
 from requests.adapters import HTTPAdapter
 from urllib3.connection import HTTPConnection, HTTPSConnection
 from urllib3.connectionpool import HTTPConnectionPool, HTTPSConnectionPool
@@ -79,4 +82,27 @@ def session(*, private_ok: bool) -> NoRedirects:
     return made
 
 
-__all__ = ["GlobalOnly", "NoRedirects", "session"]
+def send(
+    endpoint: str,
+    keys: dict[str, str],
+    payload: str,
+    *,
+    vapid: Vapid02,
+    subject: str,
+    ttl: int,
+    private_ok: bool,
+) -> None:
+    """Post one push message; :class:`WebPushException` if the push service refuses it."""
+    with session(private_ok=private_ok) as made:
+        webpush(
+            {"endpoint": endpoint, "keys": keys},
+            data=payload,
+            vapid_private_key=vapid,
+            vapid_claims={"sub": subject},
+            ttl=ttl,
+            timeout=10,
+            requests_session=made,
+        )
+
+
+__all__ = ["GlobalOnly", "NoRedirects", "WebPushException", "send", "session"]
