@@ -12,7 +12,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, PlainTextResponse, Response
 
 from playtable.store.failures import RefusalLog, database_away
-from playtable.web.language import preferred, prefix_of
+from playtable.web.language import NEGOTIATED, preferred, prefix_of
 from playtable.web.security import headers_for
 from playtable.web.templating import gettext_for, render
 
@@ -51,6 +51,8 @@ def _in_visitors_language(request: Request) -> None:
     if getattr(request.state, "url_prefix", "") == "":
         lang = preferred(request.headers)
         request.state.lang, request.state.url_prefix = lang, prefix_of(lang)
+        # said in the response's Content-Language and Vary (language.py)
+        setattr(request.state, NEGOTIATED, True)
 
 
 def _api(request: Request) -> bool:

@@ -27,6 +27,8 @@ LANG_COOKIE = "pt_lang"
 # The links a player sends someone else: an invitation, a seat, a table to watch.
 SHARED_LINK = re.compile(r"^/t/[^/]+/(join/|seat/|watch/?$)")
 LANG_PARAM = "lang"
+#: The request state's flag: the page's language came from the request's headers.
+NEGOTIATED = "language_negotiated"
 COOKIE_LIFETIME = 365 * 24 * 3600
 
 
@@ -155,10 +157,12 @@ class LanguageMiddleware:
             if remember == _cookie_language(headers):
                 remember = None
 
+        negotiated = path == "/"
         if lang == DEFAULT_LANGUAGE and SHARED_LINK.match(path):
             # Invitation, seat and spectator links carry no language (the sender's is not
             # the receiver's): they answer, and lead to the table, in the receiver's language.
             lang = preferred(headers)
+            negotiated = True
 
         scope = dict(scope)
         scope["path"] = rest
@@ -168,6 +172,9 @@ class LanguageMiddleware:
             scope["query_string"] = urlencode(others).encode()
         state = scope.setdefault("state", {})
         state["lang"] = lang
+        # Whether the answer follows the browser's language and choice (their cookie) rather
+        # than the address: an error page of an unprefixed address sets it too (errors.py).
+        state[NEGOTIATED] = negotiated
         state["page_path"] = rest
         prefix = prefix_of(lang)
         state["url_prefix"] = prefix  # read by templating.page_url
@@ -197,8 +204,10 @@ class LanguageMiddleware:
                     response_headers["location"] = prefix + location
                 if remember:
                     response_headers.append("set-cookie", _cookie_header(remember, secure))
-                response_headers.setdefault("content-language", lang)
-                if path == "/":
+                # The language the page was written in: a handler may have chosen it after
+                # this middleware (an unprefixed address's error page, in the browser's).
+                response_headers.setdefault("content-language", state.get("lang", lang))
+                if state.get(NEGOTIATED):
                     response_headers.append("vary", "Accept-Language, Cookie")
             await send(message)
 
