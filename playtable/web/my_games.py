@@ -139,15 +139,23 @@ async def waiting_count(request: Request) -> int:
     return sum(game.your_move for game in await my_games(request.app.state.service, request))
 
 
-def _opponent(request: Request, table: Mapping[str, Any], you: Player) -> str:
+def _opponent(request: Request, table: Mapping[str, Any], you: Player) -> Markup:
+    """Who plays against ``you``: the computer's level, or the opponent's colour (after the
+    name they chose at the table, as the table page writes it: "Anna (Blue)", the name
+    isolated in its own direction) and whether they are online."""
     _ = gettext_for(request).gettext
     seat = table["seats"][other(you)]
     if seat.get("bot"):
-        return bot_names(gettext_for(request))[seat["bot"]]
+        return Markup.escape(bot_names(gettext_for(request))[seat["bot"]])
     name = _("Red") if other(you) == "red" else _("Blue")
     if not seat["taken"]:
-        return _("%(player)s: seat free") % {"player": name}
-    return name + " · " + (_("online") if seat["online"] else _("offline"))
+        return Markup.escape(_("%(player)s: seat free") % {"player": name})
+    if seat.get("nickname"):
+        nickname = Markup('<bdi dir="auto">{}</bdi>').format(seat["nickname"])
+        who = Markup(_("%(name)s (%(player)s)")) % {"name": nickname, "player": name}
+    else:
+        who = Markup.escape(name)
+    return who + " · " + (_("online") if seat["online"] else _("offline"))
 
 
 def _time_control(request: Request, table: Mapping[str, Any]) -> str:
