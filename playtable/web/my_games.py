@@ -21,7 +21,7 @@ import re
 import secrets
 from collections.abc import Mapping
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Any
 
 import segno
@@ -32,7 +32,15 @@ from starlette.responses import RedirectResponse, Response
 from starlette.routing import BaseRoute, Route
 
 from playtable.games import Player, other
-from playtable.tables import GameOver, NotSeated, TableNotFound, TableService, clocks, tokens
+from playtable.tables import (
+    GameOver,
+    LoadedTable,
+    NotSeated,
+    TableNotFound,
+    TableService,
+    clocks,
+    tokens,
+)
 from playtable.web.budgets import Budget, over_budget
 from playtable.web.csrf import csrf_ok, csrf_token, set_csrf_cookie
 from playtable.web.errors import error_page, table_not_found
@@ -55,6 +63,8 @@ class MyGame:
     your_move: bool
     running: bool
     token: str  # the seat's, from this browser's cookie
+    #: When the table last changed: the game's end, else its last move, else its making.
+    last_played: datetime
 
     @property
     def seconds_to_move(self) -> float | None:
@@ -87,10 +97,13 @@ class MyGame:
         return datetime.fromisoformat(deadline) if deadline else None
 
     @property
-    def order(self) -> tuple[int, float]:
+    def order(self) -> tuple[int, float, float]:
+        """Waiting for your move, least time left first; other running games; finished.
+        Within a group without a clock to go by, the game played last comes first (after a
+        dozen games, the one just finished must not be at the bottom)."""
         group = 0 if self.your_move else 1 if self.running else 2
         left = self.seconds_to_move
-        return group, float("inf") if left is None else left
+        return group, float("inf") if left is None else left, -self.last_played.timestamp()
 
 
 def seat_cookies(request: Request) -> list[tuple[str, str]]:
@@ -109,19 +122,27 @@ def seat_cookies(request: Request) -> list[tuple[str, str]]:
 
 async def my_games(service: TableService, request: Request) -> list[MyGame]:
     """The tables whose seat token this request carries and that token opens, in the order
-    of the page: waiting for your move (least time left first), other running, finished."""
+    of the page (:attr:`MyGame.order`)."""
     games = []
     for table_id, token in seat_cookies(request):
         you = await service.seat_of(table_id, token)
         if you is None:
             continue
         try:
+            loaded = await service.load(table_id)
             table = await service.snapshot(table_id, you)
         except TableNotFound:
             continue
         running = table["outcome"] is None
-        games.append(MyGame(table, you, running and table["to_move"] == you, running, token))
+        your_move = running and table["to_move"] == you
+        games.append(MyGame(table, you, your_move, running, token, _last_played(loaded)))
     return sorted(games, key=lambda game: game.order)
+
+
+def _last_played(table: LoadedTable) -> datetime:
+    row = table.row
+    moment = row.finished_at or (table.moves[-1].at if table.moves else None) or row.created_at
+    return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
 
 
 async def _over_budget(request: Request) -> int | None:

@@ -33,6 +33,12 @@ def save_name(page: Page, name: str) -> None:
     expect(page.locator("#player-blue")).to_contain_text(name, timeout=TIMEOUT)
 
 
+def resign(page: Page) -> None:
+    page.locator("#action-resign").click()
+    page.locator("#resign-confirm").click()
+    expect(page.locator("#result")).to_be_visible(timeout=TIMEOUT)
+
+
 def test_my_games_names_each_opponent_by_the_name_they_chose(
     browser: Browser, server_url: str
 ) -> None:
@@ -58,3 +64,21 @@ def test_my_games_names_each_opponent_by_the_name_they_chose(
     assert hebrew.evaluate("e => getComputedStyle(e).unicodeBidi") == "isolate"
     page.goto(f"{server_url}/ko/t/{tables['Anna']}/continue")
     expect(page.locator("#continue-game")).to_contain_text("상대: Anna (파랑)")
+
+
+def test_my_games_lists_the_game_that_ended_last_first(browser: Browser, server_url: str) -> None:
+    """Finished games were listed in the order their seats were taken, oldest first: after
+    a dozen games the one a player had just finished was at the very bottom of My games. The
+    finished games now come newest first, by when each ended (not when it began)."""
+    me, friend = browser.new_context(), browser.new_context().new_page()
+    tables = [seated_table(me, friend, server_url) for _ in range(3)]
+    for _, mine in (tables[2], tables[0], tables[1]):  # the last one made ends first
+        mine.bring_to_front()
+        resign(mine)
+    page = me.new_page()
+    page.goto(server_url + "/cs/games")
+    finished = page.locator('#games-list li[data-group="over"]')
+    expect(finished).to_have_count(3)
+    order = [tables[i][0]["id"] for i in (1, 0, 2)]
+    assert finished.evaluate_all("rows => rows.map(row => row.dataset.table)") == order
+    expect(finished.first).to_contain_text("Vzdali jste se")
