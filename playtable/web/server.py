@@ -20,17 +20,48 @@ from collections import Counter
 from typing import ClassVar
 
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
+from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 
 from playtable import settings
 from playtable.web.connections import SPECTATORS_FULL, TOLD_FOR, UPGRADES_REFUSED
 from playtable.web.links import SEAT_COOKIE_PREFIX
 
-# uvicorn's WebSocket implementation: its default, on websockets' sans-I/O core. wsproto's
-# takes 16% less server CPU a move in a quiet game (`bench/latency.py --ws`), but under a
-# flood of junk frames it parses them in pure Python: the other tables' move median went
-# from 8-18 ms to 52-68 ms (tests/test_flood.py failed with it). Both hold back the sends
-# to a page that stops reading instead of buffering them.
-WS_PROTOCOL = "websockets-sansio"
+
+class WebSocketProtocol(WebSocketsSansIOProtocol):
+    """uvicorn's WebSocket implementation: its default, on websockets' sans-I/O core. wsproto's
+    takes 16% less server CPU a move in a quiet game (`bench/latency.py --ws`), but under a
+    flood of junk frames it parses them in pure Python: the other tables' move median went
+    from 8-18 ms to 52-68 ms (tests/test_flood.py failed with it). Both hold back the sends
+    to a page that stops reading instead of buffering them.
+
+    A text message that is not UTF-8 is the client's fault, answered as RFC 6455 says (close
+    1007), and logged in one line: uvicorn logged each at ERROR with a traceback, so any
+    visitor could fill the operator's log with them."""
+
+    def send_receive_event_to_app(self) -> None:
+        if self.curr_msg_data_type == "text" and not self.close_sent:
+            data = self.frames[0] if len(self.frames) == 1 else b"".join(self.frames)
+            try:
+                text = data.decode()
+            except UnicodeDecodeError:
+                self.frames = []
+                self.logger.info("%s - WebSocket closed: a text message not in UTF-8", self._peer())
+                self.conn.send_close(1007)
+                self.handle_parser_exception()
+                return
+            self.frames = []
+            self.queue.put_nowait({"type": "websocket.receive", "text": text})
+            if not self.read_paused:
+                self.read_paused = True
+                self.transport.pause_reading()
+            return
+        super().send_receive_event_to_app()
+
+    def _peer(self) -> str:
+        return f"{self.client[0]}:{self.client[1]}" if self.client else "unknown"
+
+
+WS_PROTOCOL = WebSocketProtocol
 
 READ_TIMEOUT = settings.number("PLAYTABLE_READ_TIMEOUT", 10.0, above=0)
 SEAT_COOKIE = SEAT_COOKIE_PREFIX.encode()
@@ -131,4 +162,4 @@ class GuardedHttpProtocol(HttpToolsProtocol):
         super().connection_lost(exc)
 
 
-__all__ = ["WS_PROTOCOL", "GuardedHttpProtocol"]
+__all__ = ["WS_PROTOCOL", "GuardedHttpProtocol", "WebSocketProtocol"]

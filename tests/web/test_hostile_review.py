@@ -4,9 +4,18 @@ nothing a cache keeps is shown to someone it was not made for."""
 
 from __future__ import annotations
 
+import base64
+import os
+import socket
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
 import pytest
 from starlette.testclient import TestClient
 
+from tests import nodes
+from tests.nodes import Node
 from tests.web.conftest import create_table
 
 
@@ -41,3 +50,60 @@ def test_a_page_whose_address_names_its_language_does_not_vary(client: TestClien
     assert page.status_code == 404 and page.headers["content-language"] == "fi"
     assert "accept-language" not in page.headers.get("vary", "").lower()
     assert client.get(f"/cs/t/{table.id}/watch").headers["content-language"] == "cs"
+
+
+def _frame(opcode: int, payload: bytes) -> bytes:
+    """One masked client frame, final (RFC 6455 5.2): payloads under 126 bytes."""
+    mask = os.urandom(4)
+    masked = bytes(b ^ mask[i % 4] for i, b in enumerate(payload))
+    return bytes([0x80 | opcode, 0x80 | len(payload)]) + mask + masked
+
+
+def _raw_socket(node: Node, table_id: str) -> socket.socket:
+    """A spectator's socket, upgraded by hand: frames no WebSocket library would send."""
+    conn = socket.create_connection(("127.0.0.1", node.port), 5)
+    key = base64.b64encode(os.urandom(16)).decode()
+    conn.sendall(
+        f"GET /t/{table_id}/ws?watch=1 HTTP/1.1\r\nHost: 127.0.0.1:{node.port}\r\n"
+        f"Upgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: {key}\r\n"
+        "Sec-WebSocket-Version: 13\r\n\r\n".encode()
+    )
+    head = b""
+    while b"\r\n\r\n" not in head:
+        head += conn.recv(1)
+    assert head.startswith(b"HTTP/1.1 101"), head
+    return conn
+
+
+@pytest.fixture
+def node(tmp_path: Path) -> Iterator[Node]:
+    server = Node(tmp_path, {"PLAYTABLE_DATABASE_URL": f"sqlite:///{tmp_path / 'n.sqlite3'}"})
+    server.start()
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+def test_a_text_frame_that_is_not_utf8_closes_the_socket_without_a_traceback(
+    node: Node,
+) -> None:
+    """Invalid UTF-8 in a text frame (RFC 6455: close 1007) was logged by uvicorn at ERROR
+    with a traceback, one per socket: any visitor could fill the operator's log with them.
+    The socket is still closed with 1007, the log says one line, and the table still serves."""
+    table_id, _, _ = nodes.create_table(node)
+    for _ in range(3):
+        with _raw_socket(node, table_id) as conn:
+            conn.sendall(_frame(0x1, b'{"type": "ping", "x": "\xff\xfe"}'))
+            answer = b""
+            while len(answer) < 4:
+                chunk = conn.recv(64)
+                if not chunk:
+                    break
+                answer += chunk
+        assert answer[0] == 0x88 and int.from_bytes(answer[2:4], "big") == 1007, answer
+    with _raw_socket(node, table_id) as conn:  # the server still speaks to the next one
+        conn.sendall(_frame(0x1, b'{"type": "ping"}'))
+        assert b'"pong"' in conn.recv(64)
+    time.sleep(0.2)
+    assert "Traceback" not in node.log() and "ERROR" not in node.log(), node.log()
