@@ -82,3 +82,27 @@ def test_my_games_lists_the_game_that_ended_last_first(browser: Browser, server_
     order = [tables[i][0]["id"] for i in (1, 0, 2)]
     assert finished.evaluate_all("rows => rows.map(row => row.dataset.table)") == order
     expect(finished.first).to_contain_text("Vzdali jste se")
+
+
+def test_each_game_link_on_my_games_says_whose_game_it_is_and_whose_move(
+    browser: Browser, server_url: str
+) -> None:
+    """Tabbing through My games, a keyboard or screen reader user heard "Pisteet ja
+    laatikot, link" once per table, nothing to tell one game from the next. Each link is now
+    described by its row's opponent and status (whose move, or the result)."""
+    me, friend = browser.new_context(), browser.new_context().new_page()
+    created, _ = seated_table(me, friend, server_url)
+    save_name(friend, "Anna")
+    ended, mine = seated_table(me, friend, server_url)
+    resign(mine)
+    page = me.new_page()
+    page.goto(server_url + "/fi/games")
+    running = page.locator(f'li[data-table="{created["id"]}"] h2 a')
+    expect(running).to_have_accessible_name("Pisteet ja laatikot")
+    expect(running).to_have_accessible_description(
+        "Sinä: Punainen · vastustaja: Anna (Sininen) · poissa Sinun siirtosi"
+    )
+    over = page.locator(f'li[data-table="{ended["id"]}"] h2 a')
+    expect(over).to_have_accessible_description(
+        "Sinä: Punainen · vastustaja: Sininen · paikalla Luovutit · 0–0"
+    )
