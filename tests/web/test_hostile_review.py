@@ -5,7 +5,9 @@ nothing a cache keeps is shown to someone it was not made for."""
 from __future__ import annotations
 
 import base64
+import html
 import os
+import re
 import socket
 import time
 from collections.abc import Iterator
@@ -107,3 +109,37 @@ def test_a_text_frame_that_is_not_utf8_closes_the_socket_without_a_traceback(
         assert b'"pong"' in conn.recv(64)
     time.sleep(0.2)
     assert "Traceback" not in node.log() and "ERROR" not in node.log(), node.log()
+
+
+def _tags(page: str) -> dict[str, str]:
+    found = re.findall(r'<meta (?:property|name)="((?:og|twitter):[\w:]+)" content="([^"]*)"', page)
+    return {key: html.unescape(value) for key, value in found}
+
+
+@pytest.mark.parametrize("page", ["/fi/t/{id}", "/fi/t/{id}/watch"])
+def test_a_finnish_table_link_keeps_its_language_for_a_service_that_follows_og_url(
+    client: TestClient, page: str
+) -> None:
+    """Facebook (and LinkedIn) fetch the page that ``og:url`` names and show that page's
+    preview. A Finnish table page named the spectator link without its prefix, so a player
+    who shared their Finnish address there got an English preview (the crawler asks in
+    English). The canonical address keeps the page's language."""
+    table = create_table(client)
+    client.cookies.clear()
+    crawler = {"user-agent": "facebookexternalhit/1.1", "accept-language": "en-US"}
+    shared = _tags(client.get(page.format(id=table.id), headers=crawler).text)
+    assert shared["og:title"].startswith("Pisteet ja laatikot")
+    assert shared["og:url"] == f"http://testserver/fi/t/{table.id}/watch"
+    followed = _tags(client.get(shared["og:url"], headers=crawler).text)
+    assert followed["og:title"] == shared["og:title"]
+    assert followed["og:url"] == shared["og:url"]
+    # the image it names is absolute and answers a crawler without cookies
+    picture = client.get(shared["og:image"], headers=crawler)
+    assert picture.status_code == 200 and picture.headers["content-type"] == "image/png"
+    # an address without a prefix stays the language-free spectator link
+    english = _tags(client.get(f"/t/{table.id}", headers=crawler).text)
+    assert english["og:url"] == f"http://testserver/t/{table.id}/watch"
+    finnish_crawler = {**crawler, "accept-language": "fi"}
+    neutral = _tags(client.get(f"/t/{table.id}/watch", headers=finnish_crawler).text)
+    assert neutral["og:title"].startswith("Pisteet ja laatikot")
+    assert neutral["og:url"] == f"http://testserver/t/{table.id}/watch"
