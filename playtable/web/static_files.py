@@ -18,13 +18,14 @@ from __future__ import annotations
 import functools
 import hashlib
 import os
+import re
 from pathlib import Path
 
 from starlette.datastructures import QueryParams
 from starlette.middleware.gzip import GZipMiddleware
 from starlette.responses import Response
 from starlette.staticfiles import StaticFiles
-from starlette.types import ASGIApp, Scope
+from starlette.types import ASGIApp, Receive, Scope, Send
 
 FOREVER = "public, max-age=31536000, immutable"
 CHECK_FIRST = "no-cache"
@@ -65,8 +66,79 @@ class FingerprintedStatic(StaticFiles):
         return response
 
 
+_BYTE_RANGE = re.compile(r"^(\d+)-(\d*)$|^-(\d+)$")
+
+
+def readable_range(value: str) -> bool:
+    """Whether ``value`` is a Range of bytes whose every part can be served (RFC 9110 14.1.1):
+    ``bytes=0-9``, ``bytes=100-``, ``bytes=-5``, several of them separated by commas."""
+    unit, _, ranges = value.partition("=")
+    if unit.strip().lower() != "bytes":
+        return False
+    for part in ranges.split(","):
+        match = _BYTE_RANGE.match(part.strip())
+        if match is None:
+            return False
+        first, last = match.group(1), match.group(2)
+        if first is not None and last and int(last) < int(first):
+            return False
+    return True
+
+
+def accepts_gzip(value: str) -> bool:
+    """Whether an ``Accept-Encoding`` allows gzip: named with a quality above 0, or ``*`` above
+    0 and gzip not refused (RFC 9110 12.5.3: ``gzip;q=0`` is a refusal)."""
+    qualities: dict[str, float] = {}
+    for part in value.split(","):
+        coding, *params = (field.strip() for field in part.split(";"))
+        quality = 1.0
+        for param in params:
+            name, _, number = param.partition("=")
+            if name.strip().lower() == "q":
+                try:
+                    quality = float(number)
+                except ValueError:
+                    quality = 0.0
+        if coding:
+            qualities[coding.lower()] = quality if 0 <= quality <= 1 else 0.0
+    if "gzip" in qualities:
+        return qualities["gzip"] > 0
+    return qualities.get("*", 0.0) > 0
+
+
+class _ReadHeaders:
+    """The request's ``Range`` and ``Accept-Encoding`` as the files below can take them:
+    Starlette answered a Range it could not read (another unit, ``bytes=5-1``) with a 400 of
+    English plain text, where RFC 9110 lets a server ignore it (and requires it for an unknown
+    unit); its gzip took ``gzip;q=0``, the client's refusal, for a yes."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http":
+            headers: list[tuple[bytes, bytes]] = []
+            for name, value in scope["headers"]:
+                if name == b"range" and not readable_range(value.decode("latin-1")):
+                    continue  # served whole
+                if name == b"accept-encoding":
+                    value = b"gzip" if accepts_gzip(value.decode("latin-1")) else b"identity"
+                headers.append((name, value))
+            scope = {**scope, "headers": headers}
+        await self.app(scope, receive, send)
+
+
 def static_app(directory: Path) -> ASGIApp:
-    return GZipMiddleware(FingerprintedStatic(directory=directory), minimum_size=COMPRESS_FROM)
+    files = GZipMiddleware(FingerprintedStatic(directory=directory), minimum_size=COMPRESS_FROM)
+    return _ReadHeaders(files)
 
 
-__all__ = ["CHECK_FIRST", "FOREVER", "FingerprintedStatic", "fingerprint", "static_app"]
+__all__ = [
+    "CHECK_FIRST",
+    "FOREVER",
+    "FingerprintedStatic",
+    "accepts_gzip",
+    "fingerprint",
+    "readable_range",
+    "static_app",
+]

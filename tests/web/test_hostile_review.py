@@ -143,3 +143,45 @@ def test_a_finnish_table_link_keeps_its_language_for_a_service_that_follows_og_u
     neutral = _tags(client.get(f"/t/{table.id}/watch", headers=finnish_crawler).text)
     assert neutral["og:title"].startswith("Pisteet ja laatikot")
     assert neutral["og:url"] == f"http://testserver/t/{table.id}/watch"
+
+
+STYLE = "/static/style.css"
+
+
+@pytest.mark.parametrize("header", ["chars=0-5", "bytes=5-1", "bytes=abc", "bytes=0-1,x"])
+def test_a_range_the_site_cannot_read_is_ignored_not_a_400(client: TestClient, header: str) -> None:
+    """A Range of another unit, or one that names no bytes, was answered 400 with an English
+    line of plain text ("Range header: start must be less than end"): RFC 9110 says a server
+    ignores a range unit it does not know, and may ignore any Range. The file comes whole."""
+    whole = client.get(STYLE, headers={"accept-encoding": "identity"})
+    response = client.get(STYLE, headers={"range": header, "accept-encoding": "identity"})
+    assert response.status_code == 200, response.text[:80]
+    assert response.content == whole.content
+
+
+def test_a_range_of_bytes_is_still_served(client: TestClient) -> None:
+    part = client.get(STYLE, headers={"range": "bytes=0-9", "accept-encoding": "identity"})
+    assert part.status_code == 206 and len(part.content) == 10
+    assert client.get(STYLE, headers={"range": "bytes=99999999-"}).status_code == 416
+
+
+@pytest.mark.parametrize(
+    ("accept", "compressed"),
+    [
+        ("gzip;q=0", False),  # "not gzip", said explicitly: it was sent gzipped
+        ("gzip;q=0, identity", False),
+        ("br;q=1, gzip;q=0.0", False),
+        ("identity", False),
+        ("gzip", True),
+        ("gzip;q=0.5, identity;q=1", True),
+        ("br, gzip, deflate", True),
+        ("*", True),
+        ("*;q=0.1, gzip;q=0", False),
+    ],
+)
+def test_the_compression_a_client_refuses_is_not_sent(
+    client: TestClient, accept: str, compressed: bool
+) -> None:
+    response = client.get(STYLE, headers={"accept-encoding": accept})
+    assert response.status_code == 200
+    assert (response.headers.get("content-encoding") == "gzip") is compressed, accept
