@@ -301,6 +301,13 @@ def _cache_headers(record: GameRecord, moves: tuple[str, ...], kind: str) -> dic
     return {"Cache-Control": REVALIDATE, "ETag": f'"{kind}-{len(moves)}-{digest(moves)}"'}
 
 
+def _matches(if_none_match: str, etag: str) -> bool:
+    """Whether ``If-None-Match`` names ``etag`` (weak or strong: RFC 9110 compares them
+    weakly) or is ``*``, which any picture there is matches."""
+    tags = [tag.strip().removeprefix("W/") for tag in if_none_match.split(",")]
+    return etag in tags or "*" in tags
+
+
 async def answer(
     request: Request,
     kind: str,
@@ -323,7 +330,7 @@ async def answer(
         return bad_ply(request, kind, error.last)
     cache = _cache_headers(record, record.moves[:ply], kind)
     etag = cache.get("ETag")
-    if etag and etag in request.headers.get("if-none-match", ""):
+    if etag and _matches(request.headers.get("if-none-match", ""), etag):
         return Response(status_code=304, headers=cache)
     key = _key(kind, table_id, record, ply)
     try:

@@ -185,3 +185,18 @@ def test_the_compression_a_client_refuses_is_not_sent(
     response = client.get(STYLE, headers={"accept-encoding": accept})
     assert response.status_code == 200
     assert (response.headers.get("content-encoding") == "gzip") is compressed, accept
+
+
+@pytest.mark.parametrize("kind", ["png", "svg"])
+def test_a_picture_asked_for_again_is_not_sent_again(client: TestClient, kind: str) -> None:
+    """``If-None-Match: *`` (any version the client holds) was answered with the whole picture
+    again; a list of tags, or the weak form, still gets 304, and another tag does not."""
+    table = create_table(client)
+    address = f"/t/{table.id}.{kind}?ply=0"
+    etag = client.get(address).headers["etag"]
+    for header in ("*", etag, f"W/{etag}", f'"other", {etag}'):
+        answer = client.get(address, headers={"if-none-match": header})
+        assert answer.status_code == 304, header
+        assert answer.headers["etag"] == etag
+    inside = '"x' + etag.strip('"') + 'y"'
+    assert client.get(address, headers={"if-none-match": inside}).status_code == 200
