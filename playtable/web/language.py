@@ -63,6 +63,8 @@ def negotiate(accept_language: str) -> str:
                     quality = float(value)
                 except ValueError:
                     quality = 0.0
+                if not 0 <= quality <= 1:  # no qvalue (RFC 9110 12.4.2): nan, inf, 1e999
+                    quality = 0.0
         if not tag or quality <= 0:
             continue
         choices.append((-quality, position, tag))

@@ -200,3 +200,24 @@ def test_a_picture_asked_for_again_is_not_sent_again(client: TestClient, kind: s
         assert answer.headers["etag"] == etag
     inside = '"x' + etag.strip('"') + 'y"'
     assert client.get(address, headers={"if-none-match": inside}).status_code == 200
+
+
+@pytest.mark.parametrize(
+    ("accept", "page"),
+    [
+        ("ko;q=nan, fi;q=0.5", "fi"),  # NaN: Korean, or not, as the sort happened to fall
+        ("ko;q=inf, cs;q=0.5", "cs"),
+        ("fi;q=1e999, en;q=0.9", "en"),
+        ("ko-KR;q=abc", "en"),
+        ("*", "en"),
+        (",".join(f"x{i:03d}" for i in range(200)) + ",cs", "cs"),
+    ],
+)
+def test_an_accept_language_with_odd_qualities_is_read_as_the_rfc_says(
+    client: TestClient, accept: str, page: str
+) -> None:
+    """A quality that is no number between 0 and 1 counts for nothing (as ``q=abc`` did):
+    ``q=nan`` and ``q=1e999`` won over every real preference."""
+    answer = client.get("/", headers={"accept-language": accept}, follow_redirects=False)
+    expected = "/" if page == "en" else f"/{page}/"
+    assert answer.headers.get("location", "/") == expected, accept
