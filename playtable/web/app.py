@@ -120,7 +120,7 @@ def create_app(
     links = SiteLinks(Router(routes=routes))
     service = TableService(store, the_bus, load_secret(secret), bot_settings, links=links)
     sweep = Sweep(service)  # ends the tables whose clock ran out (tables/sweep.py)
-    pusher = Pusher(store)  # Web Push of correspondence moves (web/push.py)
+    pusher = Pusher(store, links)  # Web Push of correspondence moves (web/push.py)
     pictures = Pictures.from_env()  # drawn in worker processes of their own (web/pictures.py)
     service.on_move = pusher.on_move
 

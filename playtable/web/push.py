@@ -7,7 +7,8 @@ its endpoint drops it; both need the seat cookie, and a JSON body (so no form of
 can send one). ``GET /push/key`` is the server's VAPID public key for ``applicationServerKey``.
 When a move passes the turn at a correspondence table, the :class:`Pusher` sends each of the
 player's subscriptions an encrypted ``{"title", "body", "url"}`` in the language it was made
-in; one the push service says is gone (404, 410) is removed.
+in (the url is the table page under that language's prefix, ``/fi/t/{id}``); one the push
+service says is gone (404, 410) is removed.
 
 The VAPID key is ``PLAYTABLE_VAPID_KEY_FILE`` (default ``var/vapid.pem``), made on first
 start; every process of one site needs the same one, like the server secret.
@@ -36,6 +37,7 @@ from playtable.tables.table import LoadedTable
 from playtable.web.bodies import read_body
 from playtable.web.budgets import Budget, over_budget
 from playtable.web.keyfiles import made_once
+from playtable.web.language import prefix_of
 from playtable.web.links import seat_token_from
 from playtable.web.push_endpoints import (
     EndpointRefused,
@@ -44,6 +46,7 @@ from playtable.web.push_endpoints import (
     host_and_port,
 )
 from playtable.web.templating import STATIC_DIR, available_languages, translations
+from playtable.web.urls import SiteLinks
 
 if TYPE_CHECKING:  # the key and the sending are imported when first needed (push_transport)
     from py_vapid import Vapid02
@@ -86,8 +89,9 @@ def public_key(vapid: Vapid02) -> str:
 class Pusher:
     """Sends the push messages; ``on_move`` is the table service's hook after a move."""
 
-    def __init__(self, store: Store, key_file: str | None = None) -> None:
+    def __init__(self, store: Store, links: SiteLinks, key_file: str | None = None) -> None:
         self.store = store
+        self.links = links
         self.key_file = key_file
         self._vapid: Vapid02 | None = None
         self.subject = os.environ.get("PLAYTABLE_VAPID_SUBJECT") or "mailto:playtable@localhost"
@@ -131,7 +135,8 @@ class Pusher:
                 {
                     "title": _("Your move at Playtable"),
                     "body": _("Your opponent has moved."),
-                    "url": f"/t/{table_id}",
+                    # The table page in that language: the tab the player keeps open.
+                    "url": prefix_of(subscription.lang) + self.links.table(table_id),
                 }
             )
             try:

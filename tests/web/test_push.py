@@ -143,7 +143,7 @@ def test_a_correspondence_player_is_pushed_their_move_until_they_revoke_it(
     assert message == {
         "title": "Sinun siirtosi Playtablessa",  # in the language the player subscribed in
         "body": "Vastustajasi on siirtänyt.",
-        "url": f"/t/{table_id}",
+        "url": f"/fi/t/{table_id}",  # the Finnish table page, the tab a Finnish player has open
     }
 
     play(client, table_id, blue, 1)  # red has no subscription: nothing is sent
@@ -174,6 +174,39 @@ def test_a_correspondence_player_is_pushed_their_move_until_they_revoke_it(
     client.cookies.set(f"pt_{table_id}", blue)
     gone = client.request("DELETE", f"/t/{table_id}/push", json={"endpoint": endpoint})
     assert gone.json() == {"removed": False}
+
+
+def test_a_push_in_english_opens_the_english_table_page(
+    client: TestClient, receiver: Receiver, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """English has no prefix: its notification opens ``/t/{id}``, as a subscription that
+    named no language (or one the site does not have) does."""
+    monkeypatch.setenv("PLAYTABLE_VAPID_KEY_FILE", str(tmp_path / "vapid.pem"))
+    table_id, red, blue = correspondence_table(client)
+    browser_key = ec.generate_private_key(ec.SECP256R1())
+    auth = secrets.token_bytes(16)
+    public = browser_key.public_key().public_bytes(
+        serialization.Encoding.X962, serialization.PublicFormat.UncompressedPoint
+    )
+    keys = {"p256dh": b64(public), "auth": b64(auth)}
+    client.cookies.set(f"pt_{table_id}", blue)
+    for lang in ("en", "xx"):
+        body = {"subscription": {"endpoint": f"{receiver.url}/{lang}", "keys": keys}, "lang": lang}
+        assert client.post(f"/t/{table_id}/push", json=body).status_code == 201
+    client.cookies.clear()
+    play(client, table_id, red, 0)
+    receiver.wait(2)
+    for _, _, payload in receiver.requests:
+        message = json.loads(
+            http_ece.decrypt(
+                payload, private_key=browser_key, auth_secret=auth, version="aes128gcm"
+            )
+        )
+        assert message == {
+            "title": "Your move at Playtable",
+            "body": "Your opponent has moved.",
+            "url": f"/t/{table_id}",
+        }
 
 
 def test_a_real_time_table_sends_no_push(

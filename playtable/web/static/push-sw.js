@@ -16,11 +16,17 @@ self.addEventListener("push", (event) => {
 
 self.addEventListener("notificationclick", (event) => {
   event.notification.close();
-  const url = new URL(event.notification.data.url, self.location.origin).href;
+  const url = new URL(event.notification.data.url, self.location.origin);
+  // A tab of the table counts whatever follows its path: the page writes the move it shows
+  // into the address (#ply=12), and a query may have brought the player there.
+  const isTable = (w) => {
+    const open = new URL(w.url);
+    return open.origin === url.origin && open.pathname === url.pathname;
+  };
   event.waitUntil(
     self.clients.matchAll({ type: "window" }).then((windows) => {
-      const open = windows.find((w) => w.url === url);
-      return open ? open.focus() : self.clients.openWindow(url);
+      const open = windows.find(isTable);
+      return open ? open.focus() : self.clients.openWindow(url.href);
     }),
   );
 });
