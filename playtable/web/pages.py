@@ -63,6 +63,7 @@ async def _table(request: Request, *, watch: bool, invite: str | None = None) ->
         free = [p for p in PLAYERS if not table["seats"][p]["taken"]]
         if not free:
             return to_table(request, table_id)  # nobody to invite any more: just watch
+        request.state.shows_invitation = True  # its language links keep it (templating.py)
         invitation = {
             "action": request.url_for("join_link", table_id=table_id, invite=invite).path,
             "csrf": token,

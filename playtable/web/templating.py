@@ -139,7 +139,9 @@ def page_path(request: Request) -> str:
 
 
 # Seat and invitation links carry a secret in their path; an error page shown for one must not
-# repeat it in its links to the other languages, so those point at the table instead.
+# repeat it in its links to the other languages, so those point at the table instead. The
+# invitation's own page keeps it (``request.state.shows_invitation``): its reader holds it, and
+# a friend who switched to their language lost the button that seats them.
 _SECRET_LINK = re.compile(r"^(/t/[^/]+)/(?:seat|join)/[^/]+/?$")
 
 
@@ -153,7 +155,7 @@ def language_links(request: Request) -> list[dict[str, str]]:
     """The same page in every language: for the switcher and the hreflang alternates."""
     path = page_path(request)
     secret = _SECRET_LINK.match(path)
-    if secret:
+    if secret and not getattr(request.state, "shows_invitation", False):
         path = secret.group(1)
     path = _FORM_PAGES.get(path, path)
     query = request.url.query

@@ -221,3 +221,32 @@ def test_an_accept_language_with_odd_qualities_is_read_as_the_rfc_says(
     answer = client.get("/", headers={"accept-language": accept}, follow_redirects=False)
     expected = "/" if page == "en" else f"/{page}/"
     assert answer.headers.get("location", "/") == expected, accept
+
+
+def _switcher(page: str) -> dict[str, str]:
+    nav = re.search(r'<nav class="language-switcher".*?</nav>', page, re.S)
+    assert nav
+    found = re.findall(r'<a href="([^"]+)" hreflang="(\w+)"', nav.group(0))
+    return {lang: html.unescape(href) for href, lang in found}
+
+
+def test_a_friend_who_switches_the_invitation_to_their_language_can_still_sit_down(
+    client: TestClient,
+) -> None:
+    """The invitation opened in English (the friend's browser says so); they choose Suomi in
+    the switcher. Its link led to /fi/t/{id}, the watching view, with no button to take
+    the seat: the friend had lost the invitation. It leads to the invitation in Finnish."""
+    table = create_table(client)
+    client.cookies.clear()
+    link = f"/t/{table.id}/join/{table.invite}"
+    english = client.get(link, headers={"accept-language": "en"})
+    assert 'id="take-seat"' in english.text
+    finnish = client.get(_switcher(english.text)["fi"])
+    assert finnish.status_code == 200
+    assert finnish.url.path == f"/fi{link}"
+    assert 'id="take-seat"' in finnish.text and '<html lang="fi"' in finnish.text
+    back = client.get(_switcher(finnish.text)["en"])
+    assert 'id="take-seat"' in back.text and '<html lang="en"' in back.text
+    # the page where the invitation is refused still names no secret (test_links.py)
+    refused = client.get(f"/fi/t/nosuchtable/join/{table.invite}")
+    assert table.invite not in refused.text
