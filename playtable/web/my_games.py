@@ -170,7 +170,7 @@ def _opponent(request: Request, table: Mapping[str, Any], you: Player) -> Markup
         return Markup.escape(bot_names(gettext_for(request))[seat["bot"]])
     name = _("Red") if other(you) == "red" else _("Blue")
     if not seat["taken"]:
-        return Markup.escape(_("%(player)s: seat free") % {"player": name})
+        return Markup.escape(_("%(player)s (seat free)") % {"player": name})
     if seat.get("nickname"):
         nickname = Markup('<bdi dir="auto">{}</bdi>').format(seat["nickname"])
         who = Markup(_("%(name)s (%(player)s)")) % {"name": nickname, "player": name}

@@ -96,18 +96,22 @@ def test_the_continue_page_names_the_game_whose_seat_link_it_shows(client: TestC
     )
     assert game.strip() == (
         "Dots and Boxes · 2 × 2 boxes · Swedish board · 3 days per move"
-        " You play Blue against Red: seat free"
+        " You play Blue against Red (seat free)"
     )
     title, game = said(f"/t/{swaptimum.id}/continue")
     assert (
         title.startswith("Continue on another device · Swaptimum · 7 × 7") and " · Red · " in title
     )
-    assert "You play Red against Blue: seat free" in game and "per move" not in game
+    assert "You play Red against Blue (seat free)" in game and "per move" not in game
     title, game = said(f"/fi/t/{dots.id}/continue")
     assert (
         title.startswith("Jatka toisella laitteella · Pisteet ja laatikot") and "Sininen" in title
     )
-    assert "3 päivää siirtoa kohden" in game and "Sinä: Sininen" in game
+    assert "3 päivää siirtoa kohden" in game
+    assert "Sinä: Sininen · vastustaja: Punainen (paikka vapaana)" in game  # one colon a label
+    assert "상대: 파랑 (빈자리)" in said(f"/ko/t/{swaptimum.id}/continue")[1]
+    games = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", client.get("/cs/games").text))
+    assert "Vy: Modrý · soupeř: Červený (volné místo)" in games  # My games words it alike
 
 
 def test_a_finished_game_says_how_it_ended_for_this_seat(client: TestClient) -> None:
