@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import signal
 import threading
 import time
 
@@ -18,7 +19,12 @@ def worker_start(server: int, nice: int, idle: bool = False) -> None:
     """Yield the CPU to the bots' workers and the server (``nice``; ``idle``: Linux's
     SCHED_IDLE, below any niceness), and watch the server: a worker outlives a server that
     was killed (SIGKILL, out of memory) because it holds both ends of its own job queue, so
-    it would wait for jobs forever, holding its memory. It exits once its parent is gone."""
+    it would wait for jobs forever, holding its memory. It exits once its parent is gone.
+
+    Ctrl-C is the server's to answer: a terminal sends SIGINT to the whole process group,
+    and each idle worker printed a KeyboardInterrupt traceback of twenty lines while the
+    server was still shutting down in order (it ends its workers itself, or they follow it)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     if nice:
         os.nice(nice)
     if idle and hasattr(os, "SCHED_IDLE"):
