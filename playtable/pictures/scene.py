@@ -1,7 +1,7 @@
 """A position as plain shapes in board units: one geometry for the SVG and the raster images.
 
 The numbers are the live board's (``static/js/dots.js`` and ``swaptimum.js``): 100 units per
-board unit, the same margins, dot and checker sizes and colours of ``static/style.css``, y
+board unit, the same margins, dot and checker sizes and colours of ``static/board.css`` (the palette of ``style.css``), y
 pointing down as on screen. A picture is language-neutral: a claimed box carries its owner's
 shape (a solid disc for red, a ring for blue, as on the Swaptimum checkers), not an initial.
 """
@@ -19,7 +19,7 @@ DOTS_PAD = 0.45
 SWAPTIMUM_PAD_SMALL = 0.8
 SWAPTIMUM_PAD_LARGE = 1.0  # boards over 12 squares: relatively larger coordinates
 
-# style.css
+# style.css (the palette) and board.css
 INK = "#1f2933"
 MUTED = "#52606d"
 SURFACE = "#ffffff"

@@ -113,6 +113,6 @@ def test_the_computer_thinking_is_shown_as_work_under_way(
     )
     expect(page.locator("#turn")).to_have_attribute("data-state", "yours", timeout=TIMEOUT)
     turns = page.evaluate("window.__turns")
-    # said in words, and marked by a turning ring (style.css) that the other states lack
+    # said in words, and marked by a turning ring (table.css) that the other states lack
     assert ["thinking", "The computer is thinking…", True] in turns, turns
     assert all(not marked for state, _, marked in turns if state != "thinking"), turns

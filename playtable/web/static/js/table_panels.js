@@ -123,7 +123,7 @@ function renderTurn(over, shown) {
     status = "yours";
   } else if (thinking) {
     text = t("computer_thinking");
-    status = "thinking"; // marked as work under way (style.css), not a wait for a person
+    status = "thinking"; // marked as work under way (table.css), not a wait for a person
   } else if (you) {
     text = t("waiting_for", { player: playerName(table.to_move) });
     status = "theirs";
