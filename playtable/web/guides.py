@@ -18,7 +18,8 @@ from starlette.routing import BaseRoute, Route
 
 from playtable.games import load
 from playtable.games.dots.game import DotsAndBoxes
-from playtable.games.swaptimum import Swaptimum, SwaptimumState
+from playtable.games.dots.geometry import HEXAGON_MAX, SQUARE_MAX, TRIANGLE_MAX
+from playtable.games.swaptimum import MAX_SIZE, MIN_SIZE, Swaptimum, SwaptimumState
 from playtable.web.atlas import variant_values
 from playtable.web.client_strings import client_strings_json
 from playtable.web.errors import page_not_found
@@ -89,6 +90,17 @@ def variant_name(slug: str, catalog: gettext.NullTranslations) -> str:
         "triangle-grid": _("Triangle grid"),
         "hexagon-grid": _("Hexagon grid"),
     }[slug]
+
+
+def size_limits() -> dict[str, tuple[int, int]]:
+    """The smallest and largest board of each grid and of Swaptimum, as the engines take them
+    (a square board's rows and columns each, a triangle's side, a hexagon's radius)."""
+    return {
+        "square": (1, SQUARE_MAX),
+        "triangle": (1, TRIANGLE_MAX),
+        "hexagon": (1, HEXAGON_MAX),
+        "swaptimum": (MIN_SIZE, MAX_SIZE),
+    }
 
 
 def dots(options: dict[str, Any]) -> DotsAndBoxes:
@@ -222,6 +234,7 @@ async def dots_rules(request: Request) -> Response:
             "diagrams": {"standard": dots_diagram({"rows": 4, "cols": 4})},
             "strings": client_strings_json(gettext_for(request)),
             "variants": VARIANTS,
+            "limits": size_limits(),
         },
     )
 
@@ -233,6 +246,7 @@ async def swaptimum_rules(request: Request) -> Response:
         {
             "nav": "rules-swaptimum",
             "diagrams": swaptimum_diagrams(),
+            "limits": size_limits(),
             "strings": client_strings_json(gettext_for(request)),
         },
     )
@@ -271,6 +285,7 @@ async def variant_page(request: Request) -> Response:
             "square": board_facts({"rows": 4, "cols": 4}),
             "swedish": board_facts({"rows": 4, "cols": 4, "start": "swedish"}),
             "diagrams": {"start": dots_diagram(variant.options)},
+            "limits": size_limits(),
             # the triangle's and the hexagon's diagrams label their cells as cells
             "strings": client_strings_json(
                 gettext_for(request), counts_cells(DotsAndBoxes.name, variant.options)
