@@ -160,6 +160,9 @@ def _strings(
         "you_win": _("You win."),
         "you_lose": _("You lose."),
         "skipped": _("%(player)s has no legal move: the turn is skipped."),
+        # said to the player whose turn is skipped, and to their opponent, who moves again
+        "skipped_you": _("You have no legal move: your turn is skipped."),
+        "skipped_again": _("%(player)s has no legal move: you move again."),
         # move announcements (ARIA live region)
         "ann_place": _("%(player)s placed a checker on %(square)s."),
         "ann_place_swap": _(

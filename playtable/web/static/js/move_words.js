@@ -17,6 +17,15 @@ export function moveWords(game, player, move, claimed = 0) {
   return t("ann_place_swap", { player: who, square, a: pair[0], b: pair[1] });
 }
 
+/** A Swaptimum turn skipped, said to `viewer` (the reader's seat, or null for a spectator):
+ * the skipped player reads that their turn is skipped, their opponent that they move again. */
+export function skipWords(skipped, viewer) {
+  if (!skipped) return "";
+  if (!viewer) return t("skipped", { player: playerName(skipped) });
+  if (skipped === viewer) return t("skipped_you");
+  return t("skipped_again", { player: playerName(skipped) });
+}
+
 /** How many boxes each move of a Dots and Boxes game completed (0, 1 or 2; cells on a triangle
  * or hexagon grid), read from the position after its last move (a live table, a replayed or an
  * analysed one): a claimed box was completed by the last of its lines drawn. 0 for every move

@@ -4,7 +4,7 @@
 
 import { clearFeedback, showFeedback } from "./feedback.js";
 import { hasString, playerName, refusal, t, tn } from "./i18n.js";
-import { claimedBy, moveWords } from "./move_words.js";
+import { claimedBy, moveWords, skipWords } from "./move_words.js";
 import {
   announce,
   clearNotice,
@@ -189,7 +189,7 @@ function announceCatchUp(before, next) {
   if (!mover || !move || mover === you) return;
   let text = moveWords(next.game, mover, move, claimedBy(next, move));
   const skipped = next.view && next.view.skipped;
-  if (skipped) text += ` ${t("skipped", { player: playerName(skipped) })}`;
+  if (skipped) text += ` ${skipWords(skipped, you)}`;
   announce(text, next.to_move ? t("ann_next", { player: playerName(next.to_move) }) : "");
 }
 
@@ -231,7 +231,7 @@ function handleEvent(event, after) {
       clearFeedback({ olderThan: MOVED_ON_MS }); // "took the seat", "declined": the game went on
       playSound(event.player === you ? "mine" : "theirs");
       text = moveWords(state.table.game, event.player, event.move, event.claimed || 0);
-      if (event.skipped) text += ` ${t("skipped", { player: playerName(event.skipped) })}`;
+      if (event.skipped) text += ` ${skipWords(event.skipped, you)}`;
       // Who moves next: the same player after a claimed box or a skipped turn. If the move
       // ended the game, the "game_over" event right behind it drops this and gives the result.
       if (event.player) {

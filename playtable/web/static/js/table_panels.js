@@ -5,7 +5,7 @@
 import { focusBoard } from "./board.js";
 import { updateClock } from "./clock.js";
 import { formatNumber, playerName, t, tn } from "./i18n.js";
-import { claimsOf, moveWords } from "./move_words.js";
+import { claimsOf, moveWords, skipWords } from "./move_words.js";
 import { replaceMoves } from "./replay.js";
 import { playerResultText } from "./result_words.js";
 import { isOver, lastMoverOf, moversOf, myTurn, other, state, you } from "./table_state.js";
@@ -139,7 +139,7 @@ function renderTurn(over, shown) {
   const at = past ? shown : table;
   const skipped = at.view && at.view.skipped;
   if (skipped && (past || !over)) {
-    note.textContent = t("skipped", { player: playerName(skipped) });
+    note.textContent = skipWords(skipped, you);
     note.hidden = false;
   } else if (!you) {
     note.textContent = t("watching");
