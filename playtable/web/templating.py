@@ -29,6 +29,7 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse
 
 import playtable
+from playtable.web.modules import PageScripts
 from playtable.web.static_files import fingerprint
 
 WEB_DIR = Path(__file__).resolve().parent
@@ -215,7 +216,13 @@ def render(
         "languages": language_links(request),
         "url": lambda path: page_url(request, path),
     }
+    scripts = PageScripts()  # module_script("js/x.js"): the entry, its imports, their map
+    full_context["module_script"] = scripts
     if context:
         full_context.update(context)
     html = environment(lang).get_template(name).render(full_context)
-    return HTMLResponse(html, status_code=status_code, headers=dict(headers or {}))
+    response_headers = dict(headers or {})
+    policy = scripts.policy()
+    if policy:
+        response_headers["content-security-policy"] = policy
+    return HTMLResponse(html, status_code=status_code, headers=response_headers)

@@ -3,6 +3,9 @@ browser for as long as their address names their content."""
 
 from __future__ import annotations
 
+import base64
+import hashlib
+import json
 import re
 from pathlib import Path
 
@@ -66,3 +69,35 @@ def test_an_edited_file_gets_a_new_address_at_once(tmp_path: Path) -> None:
         assert response.headers["cache-control"] == FOREVER
         assert response.text == "body { color: blue; margin: 0 }"
     assert fingerprint(tmp_path / "missing.css") == ""
+
+
+def test_a_page_names_every_module_its_script_imports_by_its_fingerprint(
+    client: TestClient,
+) -> None:
+    """The table page's script imports 22 modules by their plain names (./board.js). The
+    page maps each one to its fingerprinted address (an import map) and asks for them all at
+    once (modulepreload), so a returning player's browser keeps every one for a year instead
+    of checking each with the server before the board can be drawn; the page's policy lets
+    that one inline map run, and nothing else."""
+    created = client.post("/api/tables", json={"game": "dots", "seat": "red"}).json()
+    response = client.get(created["seat_url"])
+    html = response.text
+    found = re.search(r'<script type="importmap">(.*?)</script>', html, re.S)
+    assert found, "no import map"
+    imports = json.loads(found.group(1))["imports"]
+    table_js = (STATIC_DIR / "js" / "table.js").read_text()
+    for name in re.findall(r'from "\./([\w.]+\.js)"', table_js):
+        address = f"/static/js/{name}"
+        assert imports[address] == f"{address}?v={fingerprint(STATIC_DIR / 'js' / name)}"
+        assert f'<link rel="modulepreload" href="{imports[address]}">' in html
+    assert len(imports) >= 20, imports
+    for address in imports.values():
+        assert client.get(address).headers["cache-control"] == FOREVER, address
+    digest = base64.b64encode(hashlib.sha256(found.group(1).encode()).digest()).decode()
+    policy = response.headers["content-security-policy"]
+    assert f"script-src 'self' 'sha256-{digest}';" in policy
+    assert "unsafe-inline" not in policy
+    # a page whose script imports nothing has no map, and the site's own policy
+    home = client.get("/")
+    assert "importmap" not in home.text
+    assert "script-src 'self';" in home.headers["content-security-policy"]
