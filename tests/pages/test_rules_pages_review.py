@@ -181,3 +181,28 @@ def test_finnish_writes_the_shapes_of_the_cells_as_one_word(client: TestClient, 
     page = text_of(client.get(path).text)
     assert "Kolmionmuotoiset ruudut" in page and "Kuusikulmionmuotoiset ruudut" in page
     assert "muotoiset ruudut" not in page.replace("onmuotoiset ruudut", "")
+
+
+# -- Swaptimum's notation -----------------------------------------------------------------------
+BOARD_ORDER = {
+    "": "in board order (by column, then by row): d4:c3-d4",
+    "/fi": "laudan järjestyksessä (ensin sarakkeen, sitten rivin mukaan): d4:c3-d4",
+    "/cs": "v pořadí na desce (nejprve podle sloupce, pak podle řady): d4:c3-d4",
+    "/ko": "보드 순서(열 먼저, 그다음 행)대로",
+}
+
+
+@pytest.mark.parametrize("prefix", PREFIXES)
+def test_the_notation_says_the_swap_is_written_in_board_order(
+    client: TestClient, prefix: str
+) -> None:
+    """The engine refuses d4:d4-c3 ('write the swap in board order') and every record writes
+    c3-d4; the page showed d4:c3-d4 without saying why the squares come in that order, or that
+    the placed square appears twice when its own checker is swapped."""
+    from playtable.games import load
+
+    game = load("swaptimum", {"size": 9})
+    with pytest.raises(ValueError, match="board order"):
+        game.parse_move("d4:d4-c3")
+    page = text_of(client.get(f"{prefix}/rules/swaptimum").text)
+    assert BOARD_ORDER[prefix] in page, page.split("d4:c3-d4")[0][-300:]
