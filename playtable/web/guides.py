@@ -103,6 +103,11 @@ def size_limits() -> dict[str, tuple[int, int]]:
     }
 
 
+def default_board() -> dict[str, Any]:
+    """The board of a new Dots and Boxes table (the engine's default settings)."""
+    return DotsAndBoxes.parse_settings({}).options()
+
+
 def dots(options: dict[str, Any]) -> DotsAndBoxes:
     game = load(DotsAndBoxes.name, options)
     assert isinstance(game, DotsAndBoxes)
@@ -228,7 +233,7 @@ async def dots_rules(request: Request) -> Response:
         {
             "nav": "rules-dots",
             "square": board_facts({"rows": 4, "cols": 4}),
-            "default": board_facts({"rows": 5, "cols": 5}),
+            "default": {**default_board(), **board_facts(default_board())},
             "triangle": board_facts({"grid": "triangle", "size": 4}),
             "hexagon": board_facts({"grid": "hexagon", "size": 2}),
             "diagrams": {"standard": dots_diagram({"rows": 4, "cols": 4})},

@@ -206,3 +206,18 @@ def test_the_notation_says_the_swap_is_written_in_board_order(
         game.parse_move("d4:d4-c3")
     page = text_of(client.get(f"{prefix}/rules/swaptimum").text)
     assert BOARD_ORDER[prefix] in page, page.split("d4:c3-d4")[0][-300:]
+
+
+def test_the_new_tables_board_is_the_engines_default(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """'A new table starts as a 5×5 square board with 60 lines': the 5×5 was written by hand
+    and the 60 counted on a 5x5 board named by hand, beside the engine's own default."""
+    from playtable.games.dots.game import DotsAndBoxes
+
+    assert guides.default_board() == DotsAndBoxes.parse_settings({}).options()
+    monkeypatch.setattr(guides, "default_board", lambda: {"grid": "square", "rows": 3, "cols": 7})
+    for prefix in PREFIXES:
+        page = text_of(client.get(f"{prefix}/rules/dots-and-boxes").text)
+        assert "3×7" in page and "52" in page, prefix  # 2*3*7 + 3 + 7 lines
+        assert "5×5" not in page, prefix
