@@ -183,6 +183,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
         from playtable.web.server import WS_PROTOCOL, GuardedHttpProtocol
 
         app = create_app(url, redis_url=redis_url)
+        compression = settings.flag("PLAYTABLE_WS_COMPRESSION")
     except settings.SettingError as error:
         print(f"playtable: {error}", file=sys.stderr)
         return 2
@@ -196,7 +197,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
         ws_max_size=1024 * 1024,
         # Compression costs tens of KiB of zlib state per connection (and CPU per message);
         # states are small. PLAYTABLE_WS_COMPRESSION=1 turns it on.
-        ws_per_message_deflate=os.environ.get("PLAYTABLE_WS_COMPRESSION", "0") == "1",
+        ws_per_message_deflate=compression,
         # The app believes X-Forwarded-* only from PLAYTABLE_TRUSTED_PROXIES (create_app);
         # uvicorn's own default would trust any local peer.
         proxy_headers=False,

@@ -2,7 +2,7 @@
 cannot serve with stops it with one line that says what is wrong (``SettingError``), where a
 traceback of dozens of lines (or a site that ran oddly) came before.
 
-- The database address parses and names SQLite or PostgreSQL.
+- The database address parses and names SQLite or PostgreSQL; a Redis address is one.
 - A SQLite file is served by one process only, unless Redis carries the news between them:
   two processes on one file without it each kept their players' moves to themselves (the
   other process's players saw nothing until they reloaded, and lost on time meanwhile).
@@ -38,6 +38,21 @@ def database_url(url: str) -> sa.URL:
             f"({EXAMPLES})"
         )
     return parsed
+
+
+def redis_address(url: str) -> None:
+    """Raises :class:`SettingError` if ``url`` is no Redis address (a traceback from the
+    Redis client before). Whether Redis answers is not checked: a process starts without it
+    and connects once it does (docs/deploy.md)."""
+    from redis.connection import parse_url  # only when there is a Redis to use
+
+    try:
+        parse_url(url)  # type: ignore[no-untyped-call]
+    except ValueError as error:
+        # No address in the line: one that does not parse may still hold a password.
+        raise SettingError(
+            f"PLAYTABLE_REDIS_URL is not a Redis address: {error} (redis://host:6379/0)"
+        ) from None
 
 
 def sqlite_file(parsed: sa.URL) -> Path | None:
@@ -92,10 +107,12 @@ async def _open_and_close(url: str) -> None:
 def check(url: str, redis_url: str | None) -> IO[str] | None:
     """Every check above; the SQLite file's lock if one is held (keep it)."""
     parsed = database_url(url)
+    if redis_url:
+        redis_address(redis_url)
     path = sqlite_file(parsed)
     lock = serve_alone(path) if path is not None and not redis_url else None
     database_ready(url)
     return lock
 
 
-__all__ = ["check", "database_ready", "database_url", "serve_alone"]
+__all__ = ["check", "database_ready", "database_url", "redis_address", "serve_alone"]

@@ -44,4 +44,13 @@ def whole_number(name: str, default: int, *, minimum: int = 0) -> int:
     return int(number(name, default, minimum=minimum, whole=True))
 
 
-__all__ = ["SettingError", "number", "whole_number"]
+def flag(name: str) -> bool:
+    """The on/off variable ``name``: ``1`` on, ``0`` or unset off. Anything else raises
+    (``true`` or ``yes`` left the setting off without a word)."""
+    raw = os.environ.get(name, "").strip()
+    if raw not in ("", "0", "1"):
+        raise SettingError(f"{name} must be 1 (on) or 0 (off), not {raw!r}")
+    return raw == "1"
+
+
+__all__ = ["SettingError", "flag", "number", "whole_number"]

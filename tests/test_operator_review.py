@@ -12,7 +12,10 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
+
 from tests.nodes import SECRET, Node, request
+from tests.test_serve_checks import playtable, refused
 
 
 class _Server(Node):
@@ -66,3 +69,45 @@ def test_ctrl_c_stops_the_site_in_order_without_a_worker_traceback(tmp_path: Pat
     # uvicorn ends by raising the signal it caught again, once shut down in order.
     assert again.signal_group(signal.SIGTERM) in (0, -signal.SIGTERM)
     assert status == 200 and kept["ply"] >= 1, kept
+
+
+@pytest.mark.parametrize(
+    ("variable", "value", "said"),
+    [
+        # A traceback of 20 to 40 lines before, each.
+        ("PLAYTABLE_SECRET", "short", "PLAYTABLE_SECRET must be at least 16 characters"),
+        ("PLAYTABLE_REDIS_URL", "localhost:6379", "PLAYTABLE_REDIS_URL is not a Redis address"),
+        ("PLAYTABLE_REDIS_URL", "http://cache/0", "PLAYTABLE_REDIS_URL is not a Redis address"),
+        # Taken before, and the site ran otherwise than the operator meant:
+        # every player behind the proxy shared its address's budgets (no proxy trusted),
+        ("PLAYTABLE_TRUSTED_PROXIES", "nginx.internal", "PLAYTABLE_TRUSTED_PROXIES must list"),
+        ("PLAYTABLE_TRUSTED_PROXIES", "10.0.0.5/24", "not '10.0.0.5/24'"),
+        # every new table refused ('at most 0 a minute'), a socket closed as soon as opened,
+        ("PLAYTABLE_TABLES_PER_MINUTE", "0", "PLAYTABLE_TABLES_PER_MINUTE must be at least 1"),
+        ("PLAYTABLE_SOCKETS_PER_TABLE", "2.5", "PLAYTABLE_SOCKETS_PER_TABLE must be a whole"),
+        ("PLAYTABLE_IDLE_SECONDS", "0", "PLAYTABLE_IDLE_SECONDS must be more than 0"),
+        # a setting left off although the operator wrote 'true',
+        ("PLAYTABLE_WS_COMPRESSION", "true", "PLAYTABLE_WS_COMPRESSION must be 1 (on) or 0"),
+        ("PLAYTABLE_PUSH_PRIVATE_ENDPOINTS", "yes", "PLAYTABLE_PUSH_PRIVATE_ENDPOINTS must be 1"),
+        # and push claims no push service takes.
+        ("PLAYTABLE_VAPID_SUBJECT", "ops@example.org", "PLAYTABLE_VAPID_SUBJECT must be a mailto:"),
+    ],
+)
+def test_a_setting_the_docs_refuse_stops_the_server_with_one_line(
+    tmp_path: Path, variable: str, value: str, said: str
+) -> None:
+    line = refused(playtable(tmp_path, "serve", "--port", "0", env={variable: value}))
+    assert said in line, line
+
+
+def test_a_secret_file_that_cannot_be_used_is_named_in_one_line(tmp_path: Path) -> None:
+    """A PLAYTABLE_SECRET_FILE that cannot be made (under a file, not a folder) or that is a
+    folder ended 'playtable serve' with a traceback of 30 lines."""
+    (tmp_path / "etc").write_text("a file where the folder should be")
+    for path, said in [
+        (tmp_path / "etc" / "secret", f"File exists ({tmp_path / 'etc'})"),
+        (tmp_path, "Is a dir"),
+    ]:
+        env = {"PLAYTABLE_SECRET": "", "PLAYTABLE_SECRET_FILE": str(path)}
+        line = refused(playtable(tmp_path, "serve", "--port", "0", env=env))
+        assert f"PLAYTABLE_SECRET_FILE {path} cannot be read or made: {said}" in line, line

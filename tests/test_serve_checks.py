@@ -48,7 +48,7 @@ def refused(result: subprocess.CompletedProcess[str]) -> str:
         ("PLAYTABLE_BOT_BUDGET", "5", "PLAYTABLE_BOT_BUDGET (5 s) must be below PLAYTABLE_BOT_CAP"),
         ("PLAYTABLE_PENDING_PER_ADDRESS", "0", "PLAYTABLE_PENDING_PER_ADDRESS must be at least 1"),
         ("PLAYTABLE_READ_TIMEOUT", "-5", "PLAYTABLE_READ_TIMEOUT must be more than 0"),
-        ("PLAYTABLE_TABLES_PER_MINUTE", "many", "PLAYTABLE_TABLES_PER_MINUTE must be a number"),
+        ("PLAYTABLE_TABLES_PER_MINUTE", "many", "PLAYTABLE_TABLES_PER_MINUTE must be a whole"),
         ("PLAYTABLE_DATABASE_URL", "notaurl", "the database address 'notaurl' is not one"),
         ("PLAYTABLE_DATABASE_URL", "mysql://db/x", "the database must be SQLite or PostgreSQL"),
     ],

@@ -17,6 +17,7 @@ from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 import playtable
 from playtable.bus import DEFAULT_PREFIX, Bus, make_bus
 from playtable.logs import shown_url
+from playtable.settings import SettingError
 from playtable.store import DEFAULT_URL, Store
 from playtable.tables import TableService
 from playtable.tables.pool import BotSettings
@@ -45,6 +46,8 @@ from playtable.web.urls import SiteLinks
 log = logging.getLogger(__name__)
 
 DEFAULT_SECRET_FILE = "var/secret.key"
+MIN_SECRET_BYTES = 16  # what TableService requires
+MAKE_ONE = "python3 -c 'import secrets; print(secrets.token_hex(32))' makes one"
 
 
 def load_secret(secret: str | bytes | None = None) -> bytes:
@@ -52,13 +55,37 @@ def load_secret(secret: str | bytes | None = None) -> bytes:
 
     In order: the argument, ``PLAYTABLE_SECRET``, or the file ``PLAYTABLE_SECRET_FILE``
     (default ``var/secret.key``), created with 256 random bits on first use. Every server
-    process of one site needs the same secret, or invitation links stop working.
+    process of one site needs the same secret, or invitation links stop working. A secret
+    from the environment or the file that is too short, or a file that cannot be read or
+    made, raises :class:`SettingError` naming the variable (a traceback before).
     """
-    if secret is None:
-        secret = os.environ.get("PLAYTABLE_SECRET") or None
-    if secret is None:
-        secret = _secret_file(Path(os.environ.get("PLAYTABLE_SECRET_FILE") or DEFAULT_SECRET_FILE))
-    return secret.encode() if isinstance(secret, str) else secret
+    if secret is not None:
+        return secret.encode() if isinstance(secret, str) else secret
+    from_env = os.environ.get("PLAYTABLE_SECRET") or None
+    if from_env is not None:
+        if len(from_env.encode()) < MIN_SECRET_BYTES:
+            raise SettingError(
+                f"PLAYTABLE_SECRET must be at least {MIN_SECRET_BYTES} characters (128 bits), "
+                f"not {len(from_env)}: {MAKE_ONE}"
+            )
+        return from_env.encode()
+    path = Path(os.environ.get("PLAYTABLE_SECRET_FILE") or DEFAULT_SECRET_FILE)
+    try:
+        made = _secret_file(path)
+    except (OSError, UnicodeDecodeError) as error:
+        reason = getattr(error, "strerror", None) or "it is not text"
+        where = getattr(error, "filename", None)
+        if where is not None and str(where) != str(path):  # the folder (or a file in its way)
+            reason = f"{reason} ({where})"
+        raise SettingError(
+            f"PLAYTABLE_SECRET_FILE {path} cannot be read or made: {reason}"
+        ) from None
+    if len(made.encode()) < MIN_SECRET_BYTES:
+        raise SettingError(
+            f"PLAYTABLE_SECRET_FILE {path} holds {len(made)} characters, not a secret of at "
+            f"least {MIN_SECRET_BYTES} (128 bits): remove it to have one made, or {MAKE_ONE}"
+        )
+    return made.encode()
 
 
 def secret_source() -> str:

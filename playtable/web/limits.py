@@ -7,16 +7,23 @@ per-connection limits live in each server process; the per-address budgets of
 
 from __future__ import annotations
 
+import ipaddress
 import os
 import time
 from dataclasses import dataclass, fields
 from typing import Any
 
 from playtable import settings
+from playtable.settings import SettingError
 
 
 def _env_number(name: str, default: float) -> float:
-    return settings.number(name, default, minimum=0)
+    """A limit's variable as docs/deploy.md says it is checked: a count is a whole number of
+    at least 1, a rate or a time more than 0 (0 was taken: a site with
+    PLAYTABLE_TABLES_PER_MINUTE=0 refused every new table, 'at most 0 a minute')."""
+    if isinstance(default, int):
+        return settings.whole_number(name, default, minimum=1)
+    return settings.number(name, default, above=0)
 
 
 @dataclass(frozen=True)
@@ -52,7 +59,7 @@ class Limits:
         for spec in fields(cls):
             default = getattr(cls, spec.name)
             value = _env_number(f"PLAYTABLE_{spec.name.upper()}", default)
-            values[spec.name] = int(value) if isinstance(default, int) else value
+            values[spec.name] = value
         return cls(**values)
 
 
@@ -85,10 +92,22 @@ def trusted_proxies() -> list[str]:
     """``PLAYTABLE_TRUSTED_PROXIES``: addresses or networks whose X-Forwarded-For is believed.
 
     Empty by default: the address of a request is its peer's, and a client cannot pose as
-    another by sending the header itself.
+    another by sending the header itself. Anything else than an address or a network (a
+    host name, or ``10.0.0.5/24`` with host bits set) raises :class:`SettingError`: uvicorn
+    took it for a name that no peer address ever equals, so the site trusted no proxy, and
+    every player behind it shared the proxy's budgets (30 new tables a minute, site-wide).
     """
     raw = os.environ.get("PLAYTABLE_TRUSTED_PROXIES", "")
-    return [item.strip() for item in raw.split(",") if item.strip()]
+    proxies = [item.strip() for item in raw.split(",") if item.strip()]
+    for item in proxies:
+        try:
+            ipaddress.ip_network(item)  # as uvicorn reads it: 10.0.0.5/24 is no network
+        except ValueError:
+            raise SettingError(
+                f"PLAYTABLE_TRUSTED_PROXIES must list addresses or networks "
+                f"(10.0.0.5, 10.0.0.0/24, fd00::/8), not {item!r}"
+            ) from None
+    return proxies
 
 
 __all__ = ["Limits", "TokenBucket", "trusted_proxies"]

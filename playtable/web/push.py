@@ -30,7 +30,9 @@ from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
+from playtable import settings
 from playtable.games import Player
+from playtable.settings import SettingError
 from playtable.store import PushSubscription, Store
 from playtable.tables import clocks
 from playtable.tables.table import LoadedTable
@@ -95,11 +97,15 @@ class Pusher:
         self.key_file = key_file
         self._vapid: Vapid02 | None = None
         self.subject = os.environ.get("PLAYTABLE_VAPID_SUBJECT") or "mailto:playtable@localhost"
+        if not self.subject.startswith(("mailto:", "https:")):  # RFC 8292's two kinds
+            raise SettingError(
+                f"PLAYTABLE_VAPID_SUBJECT must be a mailto: or https: address, not {self.subject!r}"
+            )
         self._tasks: set[asyncio.Task[None]] = set()
         self.sent = 0
         # http and private addresses allowed as endpoints: a push service on the site's own
         # network (and the tests' stand-in for one); never on a public site.
-        self.private_endpoints = os.environ.get("PLAYTABLE_PUSH_PRIVATE_ENDPOINTS") == "1"
+        self.private_endpoints = settings.flag("PLAYTABLE_PUSH_PRIVATE_ENDPOINTS")
         # A push service that answers slowly holds a thread for up to the send's timeout:
         # its own few, so the store and the rest of the site never wait behind it.
         self._threads = ThreadPoolExecutor(SEND_THREADS, thread_name_prefix="push")
