@@ -84,5 +84,5 @@ def test_a_skipped_turn_in_korean(browser: Browser, server_url: str) -> None:
         "둘 수 있는 수가 없어 내 차례를 건너뜁니다.", timeout=TIMEOUT
     )
     expect(pages["red"].locator("#turn-note")).to_have_text(
-        "파랑에게 둘 수 있는 수가 없어 한 번 더 둡니다."
+        "파랑에게 둘 수 있는 수가 없어 내가 한 번 더 둡니다."
     )

@@ -119,7 +119,7 @@ def test_a_refused_picture_or_position_says_why_in_the_visitors_language(
     assert korean.status_code == 400
     assert korean.headers["content-language"] == "ko"
     assert korean.json() == {
-        "error": f"위치는 그 앞까지 둔 수의 개수로 지정합니다(0부터 {last}까지).",
+        "error": f"국면은 그 앞까지 둔 수의 개수로 지정합니다(0부터 {last}까지).",
         "code": "bad_ply",
     }
     missing = client.get("/fi/t/nosuchtable.svg")
