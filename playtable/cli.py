@@ -239,20 +239,40 @@ def cmd_db_downgrade(args: argparse.Namespace) -> int:
     import asyncio
     import os
 
+    import sqlalchemy as sa
     from alembic.util import CommandError
 
     from playtable.logs import shown_url
-    from playtable.preflight import database_url
+    from playtable.preflight import database_url, serve_alone, sqlite_file
     from playtable.settings import SettingError
     from playtable.store import DEFAULT_URL, downgrade
-    from playtable.store.engines import SchemaTooNew
+    from playtable.store.engines import DowngradeRefused, SchemaTooNew
 
     url = args.database_url or os.environ.get("PLAYTABLE_DATABASE_URL") or DEFAULT_URL
     try:
-        database_url(url)
-        asyncio.run(downgrade(url, args.revision))
-    except (SettingError, SchemaTooNew, CommandError) as error:  # e.g. an unknown revision
+        path = sqlite_file(database_url(url))
+        if path is not None and not path.exists():
+            raise SettingError(f"there is no database at {path}: nothing to bring back")
+        # A server still serving the file would run on a schema it does not know.
+        try:
+            lock = serve_alone(path) if path is not None else None
+        except SettingError:
+            raise SettingError(
+                f"a 'playtable serve' is serving {path}: stop every server first"
+            ) from None
+        try:
+            asyncio.run(downgrade(url, args.revision))
+        finally:
+            if lock is not None:
+                lock.close()
+    except (SettingError, SchemaTooNew, DowngradeRefused, CommandError) as error:
         print(f"playtable: {error}", file=sys.stderr)
+        return 2
+    except (OSError, sa.exc.SQLAlchemyError) as error:  # as `db upgrade` says it
+        reason = str(getattr(error, "orig", None) or error).splitlines()[0]
+        print(
+            f"playtable: the database at {shown_url(url)} cannot be used: {reason}", file=sys.stderr
+        )
         return 2
     print(f"database at {args.revision}: {shown_url(url)}")
     return 0

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import os
 import signal
+import sqlite3
 import subprocess
 import sys
 import time
@@ -14,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.nodes import SECRET, Node, request
+from tests.nodes import SECRET, Node, free_port, request
 from tests.test_serve_checks import playtable, refused
 
 
@@ -111,3 +112,39 @@ def test_a_secret_file_that_cannot_be_used_is_named_in_one_line(tmp_path: Path) 
         env = {"PLAYTABLE_SECRET": "", "PLAYTABLE_SECRET_FILE": str(path)}
         line = refused(playtable(tmp_path, "serve", "--port", "0", env=env))
         assert f"PLAYTABLE_SECRET_FILE {path} cannot be read or made: {said}" in line, line
+
+
+def test_db_downgrade_takes_only_a_release_s_revision_and_says_why_not(tmp_path: Path) -> None:
+    """'playtable db downgrade base' dropped every table, every game with them, and said
+    'database at base'; '-1' said 'database at -1'; a database that does not answer was a
+    traceback of 40 lines; a missing SQLite file was made, empty, and called 'not a valid
+    downgrade target'; a server still serving the file was left on a schema it did not know."""
+    database = tmp_path / "site.sqlite3"
+    env = {"PLAYTABLE_DATABASE_URL": f"sqlite:///{database}"}
+    assert playtable(tmp_path, "db", "upgrade", env=env).returncode == 0
+    for revision in ("base", "-1"):
+        line = refused(playtable(tmp_path, "db", "downgrade", "--", revision, env=env))
+        assert "REVISION must be one of this release's revisions, 0001 to" in line, line
+    with sqlite3.connect(database) as conn:
+        assert conn.execute("SELECT count(*) FROM sqlite_master WHERE name = 'tables'").fetchone()
+        (version,) = conn.execute("SELECT version_num FROM alembic_version").fetchone()
+    assert version != "0005"
+    assert playtable(tmp_path, "db", "downgrade", "0005", env=env).returncode == 0
+    line = refused(playtable(tmp_path, "db", "downgrade", "0007", env=env))
+    assert "the database is at revision 0005, older than 0007" in line, line
+
+    missing = {"PLAYTABLE_DATABASE_URL": f"sqlite:///{tmp_path / 'none.sqlite3'}"}
+    line = refused(playtable(tmp_path, "db", "downgrade", "0005", env=missing))
+    assert "there is no database at" in line and not (tmp_path / "none.sqlite3").exists()
+
+    away = {"PLAYTABLE_DATABASE_URL": f"postgresql://app:hunter2@127.0.0.1:{free_port()}/x"}
+    line = refused(playtable(tmp_path, "db", "downgrade", "0005", env=away))
+    assert "cannot be used" in line and "hunter2" not in line, line
+
+    assert playtable(tmp_path, "db", "upgrade", env=env).returncode == 0
+    server = Node(tmp_path, env, "serving").start()
+    try:
+        line = refused(playtable(tmp_path, "db", "downgrade", "0005", env=env))
+        assert "stop every server first" in line, line
+    finally:
+        server.stop()

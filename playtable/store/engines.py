@@ -41,6 +41,29 @@ class SchemaTooNew(RuntimeError):
     do (an old process restarting during a roll, or a rolled-back release)."""
 
 
+class DowngradeRefused(RuntimeError):
+    """``playtable db downgrade`` to a revision that is no older release's schema, or on a
+    database that is not past it; the message says why (Alembic's 'base' dropped every
+    table, and every game with them, without a word)."""
+
+
+def _check_downgrade(scripts: ScriptDirectory, currents: tuple[str, ...], down_to: str) -> None:
+    ordered = [script.revision for script in scripts.walk_revisions()][::-1]  # oldest first
+    if down_to not in ordered:
+        raise DowngradeRefused(
+            f"REVISION must be one of this release's revisions, {ordered[0]} to {ordered[-1]} "
+            f"(the newest of the release to go back to), not {down_to!r}"
+        )
+    if not currents:
+        raise DowngradeRefused("the database has no schema: there is nothing to bring back")
+    current = currents[0]
+    if current in ordered and ordered.index(current) < ordered.index(down_to):
+        raise DowngradeRefused(
+            f"the database is at revision {current}, older than {down_to}: nothing to bring "
+            f"back ('playtable db upgrade' brings it forward)"
+        )
+
+
 def migrate(connection: Connection, down_to: str | None = None) -> None:
     """Bring the schema to the newest revision, or back to revision ``down_to``."""
     if connection.dialect.name == "postgresql":
@@ -52,7 +75,8 @@ def migrate(connection: Connection, down_to: str | None = None) -> None:
     scripts = ScriptDirectory.from_config(config)
     known = {script.revision for script in scripts.walk_revisions()}
     newest = scripts.get_current_head()
-    for current in MigrationContext.configure(connection).get_current_heads():
+    currents = MigrationContext.configure(connection).get_current_heads()
+    for current in currents:
         if current not in known:
             raise SchemaTooNew(
                 f"the database's schema is at revision {current}, which this release does "
@@ -63,6 +87,7 @@ def migrate(connection: Connection, down_to: str | None = None) -> None:
     if down_to is None:
         command.upgrade(config, "head")
     else:
+        _check_downgrade(scripts, currents, down_to)
         command.downgrade(config, down_to)
 
 
