@@ -118,6 +118,9 @@ def replay_file(path: str, out: TextIO) -> bool:
     except (OSError, GameError) as error:
         print(f"{path}: {error}", file=sys.stderr)
         return False
+    except UnicodeDecodeError as error:  # a traceback before
+        print(f"{path}: not UTF-8 text (byte {error.start})", file=sys.stderr)
+        return False
     state = game.initial()
     for ply, text in enumerate(record.moves, 1):
         try:
@@ -141,7 +144,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
 def cmd_solve(args: argparse.Namespace) -> int:
     from playtable.ai.solve import solve_lines  # the solver is only loaded when asked for
 
-    if args.time_limit <= 0:
+    if not args.time_limit > 0:  # nan too, which solved without a limit
         print("playtable solve: --time-limit must be positive", file=sys.stderr)
         return 2
     solve_lines(sys.stdin, sys.stdout, args.time_limit)

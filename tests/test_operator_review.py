@@ -148,3 +148,38 @@ def test_db_downgrade_takes_only_a_release_s_revision_and_says_why_not(tmp_path:
         assert "stop every server first" in line, line
     finally:
         server.stop()
+
+
+def test_the_command_line_tools_answer_bad_input_in_one_line(tmp_path: Path) -> None:
+    """Each was a traceback (or a run that did what was not asked) before."""
+    record = tmp_path / "game.txt"
+    record.write_bytes(b'\xff\xfe[Game "dots"]\n')  # a UTF-16 file, as some editors save
+    result = playtable(tmp_path, "replay", str(record))
+    assert result.returncode == 1 and "Traceback" not in result.stderr, result.stderr
+    assert f"{record}: not UTF-8 text" in result.stderr
+
+    # nan passed the check 'time_limit <= 0' and solved without any limit.
+    result = playtable(tmp_path, "solve", "--time-limit", "nan")
+    assert result.returncode == 2 and "--time-limit must be positive" in result.stderr
+
+    def atlas(*args: str) -> subprocess.CompletedProcess[str]:
+        result = playtable(tmp_path, "atlas", *args)
+        assert "Traceback" not in result.stderr, result.stderr
+        return result
+
+    output = tmp_path / "atlas.json"
+    # A key that names no board proved nothing and wrote '0 boards'.
+    result = atlas("build", "--only", "square-3x3-standrad-normal", "--output", str(output))
+    assert result.returncode == 2 and not output.exists(), result.stderr
+    assert "no board square-3x3-standrad-normal in the atlas" in result.stderr
+    # An output that cannot be written was a traceback after every proof.
+    for where in (tmp_path, tmp_path / "missing" / "atlas.json"):
+        result = atlas("build", "--only", "square-1x2-standard-normal", "--output", str(where))
+        assert result.returncode == 2 and f"cannot write {where}" in result.stderr
+        assert "square-1x2-standard-normal:" not in result.stderr  # nothing proved first
+    # A negative sample (ValueError of random.sample), a limit of 0 (SolverTimeout).
+    for args in (["check", "--sample", "-3"], ["build", "--time-limit", "0"]):
+        result = atlas(*args)
+        assert result.returncode == 2 and "error: argument" in result.stderr, result.stderr
+    result = atlas("check", "--sample", "1", "--time-limit", "0.000001")
+    assert result.returncode == 1 and "not proved again within" in result.stderr

@@ -22,6 +22,7 @@ from __future__ import annotations
 import argparse
 import functools
 import json
+import os
 import random
 import sys
 import time
@@ -269,9 +270,16 @@ def check(sample: int, time_limit: float, seed: int, log: TextIO = sys.stderr) -
     entries = [e for e in load() if not is_big(e.board)]
     rng = random.Random(seed)
     picked = rng.sample(entries, min(sample, len(entries)))
+    from playtable.ai.dots_solver import SolverTimeout
+
     wrong = 0
     for entry in picked:
-        again = prove(entry.board, time_limit)
+        try:
+            again = prove(entry.board, time_limit)
+        except SolverTimeout:  # unchecked is no pass (a traceback before)
+            wrong += 1
+            print(f"{entry.board.key}: not proved again within {time_limit:g} s", file=log)
+            continue
         ok = again.value == entry.value and again.first_moves == entry.first_moves
         wrong += not ok
         print(f"{entry.board.key}: {'ok' if ok else 'DIFFERS'}", file=log, flush=True)
@@ -283,22 +291,55 @@ def check(sample: int, time_limit: float, seed: int, log: TextIO = sys.stderr) -
     return wrong
 
 
+def _seconds(text: str) -> float:
+    value = float(text)
+    if not value > 0:
+        raise argparse.ArgumentTypeError(f"must be more than 0 seconds, not {text}")
+    return value
+
+
+def _count(text: str) -> int:
+    value = int(text)
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"must be 0 or more, not {text}")
+    return value
+
+
+_seconds.__name__, _count.__name__ = "seconds", "count"  # argparse's 'invalid seconds value'
+
+
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """The options of ``playtable atlas`` (and ``python -m playtable.ai.atlas``)."""
     sub = parser.add_subparsers(dest="action", required=True)
     make = sub.add_parser("build", help=f"prove every board and write {ATLAS_PATH.name}")
-    make.add_argument("--time-limit", type=float, default=120.0, help="seconds per board")
+    make.add_argument("--time-limit", type=_seconds, default=120.0, help="seconds per board")
     make.add_argument("--only", help="comma list of board keys (e.g. square-3x3-standard-normal)")
     make.add_argument("--output", type=Path, default=ATLAS_PATH, help="where to write")
     again = sub.add_parser("check", help="re-prove a sample of the stored boards")
-    again.add_argument("--sample", type=int, default=10)
-    again.add_argument("--time-limit", type=float, default=120.0, help="seconds per board")
-    again.add_argument("--seed", type=int, default=0)
+    again.add_argument("--sample", type=_count, default=10, help="boards to prove again")
+    again.add_argument("--time-limit", type=_seconds, default=120.0, help="seconds per board")
+    again.add_argument("--seed", type=int, default=0, help="which boards the sample picks")
+
+
+def _refusal(only: set[str] | None, output: Path) -> str | None:
+    """Why a build cannot start, checked before its minutes of proofs (a key that names no
+    board proved nothing and said '0 boards'; an output that could not be written was a
+    traceback once every board was proved, the proofs lost)."""
+    unknown = sorted((only or set()) - {board.key for board in boards()})
+    if unknown:
+        return f"no board {', '.join(unknown)} in the atlas (keys: square-3x3-standard-normal)"
+    if output.is_dir() or not output.parent.is_dir() or not os.access(output.parent, os.W_OK):
+        return f"cannot write {output}"
+    return None
 
 
 def run(args: argparse.Namespace) -> int:
     if args.action == "build":
         only = set(args.only.split(",")) if args.only else None
+        refusal = _refusal(only, args.output)
+        if refusal is not None:
+            print(f"playtable atlas: {refusal}", file=sys.stderr)
+            return 2
         entries = build(args.time_limit, only=only)
         # Keep the other stored boards (a whole build: the big ones it does not prove).
         stored = [e for e in load(args.output) if only is not None or is_big(e.board)]
