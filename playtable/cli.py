@@ -281,6 +281,19 @@ def cmd_db_downgrade(args: argparse.Namespace) -> int:
     return 0
 
 
+def _port(text: str) -> int:
+    """A TCP port: 99999 listened on 34463 (its remainder by 65536) and said 99999."""
+    import argparse
+
+    port = int(text)  # argparse: "invalid port value" for a word
+    if not 0 <= port <= 65535:
+        raise argparse.ArgumentTypeError(f"must be 0 to 65535, not {text}")
+    return port
+
+
+_port.__name__ = "port"
+
+
 def build_parser() -> argparse.ArgumentParser:
     import argparse  # only when there is a command line to parse (not for a bare `replay`)
 
@@ -334,7 +347,7 @@ def build_parser() -> argparse.ArgumentParser:
         "database, bus and secret this process uses.",
     )
     serve.add_argument("--host", default="127.0.0.1", help="address to listen on")
-    serve.add_argument("--port", type=int, default=8000, help="port to listen on")
+    serve.add_argument("--port", type=_port, default=8000, help="port to listen on")
     serve.add_argument(
         "--database-url",
         default=None,

@@ -183,3 +183,11 @@ def test_the_command_line_tools_answer_bad_input_in_one_line(tmp_path: Path) -> 
         assert result.returncode == 2 and "error: argument" in result.stderr, result.stderr
     result = atlas("check", "--sample", "1", "--time-limit", "0.000001")
     assert result.returncode == 1 and "not proved again within" in result.stderr
+
+
+def test_serve_refuses_a_port_that_is_none(tmp_path: Path) -> None:
+    """'playtable serve --port 99999' said 'Uvicorn running on http://127.0.0.1:99999' and
+    listened on 34463 (the remainder by 65536), where nobody would look for it."""
+    result = playtable(tmp_path, "serve", "--port", "99999", timeout=20)
+    assert result.returncode == 2, result.stderr
+    assert "argument --port: must be 0 to 65535, not 99999" in result.stderr
