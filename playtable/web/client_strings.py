@@ -1,4 +1,5 @@
-"""The translated strings the browser scripts show, rendered into the page as JSON.
+"""The translated strings the browser scripts show, a module per language and kind of board
+(:mod:`playtable.web.script_strings`).
 
 Scripts never hold English text of their own: they look every string up by key in this
 object (``t("your_turn")`` in ``static/js/i18n.js``). Placeholders use the same
@@ -11,9 +12,6 @@ import functools
 import gettext
 from collections.abc import Mapping
 from types import MappingProxyType
-
-from jinja2.utils import htmlsafe_json_dumps
-from markupsafe import Markup
 
 from playtable.games import registry
 from playtable.tables.errors import REASONS
@@ -36,14 +34,6 @@ def client_strings(
     ``templating.translations``): building it evaluates the plural rules hundreds of times,
     and it was a third of a table page's cost when every page built it again."""
     return MappingProxyType(_strings(catalog, cells))
-
-
-@functools.cache
-def client_strings_json(catalog: gettext.NullTranslations, cells: bool = False) -> Markup:
-    """:func:`client_strings` as the page embeds it (``<script type="application/json">``),
-    encoded once per catalog and kind of board: safe inside HTML, as Jinja's ``tojson``
-    makes it."""
-    return htmlsafe_json_dumps(dict(client_strings(catalog, cells)))
 
 
 def cell_words(catalog: gettext.NullTranslations, cells: bool) -> dict[str, str]:

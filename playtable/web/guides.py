@@ -21,9 +21,9 @@ from playtable.games.dots.game import DotsAndBoxes
 from playtable.games.dots.geometry import HEXAGON_MAX, SQUARE_MAX, TRIANGLE_MAX
 from playtable.games.swaptimum import MAX_SIZE, MIN_SIZE, Swaptimum, SwaptimumState
 from playtable.web.atlas import variant_values
-from playtable.web.client_strings import client_strings_json
 from playtable.web.errors import page_not_found
 from playtable.web.presentation import counts_cells
+from playtable.web.script_strings import strings_address
 from playtable.web.templating import gettext_for, language_of, render
 
 
@@ -237,7 +237,7 @@ async def dots_rules(request: Request) -> Response:
             "triangle": board_facts({"grid": "triangle", "size": 4}),
             "hexagon": board_facts({"grid": "hexagon", "size": 2}),
             "diagrams": {"standard": dots_diagram({"rows": 4, "cols": 4})},
-            "strings": client_strings_json(gettext_for(request)),
+            "strings": strings_address(language_of(request)),
             "variants": VARIANTS,
             "limits": size_limits(),
         },
@@ -252,7 +252,7 @@ async def swaptimum_rules(request: Request) -> Response:
             "nav": "rules-swaptimum",
             "diagrams": swaptimum_diagrams(),
             "limits": size_limits(),
-            "strings": client_strings_json(gettext_for(request)),
+            "strings": strings_address(language_of(request)),
         },
     )
 
@@ -267,7 +267,7 @@ async def variants_index(request: Request) -> Response:
             "names": {v.slug: variant_name(v.slug, gettext_for(request)) for v in VARIANTS},
             "facts": {v.slug: board_facts(v.options) for v in VARIANTS},
             "diagrams": {v.slug: dots_diagram(v.options) for v in VARIANTS},
-            "strings": client_strings_json(gettext_for(request)),
+            "strings": strings_address(language_of(request)),
         },
     )
 
@@ -292,8 +292,8 @@ async def variant_page(request: Request) -> Response:
             "diagrams": {"start": dots_diagram(variant.options)},
             "limits": size_limits(),
             # the triangle's and the hexagon's diagrams label their cells as cells
-            "strings": client_strings_json(
-                gettext_for(request), counts_cells(DotsAndBoxes.name, variant.options)
+            "strings": strings_address(
+                language_of(request), counts_cells(DotsAndBoxes.name, variant.options)
             ),
             "solved": variant_values(variant.slug, gettext_for(request), language_of(request)),
         },

@@ -39,6 +39,9 @@ STATIC_DIR = Path(__file__).with_name("static")
 # never be wanted).
 STATIC_IMPORT = re.compile(r'(?:\bfrom|\bimport)\s*"(\./[\w./-]+\.js)"')
 DYNAMIC_IMPORT = re.compile(r'\bimport\(\s*"(\./[\w./-]+\.js)"\s*\)')
+# The module of translated strings: a placeholder in the static folder, mapped to the
+# page's language's own module (web/script_strings.py).
+STRINGS = "js/strings.js"
 
 
 def _address(path: str) -> str:
@@ -82,29 +85,29 @@ def graph(entry: str) -> tuple[list[str], list[str]]:
     return list(static), [name for name in dynamic if name not in static and name != entry]
 
 
-def import_map(paths: list[str]) -> str:
-    """The import map's text: each module's plain address to its fingerprinted one."""
-    imports = {_address(path): _fingerprinted(path) for path in paths}
-    return json.dumps({"imports": imports}, separators=(",", ":"))
-
-
 @dataclass
 class PageScripts:
     """The module scripts of one page being rendered, and the hashes its policy needs."""
 
     hashes: list[str] = field(default_factory=list)
 
-    def __call__(self, entry: str) -> Markup:
+    def __call__(self, entry: str, strings: str | None = None) -> Markup:
+        """The page's scripts from ``entry``; ``strings``: the address of the module of
+        translated strings (``web/script_strings.py``) that ``js/strings.js`` stands for."""
         preload, dynamic = graph(entry)
         script = Markup('<script type="module" src="{}"></script>').format(_fingerprinted(entry))
         if not preload and not dynamic:
             return script  # a module that imports nothing needs no map
-        text = import_map([entry, *preload, *dynamic])
+        addresses = {path: _fingerprinted(path) for path in [entry, *preload, *dynamic]}
+        if strings is not None and STRINGS in addresses:
+            addresses[STRINGS] = strings
+        imports = {_address(path): address for path, address in addresses.items()}
+        text = json.dumps({"imports": imports}, separators=(",", ":"))
         digest = base64.b64encode(hashlib.sha256(text.encode()).digest()).decode()
         self.hashes.append(f"'sha256-{digest}'")
         parts = [Markup('<script type="importmap">{}</script>').format(Markup(text))]
         parts += [
-            Markup('<link rel="modulepreload" href="{}">').format(_fingerprinted(path))
+            Markup('<link rel="modulepreload" href="{}">').format(addresses[path])
             for path in preload
         ]
         parts.append(script)

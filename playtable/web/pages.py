@@ -16,7 +16,6 @@ from playtable.games import PLAYERS
 from playtable.tables import AnalysisRefused, TableNotFound
 from playtable.web import home
 from playtable.web.budgets import Budget, over_budget
-from playtable.web.client_strings import client_strings_json
 from playtable.web.csrf import csrf_ok, csrf_token, set_csrf_cookie
 from playtable.web.errors import error_page, table_not_found
 from playtable.web.links import refused, seat_token_from, set_seat_cookie, to_table
@@ -28,8 +27,9 @@ from playtable.web.presentation import (
     quick_messages,
     settings_summary,
 )
+from playtable.web.script_strings import strings_address
 from playtable.web.static_files import static_app
-from playtable.web.templating import STATIC_DIR, gettext_for, render
+from playtable.web.templating import STATIC_DIR, gettext_for, language_of, render
 from playtable.web.timing import table_time
 from playtable.web.wire import dumps, html_safe, table_text
 
@@ -84,7 +84,9 @@ async def _table(request: Request, *, watch: bool, invite: str | None = None) ->
             "settings_summary": settings_summary(table["game"], table["options"], catalog),
             "board_label": board_label(table["game"], catalog),
             "page_data": page_data,
-            "strings": client_strings_json(catalog, counts_cells(table["game"], table["options"])),
+            "strings": strings_address(
+                language_of(request), counts_cells(table["game"], table["options"])
+            ),
             "bot_names": bot_names(catalog),
             "quick_messages": quick_messages(catalog),
             "invitation": invitation,
@@ -177,7 +179,9 @@ async def analysis_page(request: Request) -> Response:
                 "table": table,
                 "api": request.url_for("api_analysis", table_id=table_id).path,
             },
-            "strings": client_strings_json(catalog, counts_cells(table["game"], table["options"])),
+            "strings": strings_address(
+                language_of(request), counts_cells(table["game"], table["options"])
+            ),
             "nav": "table",
         },
         headers={"Cache-Control": "no-store"},

@@ -5,7 +5,19 @@ from __future__ import annotations
 
 from starlette.routing import BaseRoute, Route, WebSocketRoute
 
-from playtable.web import api, atlas, guides, links, my_games, pages, pictures, push, replay, timing
+from playtable.web import (
+    api,
+    atlas,
+    guides,
+    links,
+    my_games,
+    pages,
+    pictures,
+    push,
+    replay,
+    script_strings,
+    timing,
+)
 from playtable.web.health import healthz, readyz
 from playtable.web.socket import table_socket
 
@@ -21,6 +33,7 @@ def routes() -> list[BaseRoute]:
         *atlas.routes,
         *pictures.routes,  # before pages: /t/{id}.png is not the table page
         *replay.routes,
+        *script_strings.routes,
         *pages.routes,
         *timing.routes,
         *my_games.routes,

@@ -128,6 +128,12 @@ class _ReadHeaders:
         await self.app(scope, receive, send)
 
 
+def read_headers(app: ASGIApp) -> ASGIApp:
+    """``app`` behind :class:`_ReadHeaders`: a Range it cannot read ignored, gzip only when
+    the client's qualities allow it."""
+    return _ReadHeaders(app)
+
+
 def static_app(directory: Path) -> ASGIApp:
     files = GZipMiddleware(FingerprintedStatic(directory=directory), minimum_size=COMPRESS_FROM)
     return _ReadHeaders(files)
@@ -139,6 +145,7 @@ __all__ = [
     "FingerprintedStatic",
     "accepts_gzip",
     "fingerprint",
+    "read_headers",
     "readable_range",
     "static_app",
 ]

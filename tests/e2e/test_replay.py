@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import io
-import json
 import re
 from typing import Any
 
@@ -313,9 +312,10 @@ def test_a_position_the_server_refuses_is_explained_and_fetched_again(
 
 
 def strings_of(page: Page) -> dict[str, Any]:
-    """The page's translated strings for its scripts (the i18n block)."""
-    block = page.locator("#i18n").text_content() or "{}"
-    data: dict[str, Any] = json.loads(block)
+    """The page's translated strings for its scripts: the module its import map names."""
+    data: dict[str, Any] = page.evaluate(
+        'async () => (await import("/static/js/strings.js")).default'
+    )
     return data
 
 

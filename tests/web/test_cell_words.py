@@ -9,7 +9,6 @@ import json
 import re
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 from starlette.testclient import TestClient
@@ -20,6 +19,7 @@ from playtable.web.app import create_app
 from playtable.web.client_strings import client_strings
 from playtable.web.templating import translations
 from tests.web.conftest import create_table
+from tests.web.page_strings import page_strings
 
 SQUARE = {"grid": "square", "rows": 3, "cols": 3, "start": "standard", "misere": True}
 HEXAGON = {"grid": "hexagon", "size": 2, "start": "standard", "misere": True}
@@ -40,13 +40,6 @@ def client(tmp_path: Path) -> Iterator[TestClient]:
         yield c
 
 
-def page_strings(html: str) -> dict[str, Any]:
-    found = re.search(r'<script type="application/json" id="i18n">(.*?)</script>', html, re.S)
-    assert found, "the page embeds its strings"
-    strings: dict[str, Any] = json.loads(found.group(1))
-    return strings
-
-
 def words(text: str) -> str:
     """``text`` without its placeholders (``%(boxes)s`` is a number)."""
     return re.sub(r"%\(\w+\)[sd]", "", text)
@@ -65,7 +58,7 @@ def test_a_hexagon_table_says_cells_and_a_square_one_boxes(client: TestClient, l
     ):
         table = create_table(client, options=options)
         html = client.get(prefixed(lang, f"/t/{table.id}")).text
-        strings = page_strings(html)
+        strings = page_strings(client, html)
         everything = words(json.dumps(strings, ensure_ascii=False))
         if options is not SQUARE:
             # nothing the page may say about a hexagon's or a triangle's cells calls them boxes
@@ -76,15 +69,21 @@ def test_a_hexagon_table_says_cells_and_a_square_one_boxes(client: TestClient, l
 
 
 def test_the_czech_hexagon_table_page_says_policko_not_ctverec(client: TestClient) -> None:
-    hexagon = page_strings(client.get(f"/cs/t/{create_table(client, options=HEXAGON).id}").text)
+    hexagon = page_strings(
+        client, client.get(f"/cs/t/{create_table(client, options=HEXAGON).id}").text
+    )
     assert hexagon["dots_box"] == "%(player)s získal políčko"
     assert hexagon["misere_rule"] == "Misère: vyhrává hráč s méně políčky."
     assert "čtverec" not in json.dumps(hexagon, ensure_ascii=False)
     assert "čtverci" not in json.dumps(hexagon, ensure_ascii=False)
-    square = page_strings(client.get(f"/cs/t/{create_table(client, options=SQUARE).id}").text)
+    square = page_strings(
+        client, client.get(f"/cs/t/{create_table(client, options=SQUARE).id}").text
+    )
     assert square["dots_box"] == "%(player)s získal čtverec"
     assert square["misere_rule"] == "Misère: vyhrává hráč s méně čtverci."
-    english = page_strings(client.get(f"/t/{create_table(client, options=HEXAGON).id}").text)
+    english = page_strings(
+        client, client.get(f"/t/{create_table(client, options=HEXAGON).id}").text
+    )
     assert english["dots_box"] == "Cell claimed by %(player)s"
     assert english["ann_move_claim_two"].endswith("and claimed two cells.")
 
@@ -103,9 +102,9 @@ def test_the_analysis_values_name_cells_where_the_language_names_the_unit(lang: 
 
 
 def test_a_variant_page_of_the_hexagon_grid_labels_its_cells(client: TestClient) -> None:
-    hexagon = page_strings(client.get("/cs/variants/hexagon-grid").text)
+    hexagon = page_strings(client, client.get("/cs/variants/hexagon-grid").text)
     assert "políčko" in hexagon["dots_box_sides"]
-    misere = page_strings(client.get("/cs/variants/misere").text)
+    misere = page_strings(client, client.get("/cs/variants/misere").text)
     assert "čtverec" in misere["dots_box_sides"]
 
 

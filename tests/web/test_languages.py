@@ -16,6 +16,7 @@ from playtable.web.app import create_app
 from playtable.web.guides import VARIANTS, board_facts
 from playtable.web.language import LANG_COOKIE, negotiate, split_prefix
 from tests.web.conftest import Socket, connect, create_table
+from tests.web.page_strings import page_strings
 
 LANGUAGES = ("en", "fi", "cs", "ko")
 GUIDES = (
@@ -157,7 +158,7 @@ def test_a_table_created_in_finnish_stays_finnish_and_the_seat_follows(
             re.search(r'id="table-data">(.*?)</script>', other, re.S).group(1)  # type: ignore[union-attr]
         )
         assert data["you"] == "red", lang
-        strings = json.loads(re.search(r'id="i18n">(.*?)</script>', other, re.S).group(1))  # type: ignore[union-attr]
+        strings = page_strings(client, other)
         assert (
             strings["red"] == {"en": "Red", "fi": "Punainen", "cs": "Červený", "ko": "빨강"}[lang]
         )

@@ -15,6 +15,7 @@ from starlette.testclient import TestClient
 
 from playtable.web.static_files import CHECK_FIRST, FOREVER, fingerprint, static_app
 from playtable.web.templating import STATIC_DIR
+from tests.web.page_strings import page_strings, strings_address
 
 
 def static_addresses(html: str) -> list[str]:
@@ -101,3 +102,27 @@ def test_a_page_names_every_module_its_script_imports_by_its_fingerprint(
     home = client.get("/")
     assert "importmap" not in home.text
     assert "script-src 'self';" in home.headers["content-security-policy"]
+
+
+def test_a_page_s_strings_come_once_in_a_module_the_browser_keeps(client: TestClient) -> None:
+    """The scripts' 17.7 KB of translated strings were a JSON block in every table page (and
+    pages are not compressed); they are a module per language and kind of board, named by
+    its content, kept a year and compressed."""
+    created = client.post("/api/tables", json={"game": "dots", "seat": "red"}).json()
+    finnish = client.get("/fi" + created["seat_url"].removeprefix(str(client.base_url)))
+    assert 'id="i18n"' not in finnish.text
+    address = strings_address(finnish.text)
+    assert address.startswith("/strings/fi-boxes.js?v=")
+    module = client.get(address, headers={"Accept-Encoding": "gzip"})
+    assert module.headers["cache-control"] == FOREVER
+    assert module.headers["content-type"].startswith("text/javascript")
+    assert module.headers["content-encoding"] == "gzip"
+    assert page_strings(client, finnish.text)["red"] == "Punainen"
+    assert f'<link rel="modulepreload" href="{address}">' in finnish.text
+    again = client.get(address, headers={"If-None-Match": module.headers["etag"]})
+    assert again.status_code == 304
+    assert client.get(address.partition("?")[0]).headers["cache-control"] == CHECK_FIRST
+    for wrong in ("/strings/xx-boxes.js", "/strings/fi-squares.js", "/strings/fi-boxes.css"):
+        assert client.get(wrong).status_code == 404, wrong
+    korean = client.get("/ko/rules/swaptimum").text
+    assert page_strings(client, korean)["red"] == "빨강"

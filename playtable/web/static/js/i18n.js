@@ -1,7 +1,10 @@
-// Translated strings for scripts. The page renders them as JSON in <script id="i18n">;
-// scripts hold no text of their own. Placeholders are "%(name)s", as in the Python catalogs.
+// Translated strings for scripts: the module of the page's language (strings.js, which the
+// page's import map points at /strings/{lang}-{kind}.js), else a JSON block <script id="i18n">
+// in the page. Scripts hold no text of their own. Placeholders are "%(name)s", as in the
+// Python catalogs.
+import PAGE_STRINGS from "./strings.js";
 
-let strings = null;
+let strings = PAGE_STRINGS;
 
 function load() {
   if (strings === null) {
