@@ -191,3 +191,13 @@ def test_serve_refuses_a_port_that_is_none(tmp_path: Path) -> None:
     result = playtable(tmp_path, "serve", "--port", "99999", timeout=20)
     assert result.returncode == 2, result.stderr
     assert "argument --port: must be 0 to 65535, not 99999" in result.stderr
+
+
+def test_a_vapid_key_file_that_cannot_be_used_is_named_at_start(tmp_path: Path) -> None:
+    """Found at the first page that asked for the push key before: a 503, and a log line
+    blaming the database ('GET /push/key refused, the database is away: FileNotFoundError')."""
+    (tmp_path / "etc").write_text("a file where the folder should be")
+    for path, said in [(tmp_path / "etc" / "vapid.pem", "File exists"), (tmp_path, "Is a dir")]:
+        env = {"PLAYTABLE_VAPID_KEY_FILE": str(path)}
+        line = refused(playtable(tmp_path, "serve", "--port", "0", env=env))
+        assert f"PLAYTABLE_VAPID_KEY_FILE {path} cannot be read or made: {said}" in line, line

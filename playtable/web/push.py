@@ -19,6 +19,7 @@ from __future__ import annotations
 import asyncio
 import base64
 import contextlib
+import errno
 import json
 import logging
 import os
@@ -62,11 +63,33 @@ SUBSCRIPTIONS_PER_SEAT = 4  # a player's browsers told of their move; the oldest
 SEND_THREADS = 2  # pushes are sent in threads of their own, never the store's
 
 
+def key_path(path: str | None = None) -> Path:
+    return Path(path or os.environ.get("PLAYTABLE_VAPID_KEY_FILE") or DEFAULT_KEY_FILE)
+
+
+def check_key_file(file: Path) -> None:
+    """Raises :class:`SettingError` if the key file can be neither read nor made, checked at
+    start without loading the key's cryptography (made on first use). Found at the first
+    page that asked for the key before: a 503, logged as 'the database is away'."""
+    try:
+        if file.exists():
+            file.open("rb").close()
+        else:
+            file.parent.mkdir(parents=True, exist_ok=True)
+            if not os.access(file.parent, os.W_OK):
+                raise PermissionError(errno.EACCES, os.strerror(errno.EACCES), str(file.parent))
+    except OSError as error:
+        where = f" ({error.filename})" if error.filename and error.filename != str(file) else ""
+        raise SettingError(
+            f"PLAYTABLE_VAPID_KEY_FILE {file} cannot be read or made: {error.strerror}{where}"
+        ) from None
+
+
 def load_vapid(path: str | None = None) -> Vapid02:
     """The site's VAPID key pair, from ``path`` or ``PLAYTABLE_VAPID_KEY_FILE``; made once."""
     from py_vapid import Vapid02
 
-    file = Path(path or os.environ.get("PLAYTABLE_VAPID_KEY_FILE") or DEFAULT_KEY_FILE)
+    file = key_path(path)
 
     def fresh() -> bytes:
         pair = Vapid02()
@@ -96,6 +119,7 @@ class Pusher:
         self.links = links
         self.key_file = key_file
         self._vapid: Vapid02 | None = None
+        check_key_file(key_path(self.key_file))
         self.subject = os.environ.get("PLAYTABLE_VAPID_SUBJECT") or "mailto:playtable@localhost"
         if not self.subject.startswith(("mailto:", "https:")):  # RFC 8292's two kinds
             raise SettingError(
