@@ -904,6 +904,30 @@ class DotsSolver:
                 return found
             depth += 1
 
+    def sure_capture(self, drawn: int) -> int | None:
+        """A capture at board mask ``drawn`` that the search's reductions take without
+        looking (normal scoring only; ``None`` in misère or if there is none): one whose
+        line leaves no cell with one free line behind (Berlekamp's criterion), or the first
+        box of a chain of three or more offered from one end. Taking it is never worse than
+        any other line (the all-but-two choice comes at the chain's last two boxes), so a
+        bot plays it at once: the board line."""
+        if not self.chain_rule:
+            return None
+        free = self.full & ~self.to_internal(drawn)
+        capture_lines = chain_lines = 0
+        for m in self.cell_masks:
+            k = (free & m).bit_count()
+            if k == 1:
+                capture_lines |= free & m
+            elif k == 2:
+                chain_lines |= free & m
+        forced = capture_lines & ~chain_lines
+        if not forced and capture_lines:
+            forced = self._long_chain_capture(free, capture_lines & chain_lines)
+        if not forced:
+            return None
+        return self.order[(forced & -forced).bit_length() - 1]
+
     def native_serves(self, drawn: int) -> bool:
         """Whether the C search can take the position at board mask ``drawn`` (built, the
         sound reductions, and a board of at most 64 lines or at most 64 free)."""
