@@ -93,11 +93,16 @@ export function eventsFor({ render, rejoin, setConnection }) {
     }
     noteLapsedOffers(state.table.offers, next, state.joined);
     const before = state.table;
-    const catchUp = !state.joined && state.reconnected;
+    // The first state after a join is a catch-up when the socket came back, and also when
+    // the table moved on while the page loaded (the computer's move, played at once, or its
+    // answer while the page was reloaded): the board changed, and nobody was told.
+    const reconnected = state.reconnected;
+    const newer = (nextVersion ?? next.version) > state.version;
+    const catchUp = !state.joined && (reconnected || newer);
     state.joined = true;
     state.reconnected = false;
     state.table = next;
-    if (catchUp) announceCatchUp(before, next);
+    if (catchUp) announceCatchUp(before, next, reconnected);
     state.version = nextVersion ?? state.table.version;
     // "Sending…" holds until the position moves on (the move played, or a take-back or the
     // end of the game) or an error answers the move: a presence, a quick message or a
@@ -172,11 +177,11 @@ function noteUnsent(next) {
   }
 }
 
-// The page is connected again and has the table as it is now: a screen reader hears so, and
-// what the other side did meanwhile (their last move, as a live move is read, then who
-// moves, or the result), since the board simply changed while nobody was told.
-function announceCatchUp(before, next) {
-  announce(t("reconnected"));
+// The page is connected (again, if `reconnected`: a screen reader hears so) and has the
+// table as it is now: what the other side did meanwhile (their last move, as a live move is
+// read, then who moves, or the result), since the board simply changed while nobody was told.
+function announceCatchUp(before, next, reconnected) {
+  if (reconnected) announce(t("reconnected"));
   const movers = Array.isArray(next.movers) ? next.movers : [];
   if (next.moves.length <= before.moves.length && next.ply <= before.ply) return;
   const mover = movers[movers.length - 1];
