@@ -17,9 +17,10 @@ from starlette.responses import Response
 from starlette.routing import BaseRoute, Route
 
 from playtable.games import load
+from playtable.games import swaptimum as swaptimum_engine
+from playtable.games.dots import geometry
 from playtable.games.dots.game import DotsAndBoxes
-from playtable.games.dots.geometry import HEXAGON_MAX, SQUARE_MAX, TRIANGLE_MAX
-from playtable.games.swaptimum import MAX_SIZE, MIN_SIZE, Swaptimum, SwaptimumState
+from playtable.games.swaptimum import Swaptimum, SwaptimumState
 from playtable.web.atlas import variant_values
 from playtable.web.errors import page_not_found
 from playtable.web.presentation import counts_cells
@@ -94,12 +95,13 @@ def variant_name(slug: str, catalog: gettext.NullTranslations) -> str:
 
 def size_limits() -> dict[str, tuple[int, int]]:
     """The smallest and largest board of each grid and of Swaptimum, as the engines take them
-    (a square board's rows and columns each, a triangle's side, a hexagon's radius)."""
+    (a square board's rows and columns each, a triangle's side, a hexagon's radius), read
+    from the engines' modules when asked."""
     return {
-        "square": (1, SQUARE_MAX),
-        "triangle": (1, TRIANGLE_MAX),
-        "hexagon": (1, HEXAGON_MAX),
-        "swaptimum": (MIN_SIZE, MAX_SIZE),
+        "square": (1, geometry.SQUARE_MAX),
+        "triangle": (1, geometry.TRIANGLE_MAX),
+        "hexagon": (1, geometry.HEXAGON_MAX),
+        "swaptimum": (swaptimum_engine.MIN_SIZE, swaptimum_engine.MAX_SIZE),
     }
 
 

@@ -21,9 +21,10 @@ from playtable.games.forms import FORMS, choice
 from playtable.web.budgets import Budget, over_budget
 from playtable.web.csrf import csrf_ok, csrf_token, set_csrf_cookie
 from playtable.web.errors import error_page
+from playtable.web.form_limits import form_limits
 from playtable.web.links import set_seat_cookie
 from playtable.web.my_games import waiting_count
-from playtable.web.templating import gettext_for, page_url, render
+from playtable.web.templating import gettext_for, language_of, page_url, render
 from playtable.web.timing import FORM_DEFAULTS as TIME_DEFAULTS
 from playtable.web.timing import PRESETS, time_control_from_form
 
@@ -60,6 +61,8 @@ async def _home(
             "csrf_token": token,
             "nav": "home",
             "presets": PRESETS,
+            # the board sizes' ranges, their hints' numbers and messages, from the engines
+            "limits": form_limits(gettext_for(request), language_of(request)),
             "waiting": await waiting_count(request),  # "2 games are waiting for your move"
         },
         status_code=status_code,
@@ -149,15 +152,23 @@ async def create_table(request: Request) -> Response:
             )
         except GameError as exc:
             # A game's error is a catalog message: said in the page's language.
-            reason = exc.translate(catalog.gettext)
             return await _home(
-                request, values, error=reason[:1].upper() + reason[1:], status_code=400
+                request, values, error=_sentence(exc.translate(catalog.gettext)), status_code=400
             )
     finally:
         await form.close()
     response = RedirectResponse(request.url_for("table", table_id=created.id).path, status_code=303)
     set_seat_cookie(response, request, created.id, created.seat_token)
     return response
+
+
+def _sentence(reason: str) -> str:
+    """A game's reason as a sentence after "The table could not be created.": the engines'
+    settings errors are fragments ("rows must be a whole number from 1 to 12"), made to follow
+    a field's name in the API; the form's box shows "Rows must ... from 1 to 12." (every
+    language of the site ends a sentence with a full stop)."""
+    reason = reason[:1].upper() + reason[1:]
+    return reason if reason.endswith((".", "!", "?")) else reason + "."
 
 
 async def to_home(request: Request) -> Response:

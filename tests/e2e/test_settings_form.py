@@ -23,7 +23,7 @@ def test_the_form_checks_ranges_in_finnish(browser: Browser, server_url: str) ->
     page.locator("#table-form button[type=submit]").click()
     # not sent: the message shows under the field, which has the focus
     error = page.locator("#dots_rows-error")
-    expect(error).to_have_text("Rivien määrän on oltava kokonaisluku 1–12")
+    expect(error).to_have_text("Rivien määrän on oltava kokonaisluku 1–12.")
     expect(rows).to_have_attribute("aria-invalid", "true")
     expect(rows).to_be_focused()
     assert page.url.rstrip("/").endswith("/fi")
@@ -40,7 +40,7 @@ def test_the_form_checks_ranges_in_finnish(browser: Browser, server_url: str) ->
     expect(page.locator("#dots_size-error")).to_be_hidden()
     choose(page, "dots_grid", "hexagon")
     expect(size).to_have_value("10")
-    expect(page.locator("#dots_size-error")).to_have_text("Koon on oltava kokonaisluku 1–6")
+    expect(page.locator("#dots_size-error")).to_have_text("Koon on oltava kokonaisluku 1–6.")
     size.fill("3")
     expect(page.locator("#dots_size-error")).to_be_hidden()
     page.locator("#table-form button[type=submit]").click()

@@ -6,7 +6,6 @@
 
 const form = document.getElementById("table-form");
 
-const SIZE_LIMITS = { triangle: 10, hexagon: 6 };
 let startChanged = false; // the Icelandic start gave way to the Swedish one: say so
 
 function checked(name) {
@@ -43,8 +42,11 @@ function update() {
     hint.hidden = !hint.dataset.grid.split(" ").includes(grid);
   }
   const size = form.querySelector("#dots_size");
-  if (SIZE_LIMITS[grid]) {
-    size.max = String(SIZE_LIMITS[grid]);
+  const Grid = grid[0].toUpperCase() + grid.slice(1);
+  if (size.dataset[`max${Grid}`]) {
+    // each grid's range, as the engine has it (rendered into data-min-*, data-max-*)
+    size.min = size.dataset[`min${Grid}`];
+    size.max = size.dataset[`max${Grid}`];
     // a size the new grid does not allow is not changed behind the player's back: it is
     // shown as out of range
     if (size.dataset.checked || problem(size)) check(size);
@@ -69,10 +71,10 @@ function problem(input) {
   const low = Number(input.min);
   const high = Number(input.max);
   if (/^-?\d+$/.test(text) && value >= low && value <= high) return "";
+  // the catalog's sentence for the field (and the grid), in the page's language
   const grid = checked("dots_grid") || "square";
-  const message = input.dataset[`invalid${grid[0].toUpperCase()}${grid.slice(1)}`];
-  const sentence = message || input.dataset.invalid || "";
-  return sentence.charAt(0).toLocaleUpperCase(document.documentElement.lang) + sentence.slice(1);
+  const forGrid = input.dataset[`invalid${grid[0].toUpperCase()}${grid.slice(1)}`];
+  return forGrid || input.dataset.invalid || "";
 }
 
 /** Show or clear the message under `input`; true if the value is fine. */
