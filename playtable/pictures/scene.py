@@ -1,9 +1,10 @@
 """A position as plain shapes in board units: one geometry for the SVG and the raster images.
 
 The numbers are the live board's (``static/js/dots.js`` and ``swaptimum.js``): 100 units per
-board unit, the same margins, dot and checker sizes and colours of ``static/board.css`` (the palette of ``style.css``), y
-pointing down as on screen. A picture is language-neutral: a claimed box carries its owner's
-shape (a solid disc for red, a ring for blue, as on the Swaptimum checkers), not an initial.
+board unit, the same margins, dot and checker sizes and colours of ``static/board.css`` (the
+palette of ``style.css``), y pointing down as on screen. A picture is language-neutral: a
+claimed box carries its owner's shape (a solid disc for red, a ring for blue, as on the
+Swaptimum checkers), not an initial.
 """
 
 from __future__ import annotations
