@@ -88,9 +88,7 @@ def test_the_computers_move_made_while_the_page_loaded_is_announced(
 
     move = wait_moves_offered(player)[0]
     player.locator(f'#board [data-move="{move}"]').click()
-    player.wait_for_function(
-        "() => document.getElementById('board').dataset.toMove === 'red'", timeout=TIMEOUT
-    )
+    wait_ply(player, 2)
     table = api_get(server_url, f"/api/tables/{table_id}")
     assert table["ply"] == 2, table  # the computer's reply, a line that claimed nothing
     reply = table["moves"][1]
