@@ -233,8 +233,10 @@ class MCTS:
         self.rng = rng
         self.playout = Playout(game)
         self.last_playouts = 0
-        # The mover's share of the simulated games won through the move ``choose`` returned
-        # (the analysis' win-rate estimate); ``None`` until a search has run.
+        # The mover's share of all the games ``choose`` simulated from its position (the
+        # analysis' win-rate estimate); ``None`` until a search has run. Not the rate of the
+        # most visited move alone: with the hundred-odd games of a busy machine's quarter
+        # second that move had two or three, and the estimate swung from 0 to 1 and back.
         self.last_win_rate: float | None = None
 
     def immediate_win(self, state: SwaptimumState) -> SwaptimumMove | None:
@@ -334,7 +336,7 @@ class MCTS:
                 return legal[0]
             return self.guarded(state, legal, guard_until) or legal[0]
         best = max(children, key=lambda c: c.visits)
-        self.last_win_rate = best.wins / best.visits
+        self.last_win_rate = sum(c.wins for c in children) / sum(c.visits for c in children)
         assert best.move is not None
         if guard_until is None:
             return best.move

@@ -9,7 +9,8 @@ from typing import Any
 
 import pytest
 
-from playtable.ai import bot_move
+from playtable.ai import analysis_work, bot_move
+from playtable.ai.analysis_work import analyse_chunk
 from playtable.ai.dots_bots import Lines, safe_capture, solver_for
 from playtable.ai.dots_solver import DotsSolver
 from playtable.games import load
@@ -104,3 +105,25 @@ def test_a_capture_taken_without_thinking_is_always_a_best_move(options: dict[st
         if checked >= 6:
             break
     assert checked >= 6, checked
+
+
+# The first moves of a 9x9 Swaptimum game against the medium computer (a review).
+SWAPTIMUM_9X9 = ["a3", "c1", "a8", "i4", "f6", "b2", "f4", "e1", "b4", "c3", "f2", "i2"]
+
+
+def test_the_swaptimum_analysis_estimates_do_not_swing_from_one_side_to_the_other(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The analysis board of a 9x9 game said 'Blue wins 100% of the simulated games' after
+    Red's first move, 'Red wins 100%' after Blue's, then 67%, 83%...: each estimate was the
+    win rate of the search's most visited move, two or three games on a busy machine (0.25 s
+    of search), so every opening position swung from one extreme to the other. It is red's
+    share of all the games the search simulated from the position, as docs/protocol.md says:
+    with the same few games, the first positions of an even opening stay near even."""
+    monkeypatch.setattr(analysis_work, "ESTIMATE_PLAYOUTS", 150)  # a busy machine's count
+    found = analyse_chunk(
+        "swaptimum", {"size": 9}, SWAPTIMUM_9X9, list(range(len(SWAPTIMUM_9X9))), 1, 60, 600
+    )
+    shares = [round(f.red_share or 0, 2) for f in found]
+    assert len(shares) == len(SWAPTIMUM_9X9)
+    assert all(0.25 <= share <= 0.75 for share in shares), shares
