@@ -53,11 +53,12 @@ def choice(value: Any, allowed: tuple[str, ...], msgid: str) -> str:
 _WHOLE = re.compile(r"-?[0-9]+")
 
 
-def whole_number(value: Any, msgid: str) -> int:
+def whole_number(value: Any, msgid: str, **params: object) -> int:
+    """``value`` as a whole number, else :class:`FormError` ``msgid`` (filled by ``params``)."""
     text = str(value).strip()
     # ASCII digits only: "²" and "٣" are digits to str.isdigit(), and int() refuses the first
     if not _WHOLE.fullmatch(text) or len(text) > 4:
-        raise FormError(msgid)
+        raise FormError(msgid, **params)
     return int(text)
 
 

@@ -26,7 +26,7 @@ from playtable.web.links import set_seat_cookie
 from playtable.web.my_games import waiting_count
 from playtable.web.templating import gettext_for, language_of, page_url, render
 from playtable.web.timing import FORM_DEFAULTS as TIME_DEFAULTS
-from playtable.web.timing import PRESETS, time_control_from_form
+from playtable.web.timing import PRESETS, time_control_from_form, time_form
 
 GAMES = tuple(FORMS)
 SEATS = ("red", "blue", "random")
@@ -61,6 +61,7 @@ async def _home(
             "csrf_token": token,
             "nav": "home",
             "presets": PRESETS,
+            "time": time_form(),  # the custom clock's bounds and the correspondence days
             # the board sizes' ranges, their hints' numbers and messages, from the engines
             "limits": form_limits(gettext_for(request), language_of(request)),
             "waiting": await waiting_count(request),  # "2 games are waiting for your move"

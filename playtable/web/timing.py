@@ -44,6 +44,19 @@ FORM_DEFAULTS: dict[str, Any] = {
 }
 
 
+#: The home form's custom real-time control, in whole minutes and whole seconds, within the
+#: clocks' own bounds (tables/clocks.py); the form, its messages and this check share them.
+MINUTES = (1, clocks.BASE_MAX_S // 60)
+INCREMENT = (0, clocks.INCREMENT_MAX_S)
+MINUTES_MESSAGE = N_("Minutes: %(low)s to %(high)s.")
+INCREMENT_MESSAGE = N_("Increment: %(low)s to %(high)s seconds.")
+
+
+def time_form() -> dict[str, tuple[int, ...]]:
+    """The numbers the home form's time control offers and checks."""
+    return {"minutes": MINUTES, "increment": INCREMENT, "days": clocks.DAYS}
+
+
 def time_control_from_form(values: Mapping[str, Any]) -> clocks.TimeControl:
     """The time control the home form asks for; raises :class:`FormError`."""
     kind = choice(values.get("time"), TIME_KINDS, N_("Choose a time control."))
@@ -58,12 +71,16 @@ def time_control_from_form(values: Mapping[str, Any]) -> clocks.TimeControl:
     if preset != CUSTOM:
         minutes, increment = (int(part) for part in preset.split("+"))
     else:
-        minutes = whole_number(values.get("time_minutes"), N_("Minutes: 1 to 180."))
-        increment = whole_number(values.get("time_increment"), N_("Increment: 0 to 60 seconds."))
-        if not 1 <= minutes <= 180:
-            raise FormError(N_("Minutes: 1 to 180."))
-        if not 0 <= increment <= 60:
-            raise FormError(N_("Increment: 0 to 60 seconds."))
+        low, high = MINUTES
+        minutes = whole_number(values.get("time_minutes"), MINUTES_MESSAGE, low=low, high=high)
+        if not low <= minutes <= high:
+            raise FormError(MINUTES_MESSAGE, low=low, high=high)
+        low, high = INCREMENT
+        increment = whole_number(
+            values.get("time_increment"), INCREMENT_MESSAGE, low=low, high=high
+        )
+        if not low <= increment <= high:
+            raise FormError(INCREMENT_MESSAGE, low=low, high=high)
     return clocks.RealTime(minutes * 60, increment)
 
 

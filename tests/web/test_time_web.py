@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 
+import pytest
 from starlette.testclient import TestClient
 
 from tests.web.conftest import DOTS, Socket, Table, claim
@@ -132,3 +133,29 @@ def test_the_clocks_tick_in_the_state_and_the_record_after_moves(client: TestCli
     assert clock["waiting_for"] == "blue"  # blue claimed a box: blue moves again
     record = client.get(f"/t/{table_id}/record.json").json()
     assert record["time_control"] == "300+3" and record["clocks"][0] == 303.0
+
+
+def test_the_form_offers_and_checks_the_clocks_own_bounds(client: TestClient) -> None:
+    """The custom clock's range, its messages and the correspondence days are the clocks'
+    own (tables/clocks.py), written nowhere else: the page, the check and the sentence agree."""
+    from playtable.tables import clocks
+    from playtable.web import timing
+
+    assert timing.MINUTES == (1, clocks.BASE_MAX_S // 60)
+    assert timing.INCREMENT == (0, clocks.INCREMENT_MAX_S)
+    page = client.get("/fi/").text
+    minutes = re.search(r'<input id="time_minutes"[^>]*>', page)
+    assert minutes and f'max="{clocks.BASE_MAX_S // 60}"' in minutes.group(0)
+    assert f"Minuutit: 1–{clocks.BASE_MAX_S // 60}." in minutes.group(0)
+    days = re.findall(
+        r'<option value="(\d+)"', page.split('id="time_days"')[1].split("</select>")[0]
+    )
+    assert tuple(map(int, days)) == clocks.DAYS
+    form = {"time": "realtime", "time_preset": "custom", "time_minutes": "0", "time_increment": "5"}
+    with pytest.raises(timing.FormError) as refused:
+        timing.time_control_from_form(form)
+    assert str(refused.value) == f"Minutes: 1 to {clocks.BASE_MAX_S // 60}."
+    form["time_minutes"] = "many"
+    with pytest.raises(timing.FormError) as refused:
+        timing.time_control_from_form(form)
+    assert str(refused.value) == f"Minutes: 1 to {clocks.BASE_MAX_S // 60}."
