@@ -18,7 +18,13 @@ const THRESHOLDS_S = [60, 30, 10, 5];
 
 const $ = (id) => document.getElementById(id);
 const lang = document.documentElement.lang || undefined;
-const dateTime = new Intl.DateTimeFormat(lang, { dateStyle: "medium", timeStyle: "short" });
+// A deadline in the device's time zone as it is now: a formatter made once kept the zone the
+// page was opened in, and a player who travelled (or whose device changed zone) read the
+// deadline hours off until they reloaded.
+const dateTime = {
+  format: (moment) =>
+    new Intl.DateTimeFormat(lang, { dateStyle: "medium", timeStyle: "short" }).format(moment),
+};
 const secondsWords = new Intl.NumberFormat(lang, {
   style: "unit",
   unit: "second",
@@ -261,6 +267,18 @@ function setUpNotifyButton() {
   });
   show();
 }
+
+// The device's time zone may have changed while the page was away (a laptop closed on one
+// side of the world and opened on the other): its deadline is written again when it is back.
+function redraw() {
+  if (!current) return;
+  if (frame !== null) cancelAnimationFrame(frame);
+  draw();
+}
+window.addEventListener("focus", redraw);
+document.addEventListener("visibilitychange", () => {
+  if (document.visibilityState === "visible") redraw();
+});
 
 /** The table page's hook: call with every state the page renders. `live`: false while the
  * page's connection is down or not yet answered after a reconnect (the clocks stand still,

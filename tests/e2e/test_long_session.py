@@ -1,0 +1,106 @@
+"""A table page left open for hours and days: the device changes time zone, the page is
+frozen in the background, the network goes and comes, the server restarts."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from playwright.sync_api import Browser, BrowserContext, CDPSession, Page, expect
+
+from tests.e2e.helpers import TIMEOUT, take_both_seats, wait_moves_offered, wait_ply
+
+pytestmark = pytest.mark.e2e
+
+DOTS = {"grid": "square", "rows": 3, "cols": 3, "start": "standard"}
+
+
+def correspondence_pair(browser: Browser, url: str, zone: str) -> tuple[Page, Page]:
+    """Red's and Blue's pages at a correspondence table (3 days a move), Red's device in
+    `zone`."""
+    red_context: BrowserContext = browser.new_context(locale="en-GB")
+    red_context.add_init_script(DEADLINES)
+    blue_context = browser.new_context()
+    response = red_context.request.post(
+        url + "/api/tables",
+        data=json.dumps(
+            {
+                "game": "dots",
+                "options": DOTS,
+                "seat": "red",
+                "time_control": {"kind": "correspondence", "days": 3},
+            }
+        ),
+        headers={"Content-Type": "application/json"},
+    )
+    assert response.status == 201, response.text()
+    created: dict[str, Any] = response.json()
+    red, blue = red_context.new_page(), blue_context.new_page()
+    move_to(red, zone)
+    take_both_seats(red, blue, created)
+    return red, blue
+
+
+_SESSIONS: dict[Page, CDPSession] = {}
+
+
+def move_to(page: Page, zone: str) -> None:
+    """The device `page` runs on is set to the time zone `zone` (as travelling does)."""
+    if page not in _SESSIONS:  # one session a page: another may not override its zone
+        _SESSIONS[page] = page.context.new_cdp_session(page)
+    _SESSIONS[page].send("Emulation.setTimezoneOverride", {"timezoneId": zone})
+
+
+def play(page: Page, ply: int) -> None:
+    move = wait_moves_offered(page)[0]
+    page.locator(f'#board [data-move="{move}"]').click()
+    wait_ply(page, ply + 1)
+
+
+# Keeps the last clock deadline the server sent to the page (window.__deadline).
+DEADLINES = """
+const Socket = window.WebSocket;
+window.WebSocket = class extends Socket {
+  constructor(...args) {
+    super(...args);
+    this.addEventListener("message", (event) => {
+      const found = [...String(event.data).matchAll(/"deadline":"([^"]+)"/g)];
+      if (found.length) window.__deadline = found[found.length - 1][1];
+    });
+  }
+};
+"""
+
+
+def local_deadline(page: Page) -> str:
+    """The last deadline the server sent, as the device's own zone writes it now."""
+    return str(
+        page.evaluate(
+            """() => new Intl.DateTimeFormat(document.documentElement.lang,
+                {dateStyle: "medium", timeStyle: "short"}).format(new Date(window.__deadline))"""
+        )
+    )
+
+
+def test_a_correspondence_deadline_follows_the_device_to_another_time_zone(
+    browser: Browser, server_url: str
+) -> None:
+    """A player flies from Helsinki to New York with the table open: the deadline on the
+    clock is the device's new local time, not Helsinki's seven hours ahead."""
+    red, blue = correspondence_pair(browser, server_url, "Europe/Helsinki")
+    play(red, 0)
+    wait_ply(blue, 1)
+    when = red.locator("#clock-blue .clock-when")
+    expect(when).to_have_text(local_deadline(red), timeout=TIMEOUT)
+    move_to(red, "America/New_York")
+    play(blue, 1)  # the next state comes: Red's own deadline, in New York's time
+    wait_ply(red, 2)
+    mine = red.locator("#clock-red .clock-when")
+    expect(mine).to_have_text(local_deadline(red), timeout=TIMEOUT)
+    new_york = mine.text_content()
+    # the laptop closed there and opened in Tokyo: the page shown again says Tokyo's time
+    move_to(red, "Asia/Tokyo")
+    red.evaluate("() => window.dispatchEvent(new Event('focus'))")
+    expect(mine).not_to_have_text(new_york or "", timeout=TIMEOUT)
+    expect(mine).to_have_text(local_deadline(red))
