@@ -288,6 +288,15 @@ export class DotsBoard {
   }
 }
 
+// A side count in the page's language: formatNumber makes an Intl.NumberFormat on each call,
+// and the list says two numbers for every open box at every redraw (12x12: 280 a move, a
+// tenth of a throttled phone's redraw). The counts are a handful of small numbers.
+const numberTexts = new Map();
+function numberText(value) {
+  if (!numberTexts.has(value)) numberTexts.set(value, formatNumber(value));
+  return numberTexts.get(value);
+}
+
 /** The position in words: each claimed box (by its corners) and its owner, each open box
  * with sides drawn (most first), then each drawn line and who drew it (the move list's
  * words), or a line drawn before the game. */
@@ -308,8 +317,8 @@ function describePosition(table, drawer) {
     .map(([cell, count]) =>
       t("dots_box_sides", {
         box: cell.dots.map((i) => view.dots[i].name).join("-"),
-        count: formatNumber(count),
-        total: formatNumber(cell.lines.length),
+        count: numberText(count),
+        total: numberText(cell.lines.length),
       }),
     );
   const lines = view.lines

@@ -501,6 +501,22 @@ export function replaceMoves(list, items) {
   if (ply) list.dataset.refocus = ply;
 }
 
+/** `replaceMoves` for the items from `keep` on: those before it stay as they are (the
+ * table page's list at a new move), so does the focus on one of them. */
+export function replaceMovesFrom(list, keep, items) {
+  const gone = Array.from(list.children).slice(keep);
+  if (!gone.length) {
+    list.append(...items);
+    return;
+  }
+  const focused = document.activeElement;
+  const inGone = focused && gone.some((item) => item.contains(focused));
+  const ply = inGone ? focused.dataset.replayPly : undefined;
+  for (const item of gone) item.remove();
+  list.append(...items);
+  if (ply) list.dataset.refocus = ply;
+}
+
 /** The words of the step shown on a table page: where it is, the move that led to it and who
  * played it, and in Dots and Boxes the score; null while its position is on its way. */
 function stepWords(replay, game) {
