@@ -9,7 +9,14 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, BrowserContext, CDPSession, Page, expect
 
-from tests.e2e.helpers import TIMEOUT, take_both_seats, wait_moves_offered, wait_ply
+from tests.e2e.helpers import (
+    TIMEOUT,
+    record_announcements,
+    take_both_seats,
+    wait_announced,
+    wait_moves_offered,
+    wait_ply,
+)
 
 pytestmark = pytest.mark.e2e
 
@@ -104,3 +111,27 @@ def test_a_correspondence_deadline_follows_the_device_to_another_time_zone(
     red.evaluate("() => window.dispatchEvent(new Event('focus'))")
     expect(mine).not_to_have_text(new_york or "", timeout=TIMEOUT)
     expect(mine).to_have_text(local_deadline(red))
+
+
+def test_an_offer_made_while_the_connection_was_down_is_said_when_it_is_back(
+    browser: Browser, server_url: str
+) -> None:
+    """Blue's phone lost its network; Red offered a draw meanwhile. Back online, Blue's page
+    shows the offer, and a screen reader hears it too, as it would have live (it heard only
+    'Connected again.', and the answer waiting for Blue went unsaid)."""
+    red, blue = correspondence_pair(browser, server_url, "Europe/Helsinki")
+    play(red, 0)
+    play(blue, 1)
+    record_announcements(blue)
+    blue.context.set_offline(True)
+    expect(blue.locator("#connection")).to_have_attribute("data-state", "reconnecting")
+    red.locator("#action-draw").click()
+    expect(red.locator("#offer-draw-text")).to_have_text(
+        "You offered a draw. Waiting for an answer."
+    )
+    blue.context.set_offline(False)
+    expect(blue.locator("#offer-alert-text")).to_have_text("Red offers a draw.", timeout=TIMEOUT)
+    wait_announced(blue, "Red offers a draw.")
+    blue.wait_for_timeout(300)
+    said = " ".join(blue.evaluate("() => window.__said"))
+    assert said.count("Connected again.") == 1 and said.count("Red offers a draw.") == 1, said

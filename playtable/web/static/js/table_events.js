@@ -182,6 +182,11 @@ function noteUnsent(next) {
 // read, then who moves, or the result), since the board simply changed while nobody was told.
 function announceCatchUp(before, next, reconnected) {
   if (reconnected) announce(t("reconnected"));
+  announceMissedMove(before, next);
+  announceMissedOffers(before, next);
+}
+
+function announceMissedMove(before, next) {
   const movers = Array.isArray(next.movers) ? next.movers : [];
   if (next.moves.length <= before.moves.length && next.ply <= before.ply) return;
   const mover = movers[movers.length - 1];
@@ -196,6 +201,28 @@ function announceCatchUp(before, next, reconnected) {
   const skipped = next.view && next.view.skipped;
   if (skipped) text += ` ${skipWords(skipped, you)}`;
   announce(text, next.to_move ? t("ann_next", { player: playerName(next.to_move) }) : "");
+}
+
+// An offer made while this page was away (the other side offered a draw, asked to take a
+// move back or for a rematch): shown when the state came, and said as a live one is, or a
+// screen reader user back from a lost connection would not know an answer waits for them.
+function announceMissedOffers(before, next) {
+  const was = before.offers || {};
+  const now = next.offers || {};
+  const over = next.outcome !== null && next.outcome !== undefined;
+  const kinds = over ? [] : [["draw", "draw_offered"], ["undo", "undo_requested"]];
+  for (const [kind, words] of kinds) {
+    const by = now[kind];
+    if (!by || by === you || was[kind] === by) continue;
+    announce(t(`ann_${words}`, { player: playerName(by) }));
+  }
+  const asked = Array.isArray(now.rematch) ? now.rematch : [];
+  const askedBefore = Array.isArray(was.rematch) ? was.rematch : [];
+  for (const by of asked) {
+    if (over && by !== you && !askedBefore.includes(by)) {
+      announce(t("ann_rematch_offered", { player: playerName(by) }));
+    }
+  }
 }
 
 // The server's message is English; a known code has a sentence in the page's language.
