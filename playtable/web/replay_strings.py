@@ -126,6 +126,12 @@ def box_values(catalog: gettext.NullTranslations) -> dict[str, str | dict[str, s
             "Mistake: %(player)s gave away %(count)s box.",
             "Mistake: %(player)s gave away %(count)s boxes.",
         ),
+        # Translators: misère (the fewer boxes win): %(count)s is how many boxes more than
+        # with the best move the player ends up with.
+        "eval_mistake_misere": ngettext(
+            "Mistake: %(player)s took %(count)s box too many.",
+            "Mistake: %(player)s took %(count)s boxes too many.",
+        ),
         "eval_misere": _("Misère: the player with fewer boxes wins, and the values say so."),
         # Translators: the analysis board's heading of a position after a move that claimed
         # boxes: "After move 13 (Blue b2-c2, claimed 2 boxes): Blue wins by 3 boxes …".
@@ -173,6 +179,10 @@ def cell_values(catalog: gettext.NullTranslations) -> dict[str, str | dict[str, 
         "eval_mistake": ngettext(
             "Mistake: %(player)s gave away %(count)s cell.",
             "Mistake: %(player)s gave away %(count)s cells.",
+        ),
+        "eval_mistake_misere": ngettext(
+            "Mistake: %(player)s took %(count)s cell too many.",
+            "Mistake: %(player)s took %(count)s cells too many.",
         ),
         "eval_misere": _("Misère: the player with fewer cells wins, and the values say so."),
         "eval_position_claim": ngettext(

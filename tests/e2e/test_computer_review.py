@@ -9,7 +9,7 @@ import urllib.request
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, Page, WebSocketRoute
+from playwright.sync_api import Browser, Page, WebSocketRoute, expect
 
 from tests.e2e.games import line_words
 from tests.e2e.helpers import TIMEOUT, create_table, ply, wait_moves_offered, wait_ply
@@ -100,3 +100,33 @@ def test_the_computers_move_made_while_the_page_loaded_is_announced(
         "text => window.__said.some(s => s.includes(text))", arg=expected, timeout=TIMEOUT
     )
     assert not any("Connected again" in s for s in said(reloaded)), said(reloaded)
+
+
+def test_a_misere_mistake_on_the_analysis_board_says_the_boxes_were_taken(
+    browser: Browser, server_url: str
+) -> None:
+    """In misère the fewer boxes win, so a move that makes the mover's result worse leaves
+    them with more boxes: the analysis board called it 'Mistake: Red gave away 1 box.', the
+    very thing a misère player tries to do (Finnish 'luovutti', Czech 'přenechal soupeři',
+    Korean '내주었습니다' alike). It says the boxes the player took too many now."""
+    page = browser.new_context().new_page()
+    url = create_table(
+        page,
+        server_url,
+        "dots",
+        seat="red",
+        opponent="easy",
+        dots_rows="2",
+        dots_cols="2",
+        dots_misere="1",
+    )
+    # a2-b2, the middle line of the left column: one box more for Red with perfect play
+    page.locator('#board [data-move="a2-b2"]').click()
+    wait_ply(page, 2)
+    mistakes = page.locator("#analysis-moves .analysis-move__mistake")
+    for prefix, words in (
+        ("", "Mistake: Red took 1 box too many."),
+        ("/fi", "Virhe: Punainen otti 1 laatikon liikaa."),
+    ):
+        page.goto(server_url + prefix + url.removeprefix(server_url) + "/analysis")
+        expect(mistakes.first).to_have_text(words, timeout=TIMEOUT)

@@ -19,6 +19,7 @@ MARGINS = (
     "eval_about_you_win",
     "eval_about_you_lose",
     "eval_mistake",
+    "eval_mistake_misere",
 )
 #: each language's unit for 1, 3 and 5: a box, then a triangle's or hexagon's cell
 UNITS = {
@@ -50,7 +51,7 @@ def form(strings: object, lang: str, count: int) -> str:
 def test_every_margin_names_its_unit_in_the_plural_the_count_asks(lang: str, cells: bool) -> None:
     strings = client_strings(translations(lang), cells)
     for key in MARGINS:
-        table = MISTAKE if key == "eval_mistake" and lang in MISTAKE else UNITS
+        table = MISTAKE if key.startswith("eval_mistake") and lang in MISTAKE else UNITS
         for count, unit in zip((1, 3, 5), table[lang][cells], strict=True):
             text = form(strings[key], lang, count)
             # Korean's "about" goes between the noun and its count: "상자 약 3개"

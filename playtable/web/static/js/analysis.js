@@ -68,9 +68,11 @@ const replay = new Replay({
   pictures: { png: (ply) => `/t/${tableId}.png?ply=${ply}`, gif: `/t/${tableId}.gif` },
 });
 
-/** A mistake in words: a red margin moves by two for every box that changes hands. */
+/** A mistake in words: a red margin moves by two for every box that changes hands. In
+ * misère the boxes went the other way: the player took them (to give boxes away is the aim). */
 function mistakeText(move) {
-  return tn("eval_mistake", move.loss / 2, { player: playerName(move.player) });
+  const key = misere ? "eval_mistake_misere" : "eval_mistake";
+  return tn(key, move.loss / 2, { player: playerName(move.player) });
 }
 
 function mistakeAt(ply) {
