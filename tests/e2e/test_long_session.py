@@ -4,11 +4,19 @@ frozen in the background, the network goes and comes, the server restarts."""
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
 from playwright.sync_api import Browser, BrowserContext, CDPSession, Page, expect
 
+from tests.e2e.conftest import _free_port
 from tests.e2e.helpers import (
     TIMEOUT,
     record_announcements,
@@ -135,3 +143,68 @@ def test_an_offer_made_while_the_connection_was_down_is_said_when_it_is_back(
     blue.wait_for_timeout(300)
     said = " ".join(blue.evaluate("() => window.__said"))
     assert said.count("Connected again.") == 1 and said.count("Red offers a draw.") == 1, said
+
+
+class Server:
+    """``playtable serve`` of one test on a port of its own, which it can restart."""
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+        self.port = _free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.process: subprocess.Popen[bytes] | None = None
+
+    def start(self) -> float:
+        """Started; returns the monotonic time it first answered."""
+        env = {**os.environ, "PLAYTABLE_SECRET": "e2e-long-" + "0123456789abcdef" * 2}
+        log = (self.folder / "server.log").open("ab")
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "playtable.cli", "serve", "--host", "127.0.0.1", "--port",
+             str(self.port), "--database-url", f"sqlite:///{self.folder / 'long.sqlite3'}",
+             "--log-level", "warning"],
+            cwd=self.folder, env=env, stdout=log, stderr=subprocess.STDOUT,
+        )  # fmt: skip
+        log.close()
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                with urllib.request.urlopen(self.url + "/healthz", timeout=1):
+                    return time.monotonic()
+            except OSError:
+                assert self.process.poll() is None, (self.folder / "server.log").read_text()
+                assert time.monotonic() < deadline, "the server did not start"
+                time.sleep(0.05)
+
+    def stop(self) -> None:
+        if self.process is not None:
+            self.process.terminate()
+            self.process.wait(timeout=20)
+            self.process = None
+
+
+@pytest.fixture
+def own_server(tmp_path: Path) -> Iterator[Server]:
+    server = Server(tmp_path)
+    server.start()
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+def test_a_page_is_back_at_once_when_the_server_is_back_from_a_restart(
+    browser: Browser, own_server: Server
+) -> None:
+    """A release restarts the server (its sockets are closed with 1012, Service Restart) and
+    it takes a while to come back. The page kept backing off, up to 15 s between two tries:
+    with the server back, a player read 'Reconnecting…' for 5 to 15 s more while their
+    real-time clock ran on the server. A restart's page now tries again every second or so."""
+    red, _ = correspondence_pair(browser, own_server.url, "Europe/Helsinki")
+    connection = red.locator("#connection")
+    own_server.stop()
+    expect(connection).to_have_attribute("data-state", "reconnecting", timeout=TIMEOUT)
+    time.sleep(16)  # a slow start: the page's tries so far all failed
+    back = own_server.start()
+    expect(connection).to_have_attribute("data-state", "connected", timeout=30_000)
+    waited = time.monotonic() - back
+    assert waited < 4, f"connected {waited:.1f} s after the server was back"

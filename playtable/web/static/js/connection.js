@@ -14,6 +14,12 @@ const PING_EVERY_MS = 25000;
 export const MOVE_SILENCE_MS = 6000;
 const PING_SILENCE_MS = 10000;
 const RETRY_DELAYS_MS = [500, 1000, 2000, 4000, 8000, 15000];
+// A socket closed with 1012 (Service Restart: a release or a restart of the server) is tried
+// again every second or so, with some jitter, for this long: the server is expected back in
+// seconds, and the back-off above left a player reading "Reconnecting…" for up to 15 s after
+// it was, while their real-time clock ran on the server.
+const RESTART_RETRY_MS = 1000;
+const RESTART_PATIENCE_MS = 2 * 60 * 1000;
 
 /**
  * The connection to the table at `url` (the page's `ws_url`): each message the server sends
@@ -28,6 +34,7 @@ export function connectionFor({ url, onMessage, onChange }) {
   let silenceTimer = null; // gives the socket up if the server says nothing in time
   let retryTimer = null; // the next try to connect, after a back-off
   let answerTimer = null; // gives the socket up if the move sent is not answered in time
+  let restartSince = null; // performance.now() when the server said it was restarting
 
   function socketUrl() {
     const address = new URL(url, window.location.href);
@@ -60,6 +67,7 @@ export function connectionFor({ url, onMessage, onChange }) {
       }
       state.everConnected = true;
       retries = 0;
+      restartSince = null;
       ws.send(JSON.stringify({ type: "join", protocol: PROTOCOL, since: state.version }));
       setConnection("connected");
       clearInterval(pingTimer);
@@ -79,7 +87,8 @@ export function connectionFor({ url, onMessage, onChange }) {
       }
       onMessage(message);
     });
-    ws.addEventListener("close", () => {
+    ws.addEventListener("close", (event) => {
+      if (event.code === 1012 && restartSince === null) restartSince = performance.now();
       if (socket === ws) lost();
     });
   }
@@ -107,7 +116,11 @@ export function connectionFor({ url, onMessage, onChange }) {
     }
     if (state.leaving) return;
     setConnection("reconnecting");
-    const delay = RETRY_DELAYS_MS[Math.min(retries, RETRY_DELAYS_MS.length - 1)];
+    const restarting =
+      restartSince !== null && performance.now() - restartSince < RESTART_PATIENCE_MS;
+    const delay = restarting
+      ? RESTART_RETRY_MS * (0.5 + Math.random())
+      : RETRY_DELAYS_MS[Math.min(retries, RETRY_DELAYS_MS.length - 1)];
     retries += 1;
     retryTimer = setTimeout(() => {
       retryTimer = null;
