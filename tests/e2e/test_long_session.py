@@ -208,3 +208,38 @@ def test_a_page_is_back_at_once_when_the_server_is_back_from_a_restart(
     expect(connection).to_have_attribute("data-state", "connected", timeout=30_000)
     waited = time.monotonic() - back
     assert waited < 4, f"connected {waited:.1f} s after the server was back"
+
+
+# The page as a release before the server's would be: its join speaks another protocol (only
+# as first loaded; loaded again, it is the server's own page).
+OLD_PAGE = """
+if (!sessionStorage.getItem("old-page-loaded")) {
+  sessionStorage.setItem("old-page-loaded", "1");
+  const Socket = window.WebSocket;
+  window.WebSocket = class extends Socket {
+    send(data) {
+      return super.send(String(data).replace('"protocol":2', '"protocol":1'));
+    }
+  };
+}
+"""
+
+
+def test_a_page_from_before_a_release_that_changed_the_protocol_loads_again(
+    browser: Browser, server_url: str
+) -> None:
+    """A page left open across a release whose server speaks a newer protocol: its join was
+    refused, and it showed 'Your turn' with nothing to play and 'Connected' while it asked
+    again every second for ever. It now loads again, once, and the player plays on."""
+    red, blue = correspondence_pair(browser, server_url, "Europe/Helsinki")
+    url = red.url
+    red.close()
+    context = browser.new_context()
+    context.add_init_script(OLD_PAGE)
+    context.add_cookies(red.context.cookies())
+    old = context.new_page()
+    old.goto(url)
+    move = wait_moves_offered(old)[0]  # the reloaded page offers the moves
+    assert old.evaluate("() => sessionStorage.getItem('old-page-loaded')") == "1"
+    old.locator(f'#board [data-move="{move}"]').click()
+    wait_ply(blue, 1)

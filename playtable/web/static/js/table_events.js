@@ -55,6 +55,14 @@ export function eventsFor({ render, rejoin, setConnection }) {
           state.sending = false;
           state.pending = null;
         }
+        if (message.code === "protocol" && message.request === "join") {
+          // A page from before a release that changed the protocol: its join is never
+          // taken. It showed "Your turn" with nothing to play, said "Connected" and asked
+          // again every second for ever; it loads again now (the new release's page), or,
+          // if it did so lately, says it is out of date and stops asking.
+          outOfDate(errorText(message));
+          break;
+        }
         // a join that failed (the store away a moment): asked again, or the page would
         // wait for ever with nothing to play
         if (message.request === "join" && !state.joined) setTimeout(rejoin, 1000);
@@ -156,6 +164,15 @@ function reloadForSeat(text) {
   state.leaving = true;
   setTimeout(() => window.location.reload(), 500);
   return true;
+}
+
+// This page speaks another protocol than the server (a release since it was loaded): loaded
+// again, unless it was lately (then the notice says to reload, and the page asks no more).
+function outOfDate(text) {
+  showNotice(text);
+  if (!mayReload()) return;
+  state.leaving = true;
+  setTimeout(() => window.location.reload(), 500);
 }
 
 // A move the connection dropped before the server confirmed it (connection.js `lost`): the
