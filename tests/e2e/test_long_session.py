@@ -3,10 +3,13 @@ frozen in the background, the network goes and comes, the server restarts."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
+import socket
 import subprocess
 import sys
+import threading
 import time
 import urllib.request
 from collections.abc import Iterator
@@ -24,6 +27,7 @@ from tests.e2e.helpers import (
     wait_announced,
     wait_moves_offered,
     wait_ply,
+    wait_ready,
 )
 
 pytestmark = pytest.mark.e2e
@@ -243,3 +247,77 @@ def test_a_page_from_before_a_release_that_changed_the_protocol_loads_again(
     assert old.evaluate("() => sessionStorage.getItem('old-page-loaded')") == "1"
     old.locator(f'#board [data-move="{move}"]').click()
     wait_ply(blue, 1)
+
+
+class Relay:
+    """A TCP relay in front of the server whose connections can be cut off without a word
+    (packets lost, nothing closed: a network that went away under a sleeping laptop)."""
+
+    def __init__(self, target: str) -> None:
+        host, port = target.removeprefix("http://").split(":")
+        self.target = (host, int(port))
+        self.listener = socket.create_server(("127.0.0.1", 0))
+        self.url = f"http://127.0.0.1:{self.listener.getsockname()[1]}"
+        self.dead: set[socket.socket] = set()
+        self.open: list[socket.socket] = []
+        threading.Thread(target=self._accept, daemon=True).start()
+
+    def _accept(self) -> None:
+        while True:
+            try:
+                client, _ = self.listener.accept()
+            except OSError:
+                return
+            upstream = socket.create_connection(self.target)
+            self.open += [client, upstream]
+            for source, sink in ((client, upstream), (upstream, client)):
+                threading.Thread(target=self._pump, args=(source, sink), daemon=True).start()
+
+    def _pump(self, source: socket.socket, sink: socket.socket) -> None:
+        with contextlib.suppress(OSError):
+            while data := source.recv(65536):
+                if source not in self.dead:
+                    sink.sendall(data)
+        # a dead path says nothing, not even that it closed
+        if source not in self.dead:
+            with contextlib.suppress(OSError):
+                sink.shutdown(socket.SHUT_WR)
+
+    def cut(self) -> None:
+        """Every connection open now carries nothing more; new ones get through."""
+        self.dead.update(self.open)
+
+    def close(self) -> None:
+        self.listener.close()
+        for conn in self.open:
+            with contextlib.suppress(OSError):
+                conn.close()
+
+
+def test_a_page_woken_from_sleep_shows_the_table_as_it_is_at_once(
+    browser: Browser, server_url: str
+) -> None:
+    """Red closed the laptop; its network went away, Blue moved. Opened again, the page
+    showed the evening's board and clocks as if live until its next ping went unanswered
+    (up to 35 s); it now sees that the device slept (the wall clock ran ahead of the
+    monotonic one, which stands still in sleep) and connects again at once."""
+    relay = Relay(server_url)
+    try:
+        red, blue = correspondence_pair(browser, server_url, "Europe/Helsinki")
+        red.goto(red.url.replace(server_url, relay.url))  # Red's network: the relay
+        wait_ready(red)
+        play(red, 0)
+        wait_ply(blue, 1)
+        relay.cut()
+        play(blue, 1)
+        red.wait_for_timeout(1000)
+        assert red.locator("#board").get_attribute("data-ply") == "1"  # not heard
+        # the night: the wall clock is eight hours on, the monotonic clock is where it was
+        red.evaluate(
+            """() => { const wall = Date.now; const slept = 8 * 3600 * 1000;
+                Date.now = () => wall() + slept; }"""
+        )
+        wait_ply(red, 2)  # within TIMEOUT (10 s): the ping and its silence took up to 35 s
+        expect(red.locator("#connection")).to_have_attribute("data-state", "connected")
+    finally:
+        relay.close()

@@ -19,6 +19,10 @@ const RETRY_DELAYS_MS = [500, 1000, 2000, 4000, 8000, 15000];
 // seconds, and the back-off above left a player reading "Reconnecting…" for up to 15 s after
 // it was, while their real-time clock ran on the server.
 const RESTART_RETRY_MS = 1000;
+// How often the page looks whether the device slept, and how far the wall clock must have
+// run ahead of the monotonic clock for it to count as asleep.
+const WAKE_CHECK_MS = 2000;
+const SLEPT_MS = 30000;
 const RESTART_PATIENCE_MS = 2 * 60 * 1000;
 
 /**
@@ -137,6 +141,24 @@ export function connectionFor({ url, onMessage, onChange }) {
     retries = 0;
     connect(); // (which cancels the pending retry)
   }
+  // A device that slept (a laptop closed for the night) wakes with a socket that is dead
+  // more often than not: the server gave it up as idle, the network's path is gone. The page
+  // learnt it at its next ping, up to 25 s and then 10 s of silence later, showing meanwhile
+  // the board and the clocks of the evening before as if live (the monotonic clock the
+  // clocks count with stands still while the device sleeps). The wall clock runs on: when it
+  // has run well ahead of the monotonic one, the device slept, and the socket is made anew.
+  let wallAt = Date.now();
+  let monotonicAt = performance.now();
+  setInterval(() => {
+    const wall = Date.now();
+    const monotonic = performance.now();
+    const slept = wall - wallAt - (monotonic - monotonicAt);
+    wallAt = wall;
+    monotonicAt = monotonic;
+    if (slept < SLEPT_MS || state.leaving) return;
+    if (retryTimer !== null) retryNow();
+    else if (socket) giveUp(socket);
+  }, WAKE_CHECK_MS);
   window.addEventListener("online", retryNow);
   window.addEventListener("offline", () => giveUp(socket));
   document.addEventListener("visibilitychange", () => {
