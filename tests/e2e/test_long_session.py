@@ -1,5 +1,6 @@
-"""A table page left open for hours and days: the device changes time zone, the page is
-frozen in the background, the network goes and comes, the server restarts."""
+"""A table page left open for hours and days: the device changes time zone, an offer comes
+while the network is away, the server restarts, a release changes the protocol under an open
+page, the device sleeps and wakes with its connection dead."""
 
 from __future__ import annotations
 
