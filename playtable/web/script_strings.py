@@ -6,8 +6,9 @@ table page's 42 KB, the same on every visit in a language, sent again with each 
 the pages are not compressed: they hold a CSRF token beside text others write). They are
 now a module, ``/strings/fi-boxes.js?v=<hash of its content>``, one per language and kind of
 board (boxes on a square grid, cells on a triangle or hexagon grid), answered with a year of
-caching when the address names the current content; the page's import map
-(:mod:`playtable.web.modules`) points ``js/strings.js``, which ``js/i18n.js`` imports, at it.
+caching when the address names the current content (404 when it names another release's, as
+for a static file); the page's import map (:mod:`playtable.web.modules`) points
+``js/strings.js``, which ``js/i18n.js`` imports, at it.
 """
 
 from __future__ import annotations
@@ -23,7 +24,13 @@ from starlette.routing import Mount
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from playtable.web.client_strings import client_strings
-from playtable.web.static_files import CHECK_FIRST, COMPRESS_FROM, FOREVER, read_headers
+from playtable.web.static_files import (
+    CHECK_FIRST,
+    COMPRESS_FROM,
+    FOREVER,
+    other_release,
+    read_headers,
+)
 from playtable.web.templating import available_languages, translations
 
 KINDS = {"boxes": False, "cells": True}
@@ -67,10 +74,10 @@ class _Strings:
         cells = KINDS[kind]
         tag = f'"{version(lang, cells)}"'
         named = QueryParams(scope.get("query_string", b"")).get("v")
-        headers = {
-            "Cache-Control": FOREVER if named == version(lang, cells) else CHECK_FIRST,
-            "ETag": tag,
-        }
+        if named is not None and named != version(lang, cells):
+            await other_release()(scope, receive, send)  # the other release's strings
+            return
+        headers = {"Cache-Control": CHECK_FIRST if named is None else FOREVER, "ETag": tag}
         asked = dict(scope["headers"]).get(b"if-none-match", b"").decode("latin-1")
         if tag in [part.strip().removeprefix("W/") for part in asked.split(",")]:
             response = Response(status_code=304, headers=headers)

@@ -2,12 +2,14 @@
 
 A page names each file with a fingerprint of its content in the query
 (``/static/style.css?v=3f9c0a1b2c4d``, made by :func:`fingerprint`), so that address never
-changes its content: it is kept for a year without asking again (``immutable``). Without
-the fingerprint, or with another one (a page of the previous release still open), the file
-is served with ``no-cache``: kept, but checked with its ``ETag`` before each use. The script
-modules that a page's script imports (``./board.js``) have no query, and a browser's own
-guess at how long to keep them (a tenth of their age) would otherwise run a new
-``table.js`` with last week's ``board.js`` after a release.
+changes its content: it is kept for a year without asking again (``immutable``), and its
+``ETag`` is that fingerprint. An address with another fingerprint (a page rendered by a
+process of the other release, during a rolling upgrade) is answered 404 with ``no-store``,
+never with this release's bytes: those under the other release's address ran one release's
+``table.js`` with the other's ``feedback.js`` (a page without a board), and a cache that
+confirmed them later kept them there for a year. A proxy retries such a 404 on another
+process (``docs/deploy.md``). Without a fingerprint the file is served with ``no-cache``:
+kept, but checked before each use.
 
 Text files are gzip-compressed (about a quarter of their size on the wire), which matters on
 a phone. Only here: a page with a CSRF token and reflected input is not compressed (BREACH).
@@ -21,10 +23,10 @@ import os
 import re
 from pathlib import Path
 
-from starlette.datastructures import QueryParams
+from starlette.datastructures import Headers, QueryParams
 from starlette.middleware.gzip import GZipMiddleware
-from starlette.responses import Response
-from starlette.staticfiles import StaticFiles
+from starlette.responses import FileResponse, Response
+from starlette.staticfiles import NotModifiedResponse, StaticFiles
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 FOREVER = "public, max-age=31536000, immutable"
@@ -59,11 +61,26 @@ class FingerprintedStatic(StaticFiles):
         scope: Scope,
         status_code: int = 200,
     ) -> Response:
-        response = super().file_response(full_path, stat_result, scope, status_code)
         named = QueryParams(scope.get("query_string", b"")).get("v")
         current = _digest(str(full_path), stat_result.st_mtime_ns, stat_result.st_size)
-        response.headers["Cache-Control"] = FOREVER if named == current else CHECK_FIRST
+        if named is not None and named != current:
+            return other_release()
+        response = FileResponse(full_path, status_code=status_code, stat_result=stat_result)
+        # The content's own fingerprint, not Starlette's (of the modification time and size,
+        # which two releases' files share when a build sets every time alike).
+        response.headers["ETag"] = f'"{current}"'
+        response.headers["Cache-Control"] = CHECK_FIRST if named is None else FOREVER
+        if self.is_not_modified(response.headers, Headers(scope=scope)):
+            return NotModifiedResponse(response.headers)
         return response
+
+
+def other_release() -> Response:
+    """The answer to an address whose fingerprint names content this process does not have:
+    kept by no cache, since the process of the release that has it may answer the next try."""
+    return Response(
+        "Not found", status_code=404, media_type="text/plain", headers={"Cache-Control": "no-store"}
+    )
 
 
 _BYTE_RANGE = re.compile(r"^(\d+)-(\d*)$|^-(\d+)$")
@@ -145,6 +162,7 @@ __all__ = [
     "FingerprintedStatic",
     "accepts_gzip",
     "fingerprint",
+    "other_release",
     "read_headers",
     "readable_range",
     "static_app",

@@ -6,6 +6,7 @@ from __future__ import annotations
 import base64
 import hashlib
 import json
+import os
 import re
 from pathlib import Path
 
@@ -32,16 +33,64 @@ def test_the_files_a_page_names_are_kept_for_a_year(client: TestClient) -> None:
 
 
 def test_a_file_without_its_fingerprint_is_checked_before_each_use(client: TestClient) -> None:
-    """The modules a script imports (./board.js) have no query; a page of an older release
-    names an older fingerprint. Neither may be kept unchecked, or a new table.js would run
-    with an old board.js."""
-    for address in ("/static/js/board.js", "/static/style.css?v=0123456789ab"):
+    """A module asked for by its plain name (./board.js) may not be kept unchecked, or a new
+    table.js would run with an old board.js."""
+    response = client.get("/static/js/board.js")
+    assert response.status_code == 200
+    assert response.headers["cache-control"] == CHECK_FIRST
+    assert response.headers["etag"] == f'"{fingerprint(STATIC_DIR / "js" / "board.js")}"'
+    again = client.get("/static/js/board.js", headers={"If-None-Match": response.headers["etag"]})
+    assert again.status_code == 304
+
+
+def test_another_release_s_fingerprint_is_not_answered_with_this_release_s_file(
+    client: TestClient,
+) -> None:
+    """During a rolling upgrade a page rendered by one release asks the other's process for
+    its files. That process answered with its own bytes under the other's address, and the
+    page ran one release's table.js with the other's modules (no board, 'does not provide
+    an export named'); now it answers 404, kept by no cache, for a proxy to try another
+    process (docs/deploy.md)."""
+    created = client.post("/api/tables", json={"game": "dots", "seat": "red"}).json()
+    html = client.get("/fi" + created["seat_url"].removeprefix(str(client.base_url))).text
+    strings = strings_address(html)
+    for address in (
+        "/static/style.css?v=0123456789ab",
+        "/static/js/board.js?v=0123456789ab",
+        "/static/js/board.js?v=",
+        strings.partition("?")[0] + "?v=0123456789ab",
+    ):
         response = client.get(address)
-        assert response.status_code == 200
-        assert response.headers["cache-control"] == CHECK_FIRST, address
-        etag = response.headers["etag"]
-        again = client.get(address, headers={"If-None-Match": etag})
-        assert again.status_code == 304, address
+        assert response.status_code == 404, address
+        assert response.headers["cache-control"] == "no-store", address
+    assert client.get(strings).status_code == 200
+
+
+def test_a_cache_never_keeps_one_release_s_file_under_the_other_s_fingerprint(
+    tmp_path: Path,
+) -> None:
+    """Two releases' table.css of one size, from a build that sets every file's time alike
+    (a reproducible image): Starlette's ETag (of the time and size) was the same for both,
+    so a cache holding release A's bytes under B's address (fetched from a process of A
+    during the roll) asked B to confirm them and got 304 with a year of 'immutable'."""
+    old, new = tmp_path / "a", tmp_path / "b"
+    old.mkdir()
+    new.mkdir()
+    (old / "table.css").write_text("body { color: red }")
+    (new / "table.css").write_text("body { color: tan }")
+    for folder in (old, new):
+        os.utime(folder / "table.css", ns=(10**18, 10**18))
+    a_version, b_version = fingerprint(old / "table.css"), fingerprint(new / "table.css")
+    with TestClient(Starlette(routes=[Mount("/static", static_app(old))])) as a:
+        # the validator A gave its bytes (also under B's address, before it answered 404)
+        held = a.get(f"/static/table.css?v={a_version}")
+    with TestClient(Starlette(routes=[Mount("/static", static_app(new))])) as b:
+        again = b.get(
+            f"/static/table.css?v={b_version}", headers={"If-None-Match": held.headers["etag"]}
+        )
+        assert again.status_code == 200
+        assert again.text == "body { color: tan }"
+        assert again.headers["cache-control"] == FOREVER
 
 
 def test_text_files_are_compressed_and_pages_are_not(client: TestClient) -> None:
@@ -64,8 +113,8 @@ def test_an_edited_file_gets_a_new_address_at_once(tmp_path: Path) -> None:
         (tmp_path / "a.css").write_text("body { color: blue; margin: 0 }")
         second = fingerprint(tmp_path / "a.css")
         assert second != first
-        # the old address is no longer kept unchecked; the new one is
-        assert client.get(f"/static/a.css?v={first}").headers["cache-control"] == CHECK_FIRST
+        # the old address no longer answers (with other bytes); the new one does
+        assert client.get(f"/static/a.css?v={first}").status_code == 404
         response = client.get(f"/static/a.css?v={second}")
         assert response.headers["cache-control"] == FOREVER
         assert response.text == "body { color: blue; margin: 0 }"
