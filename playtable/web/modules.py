@@ -11,7 +11,10 @@ found them one level of imports at a time. :func:`module_script` writes, for the
   is kept for a year and a new release changes exactly the addresses whose content changed;
 - a ``modulepreload`` link for every module the entry imports, however deep, so the browser
   asks for them all at once instead of discovering them level by level;
-- the entry's own ``<script type="module">``.
+- the entry's own ``<script type="module">``, after ``js/scripts_failed.js``, which loads
+  the page again (at most once in 30 s) if the entry or a module it imports could not be
+  loaded: a process of the other release answers 404 to this one's addresses
+  (``static_files.py``), and the page stayed at 'Loading the board…'.
 
 The import map is an inline script, which the site's Content-Security-Policy (``script-src
 'self'``) would refuse: the page's response carries the policy with the map's SHA-256 added
@@ -42,6 +45,8 @@ DYNAMIC_IMPORT = re.compile(r'\bimport\(\s*"(\./[\w./-]+\.js)"\s*\)')
 # The module of translated strings: a placeholder in the static folder, mapped to the
 # page's language's own module (web/script_strings.py).
 STRINGS = "js/strings.js"
+# Before every entry: what loads the page again when the entry's modules cannot be loaded.
+FAILED = "js/scripts_failed.js"
 
 
 def _address(path: str) -> str:
@@ -95,7 +100,10 @@ class PageScripts:
         """The page's scripts from ``entry``; ``strings``: the address of the module of
         translated strings (``web/script_strings.py``) that ``js/strings.js`` stands for."""
         preload, dynamic = graph(entry)
-        script = Markup('<script type="module" src="{}"></script>').format(_fingerprinted(entry))
+        script = Markup(
+            '<script type="module" src="{}"></script>\n'
+            '<script type="module" src="{}" data-entry></script>'
+        ).format(_fingerprinted(FAILED), _fingerprinted(entry))
         if not preload and not dynamic:
             return script  # a module that imports nothing needs no map
         addresses = {path: _fingerprinted(path) for path in [entry, *preload, *dynamic]}

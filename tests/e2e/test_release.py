@@ -144,3 +144,34 @@ def test_a_page_gets_its_own_release_s_files_during_a_rolling_upgrade(
     assert old.evaluate("document.documentElement.dataset.release") is None
     assert old.evaluate("getComputedStyle(document.body).getPropertyValue('--release')") == ""
     assert errors == []
+
+
+def test_a_page_whose_scripts_did_not_load_loads_again(
+    browser: Browser, server_url: str, next_release: str
+) -> None:
+    """Behind a balancer that does not ask again on a 404 (or a server between two releases),
+    the page's modules got the other release's 404: the page stayed at 'Loading the board…'
+    with nothing to play until the player reloaded it. It now loads again by itself, and
+    the second load (its files from its own release's process, the roll done) plays."""
+    context = browser.new_context(locale="fi-FI")
+    page = context.new_page()
+    created = api_table(context, next_release, "dots", {"rows": 3, "cols": 3})
+    page.goto(created["seat_url"])
+    loads: list[str] = []
+    page.on("request", lambda r: loads.append(r.url) if r.is_navigation_request() else None)
+
+    def round_robin(route: Route) -> None:
+        path = route.request.url.split("/", 3)[3]
+        during_the_roll = len(loads) == 1 and not path.startswith("static/js/table.js")
+        route.fulfill(
+            response=route.fetch(url=f"{server_url if during_the_roll else next_release}/{path}")
+        )
+
+    page.route("**/static/**", round_robin)
+    page.route("**/strings/**", round_robin)
+    page.goto(f"{next_release}/fi/t/{created['id']}")
+    wait_ready(page)
+    expect(page.locator("#turn")).to_have_text("Sinun vuorosi nyt")
+    assert len(loads) == 2, loads  # loaded once more, not in a loop
+    page.locator("#board [data-move]").first.click()
+    page.locator('#board[data-ply="1"]').wait_for(timeout=TIMEOUT)
