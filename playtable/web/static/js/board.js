@@ -37,6 +37,95 @@ export function positionList(items) {
   return list;
 }
 
+/**
+ * Make the children of `root` (in the page) what `fresh` (just drawn, outside the page) are,
+ * keeping every node that is still there: its attributes and text brought up to date, the
+ * rest added or removed. A board drawn anew at each move made the browser style and lay out
+ * thousands of new nodes (a 12x12 board on a throttled phone: most of a move's 150 ms); a
+ * move changes a handful. Keeping the nodes also keeps the focus and the hover where they are.
+ *
+ * Children are matched in order, except those with a `data-key` (the targets) or a
+ * `data-square` (the checkers), which are matched by it, so a target gone from the middle of
+ * a layer, or a checker come, does not shift all those after it.
+ */
+export function morph(root, fresh) {
+  const freshKeys = new Set();
+  for (const node of fresh) {
+    const key = keyOf(node);
+    if (key) freshKeys.add(key);
+  }
+  const byKey = new Map();
+  for (let node = root.firstChild; node; node = node.nextSibling) {
+    const key = keyOf(node);
+    if (key) byKey.set(key, node);
+  }
+  let live = root.firstChild;
+  for (const node of fresh) {
+    // a keyed node that is gone: removed where it stands rather than moved past
+    while (live && keyOf(live) && !freshKeys.has(keyOf(live))) {
+      const next = live.nextSibling;
+      live.remove();
+      live = next;
+    }
+    const key = keyOf(node);
+    if (key) {
+      const match = byKey.get(key);
+      if (match && sameKind(match, node)) {
+        byKey.delete(key);
+        if (match === live) live = live.nextSibling;
+        else root.insertBefore(match, live);
+        update(match, node);
+      } else {
+        root.insertBefore(node, live);
+      }
+    } else if (live && !keyOf(live)) {
+      const next = live.nextSibling;
+      if (sameKind(live, node)) update(live, node);
+      else live.replaceWith(node); // a box claimed: its polygon becomes a group
+      live = next;
+    } else {
+      root.insertBefore(node, live);
+    }
+  }
+  while (live) {
+    const next = live.nextSibling;
+    live.remove();
+    live = next;
+  }
+}
+
+function keyOf(node) {
+  if (node.nodeType !== 1) return null;
+  const key = node.getAttribute("data-key");
+  if (key !== null) return key;
+  const square = node.getAttribute("data-square"); // a Swaptimum checker, on its square
+  return square === null ? null : `square ${square}`;
+}
+
+function sameKind(a, b) {
+  return a.nodeType === b.nodeType && a.namespaceURI === b.namespaceURI && a.nodeName === b.nodeName;
+}
+
+function update(live, fresh) {
+  if (live.nodeType !== 1) {
+    if (live.nodeValue !== fresh.nodeValue) live.nodeValue = fresh.nodeValue;
+    return;
+  }
+  const attributes = fresh.attributes;
+  for (let i = 0; i < attributes.length; i += 1) {
+    const { name, value } = attributes[i];
+    if (live.getAttribute(name) !== value) live.setAttribute(name, value);
+  }
+  // the live node now has every attribute of the fresh one: if it has more, some go
+  const had = live.attributes;
+  if (had.length > attributes.length) {
+    for (let j = had.length - 1; j >= 0; j -= 1) {
+      if (!fresh.hasAttribute(had[j].name)) live.removeAttribute(had[j].name);
+    }
+  }
+  if (live.firstChild || fresh.firstChild) morph(live, Array.from(fresh.childNodes));
+}
+
 /** Round to two decimals: keeps the SVG source small and stable. */
 export function r2(value) {
   return Math.round(value * 100) / 100;

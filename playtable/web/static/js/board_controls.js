@@ -22,12 +22,23 @@ export function setUpDisplayChoices(board, boardRoot, game) {
   toggleButton($("sound-toggle"), "sound", setSound);
   $("board-zoom")?.addEventListener("click", () => {
     zoomed = !zoomed;
-    fitZoom(boardRoot);
+    fitZoom(boardRoot, { measure: true });
   });
-  window.addEventListener("resize", () => fitZoom(boardRoot));
+  // the board's room changed (a turned phone, a resized window, the panels beside it): told
+  // once laid out, so measuring here costs no layout of its own
+  new ResizeObserver(() => fitZoom(boardRoot, { measure: true })).observe(boardRoot);
 }
 
-export function fitZoom(boardRoot) {
+// What the last measure found: the board's squares and width limit, and the on-screen width
+// of one square. A move draws the board anew but the same size: measuring it at every move
+// forced a layout of the whole page in the middle of drawing it (a 12x12 board on a
+// throttled phone: 50 ms of every move's 175, bench/client.py).
+let measured = null;
+
+/** Offer the zoom when the board's squares are too small to touch, and draw it zoomed when
+ * chosen. `measure`: the board's room may have changed, measure it again (else a board of the
+ * same squares and width limit as last time is taken to be as wide as it was). */
+export function fitZoom(boardRoot, { measure = false } = {}) {
   const button = $("board-zoom");
   const svg = boardRoot.querySelector("svg");
   if (!button || !svg) return;
@@ -38,8 +49,12 @@ export function fitZoom(boardRoot) {
   boardRoot.classList.toggle("is-zoomed", zoomed);
   button.setAttribute("aria-pressed", zoomed ? "true" : "false");
   if (!zoomed) {
-    const perSquare = squares ? svg.getBoundingClientRect().width / squares : Infinity;
-    button.hidden = !(perSquare < below);
+    const key = `${squares}|${svg.style.maxWidth}`;
+    if (measure || !measured || measured.key !== key) {
+      const perSquare = squares ? svg.getBoundingClientRect().width / squares : Infinity;
+      measured = { key, perSquare };
+    }
+    button.hidden = !(measured.perSquare < below);
   } else {
     button.hidden = false;
   }

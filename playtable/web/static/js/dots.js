@@ -1,7 +1,7 @@
 // The Dots and Boxes board: any grid (square, triangle, hexagon) drawn from the view's
 // dots, lines and cells. Board units have y pointing up; the SVG flips them.
 
-import { BoardControls, positionList, r2, svgEl } from "./board.js";
+import { BoardControls, morph, positionList, r2, svgEl } from "./board.js";
 import { formatNumber, playerInitial, playerName, t } from "./i18n.js";
 import { moveWords } from "./move_words.js";
 
@@ -140,8 +140,12 @@ export class DotsBoard {
     }
 
     // Lines: faint guides where nothing is drawn yet, dashed grey for pre-drawn lines,
-    // solid in the drawer's colour for lines the players drew, the last move haloed.
+    // solid in the drawer's colour for lines the players drew, the last move haloed. The halo
+    // and blue's stripes have layers of their own (under and over the lines), so the lines'
+    // layer has one element a line, in the same order at every move.
+    const haloLayer = svgEl("g", { class: "lines-halo", "aria-hidden": "true" }, svg);
     const lineLayer = svgEl("g", { class: "lines", "aria-hidden": "true" }, svg);
+    const stripeLayer = svgEl("g", { class: "lines-stripes", "aria-hidden": "true" }, svg);
     view.lines.forEach((line) => {
       const a = view.dots[line.a];
       const b = view.dots[line.b];
@@ -154,7 +158,7 @@ export class DotsBoard {
         svgEl(
           "line",
           { x1: X(a.x), y1: Y(a.y), x2: X(b.x), y2: Y(b.y), class: "line-last-halo" },
-          lineLayer,
+          haloLayer,
         );
       }
       svgEl(
@@ -167,7 +171,7 @@ export class DotsBoard {
         svgEl(
           "line",
           { x1: X(a.x), y1: Y(a.y), x2: X(b.x), y2: Y(b.y), class: "line-stripe" },
-          lineLayer,
+          stripeLayer,
         );
       }
     });
@@ -175,9 +179,11 @@ export class DotsBoard {
     // Targets: each legal line gets a kite-shaped hit area reaching to the centres of the
     // cells on both sides (or outside the board for an outline line), so a finger anywhere
     // near a line hits it.
+    // (every layer is drawn, empty if need be, so the layers stand in the same order at every
+    // move: board.js's morph then matches each with itself)
+    const targetLayer = svgEl("g", { class: "targets" }, svg);
     if (interactive) {
       const legal = new Set(view.legal_moves);
-      const targetLayer = svgEl("g", { class: "targets" }, svg);
       view.lines.forEach((line, index) => {
         if (line.drawn || !legal.has(line.name)) return;
         const a = view.dots[line.a];
@@ -221,8 +227,8 @@ export class DotsBoard {
     }
 
     // Best moves (the analysis board): dashed lines over the open ones.
+    const bestLayer = svgEl("g", { class: "best-moves", "aria-hidden": "true" }, svg);
     if (best.length) {
-      const bestLayer = svgEl("g", { class: "best-moves", "aria-hidden": "true" }, svg);
       const names = new Set(best);
       for (const line of view.lines) {
         if (!names.has(line.name)) continue;
@@ -279,7 +285,7 @@ export class DotsBoard {
     }
 
     const words = this.describe ? positionList(describePosition(table, drawer)) : null;
-    this.root.replaceChildren(...[svg, words].filter(Boolean));
+    morph(this.root, [svg, words].filter(Boolean));
     if (this.controls) this.controls.refresh({ hadFocus });
   }
 

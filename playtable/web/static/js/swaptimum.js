@@ -4,7 +4,7 @@
 // possible one highlighted as a whole square, then a confirmation outside the board
 // (`onPending` tells the page which step it is at). Any step can be taken back.
 
-import { BoardControls, positionList, r2, svgEl } from "./board.js";
+import { BoardControls, morph, positionList, r2, svgEl } from "./board.js";
 import { playerName, refusal, t } from "./i18n.js";
 import { SwapChoice, parseMove } from "./swap_choice.js";
 
@@ -328,7 +328,7 @@ export class SwaptimumBoard {
             .filter(Boolean),
         )
       : null;
-    this.root.replaceChildren(...[svg, words].filter(Boolean));
+    morph(this.root, [svg, words].filter(Boolean));
     if (!this.controls) return;
     let first = prefer;
     if (choice && !first) {
@@ -443,7 +443,11 @@ function checkerWords(square, player) {
 }
 
 function drawChecker(parent, x, y, player, extra = "", name = null) {
-  const group = svgEl("g", { class: `checker checker--${player}${extra}` }, parent);
+  const group = svgEl(
+    "g",
+    { class: `checker checker--${player}${extra}`, "data-square": name },
+    parent,
+  );
   svgEl("circle", { cx: x, cy: y, r: 36, class: "checker-disc" }, group);
   // Blue checkers carry a ring, red ones a solid centre: the colours never differ by hue alone.
   if (player === "blue") {

@@ -455,8 +455,8 @@ function renderMoves(live) {
   else if (!wasLive) movesAtEnd = true;
   wasLive = live;
   if (live && (movesAtEnd || changed)) {
-    list.scrollTop = list.scrollHeight;
     movesAtEnd = true;
+    pinMoves(list);
   }
 }
 
@@ -465,17 +465,27 @@ function renderMoves(live) {
 // a turned phone change its width, hence its columns and rows: the end moved down and the
 // newest moves sat below the edge). A player who scrolls up to read is left there while
 // the table is drawn again for anything else (presence, offers, a quick message).
+// The scrolling waits for the next frame: its measures, taken while the page is being drawn,
+// forced a layout of the whole page at each move (twice: the move and the list's mutation),
+// which the frame then did again.
 let movesAtEnd = true;
 let movesShown = -1;
 let wasLive = true;
+let pinning = false;
+const atEnd = (list) => list.scrollTop + list.clientHeight >= list.scrollHeight - 2;
+function pinMoves(list) {
+  if (pinning) return;
+  pinning = true;
+  requestAnimationFrame(() => {
+    pinning = false;
+    if (movesAtEnd && !atEnd(list)) list.scrollTop = list.scrollHeight;
+  });
+}
 function followMoves(list) {
   if (list.dataset.follows) return;
   list.dataset.follows = "true";
-  const atEnd = () => list.scrollTop + list.clientHeight >= list.scrollHeight - 2;
-  list.addEventListener("scroll", () => (movesAtEnd = atEnd()), { passive: true });
-  const pin = () => {
-    if (movesAtEnd && !atEnd()) list.scrollTop = list.scrollHeight;
-  };
+  list.addEventListener("scroll", () => (movesAtEnd = atEnd(list)), { passive: true });
+  const pin = () => pinMoves(list);
   new ResizeObserver(pin).observe(list);
   new MutationObserver(pin).observe(list, { childList: true });
   if (document.fonts) document.fonts.ready.then(pin);
