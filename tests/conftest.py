@@ -100,6 +100,8 @@ async def _truncate(url: str) -> None:
         if await conn.fetchval("SELECT to_regclass('public.site_heartbeat') IS NOT NULL"):
             # no test inherits another's heartbeat or outages
             await conn.execute("TRUNCATE site_heartbeat, site_outages")
+        if await conn.fetchval("SELECT to_regclass('public.site_processes') IS NOT NULL"):
+            await conn.execute("TRUNCATE site_processes")  # nor its running processes
     finally:
         await conn.close()
 

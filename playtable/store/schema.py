@@ -113,12 +113,25 @@ push_subscriptions = sa.Table(
 
 # The last moment a server process was known to be running (one row, id 1; migration 0008):
 # a process that starts and finds it old knows the site was down since (tables/downtime.py).
+# ``stopped_at`` (migration 0009): the moment of the beat a process wrote as it stopped, while
+# no beat came since (it equals ``at``); every other beat clears it.
 site_heartbeat = sa.Table(
     "site_heartbeat",
     metadata,
     sa.Column("id", sa.Integer, primary_key=True, autoincrement=False),
     sa.Column("at", sa.DateTime(timezone=True), nullable=False),
+    sa.Column("stopped_at", sa.DateTime(timezone=True), nullable=True),
     sa.CheckConstraint("id = 1", name="site_heartbeat_one_row"),
+)
+
+# The running server processes, one row each (a random id per process), renewed with its
+# every beat and removed as it stops (migration 0009): a process that starts finds a stop
+# of the last one, or one that kept the site up (tables/downtime.py).
+site_processes = sa.Table(
+    "site_processes",
+    metadata,
+    sa.Column("id", sa.String(32), primary_key=True),
+    sa.Column("beat_at", sa.DateTime(timezone=True), nullable=False),
 )
 
 # The whole site's outages: each time a process started and found the heartbeat old, the site

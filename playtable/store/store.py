@@ -256,17 +256,28 @@ class Store:
         return await self._read(read_next_deadline)
 
     # -- the site's heartbeat (tables/downtime.py) -------------------------------------------
-    async def beat(self, now: datetime, outage_s: float) -> tuple[datetime, datetime] | None:
-        """Renew the site's heartbeat; the outage it found and recorded, if it was older than
-        ``outage_s`` (the whole site was down since)."""
+    async def beat(
+        self,
+        now: datetime,
+        outage_s: float,
+        process: str | None = None,
+        *,
+        starting: bool = False,
+        stopping: bool = False,
+    ) -> tuple[datetime, datetime] | None:
+        """Renew the site's heartbeat (and ``process``'s row among the running ones); the
+        outage it found and recorded, if it was older than ``outage_s``, or if ``starting``
+        it finds the last process's stop and no other process running (the whole site was
+        down since). ``stopping``: the beat of a process that stops (heartbeat.beat)."""
+        args = (now, outage_s, process, starting, stopping)
         if self.async_engine is not None:
             # PostgreSQL: one statement, committed by itself (heartbeat.beat_at_once).
-            return await self._read(beat_at_once, now, outage_s)
+            return await self._read(beat_at_once, *args)
         async with self._write_lock:
             try:
-                return await self._run(beat, now, outage_s)
-            except sa.exc.IntegrityError:  # another process wrote the first beat meanwhile
-                return await self._run(beat, now, outage_s)
+                return await self._run(beat, *args)
+            except sa.exc.IntegrityError:  # another process wrote the beat or outage meanwhile
+                return await self._run(beat, *args)
 
     async def outages(self) -> list[tuple[datetime, datetime]]:
         """The whole site's outages, ``(down, up)``, earliest first."""

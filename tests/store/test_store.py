@@ -6,6 +6,7 @@ import asyncio
 import dataclasses
 import sqlite3
 import time
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -17,7 +18,7 @@ from alembic.migration import MigrationContext
 
 from playtable.store import Change, MoveRow, NewTable, Store, position_digests, upgrade
 from playtable.store.engines import migrations_config
-from playtable.store.schema import metadata
+from playtable.store.schema import metadata, site_heartbeat, site_outages
 
 pytestmark = pytest.mark.anyio
 
@@ -71,7 +72,7 @@ async def test_migrations_build_the_schema_the_queries_expect(db_url: str) -> No
         schema = await store._run(_schema)
     finally:
         await store.close()
-    assert schema["version"] == ["0008"]
+    assert schema["version"] == ["0009"]
     for table in metadata.sorted_tables:
         assert schema["columns"][table.name] == {c.name for c in table.columns}, table.name
     assert schema["keys"] == {"moves": ["table_id", "ply"], "analysis_values": ["table_id", "ply"]}
@@ -416,7 +417,7 @@ async def test_upgrading_a_database_in_use_from_0002_keeps_its_data(empty_db_url
     store = Store(url)
     await store.open()
     try:
-        assert await store._run(_version) == ["0008"]
+        assert await store._run(_version) == ["0009"]
         row = await store.table("t1")
         assert row is not None and row.version == 3
         assert row.outcome == {"winner": "red", "reason": "resign"}
@@ -431,13 +432,66 @@ async def test_upgrading_a_database_in_use_from_0002_keeps_its_data(empty_db_url
 
     # And back: the downgrade drops the analysis only.
     assert await _migrate(url, "0002", down=True) == ["0002"]
-    assert await _migrate(url, "head") == ["0008"]
+    assert await _migrate(url, "head") == ["0009"]
     store = Store(url)
     try:
         assert [m.move for m in await store.moves("t1")] == ["a1-b1", "b1-c1"]
         assert await store.analysis_values("t1", ["a1-b1", "b1-c1"]) == {}
     finally:
         await store.close()
+
+
+async def test_0009_keeps_the_heartbeat_and_outages_and_marks_no_stop_it_did_not_see(
+    empty_db_url: str,
+) -> None:
+    """Migration 0009 (a stop of the last process begins an outage, however short): a site
+    at 0008 keeps its heartbeat and outages, and its last beat is no stop's mark, so the first
+    start after the upgrade records nothing for a fresh beat. A stop and a start after it
+    record the outage between; the downgrade takes the mark and the processes away only."""
+    url = empty_db_url
+    at = datetime(2026, 12, 7, 12, 0, tzinfo=UTC)
+    assert await _migrate(url, "0008") == ["0008"]
+
+    def site_of_0008(conn: sa.Connection) -> None:
+        conn.execute(sa.insert(site_outages).values(down_at=at, up_at=at + timedelta(seconds=9)))
+        conn.execute(sa.insert(site_heartbeat).values(id=1, at=at + timedelta(seconds=60)))
+
+    old = Store(url)
+    try:
+        await old._run(site_of_0008)
+    finally:
+        await old.close()
+    assert await _migrate(url, "head") == ["0009"]
+    store = Store(url)
+    try:
+        moment = at + timedelta(seconds=62)  # a restart 2 s after a beat of the old release
+        assert await store.beat(moment, 6.0, "new", starting=True) is None
+        assert await store.beat(moment + timedelta(seconds=1), 6.0, "new", stopping=True) is None
+        up = moment + timedelta(seconds=2)
+        found = await store.beat(up, 6.0, "next", starting=True)
+        assert found == (moment + timedelta(seconds=1), up)
+        assert len(await store.outages()) == 2
+    finally:
+        await store.close()
+    assert await _migrate(url, "0008", down=True) == ["0008"]
+
+    def tables(conn: sa.Connection) -> dict[str, set[str]]:
+        inspector = sa.inspect(conn)
+        return {
+            name: {column["name"] for column in inspector.get_columns(name)}
+            for name in inspector.get_table_names()
+        }
+
+    old = Store(url)
+    try:
+        shape = await old._run(tables)
+        count = await old._run(
+            lambda conn: conn.execute(sa.text("SELECT count(*) FROM site_outages")).scalar_one()
+        )
+    finally:
+        await old.close()
+    assert "site_processes" not in shape and shape["site_heartbeat"] == {"id", "at"}
+    assert count == 2
 
 
 async def test_a_move_on_postgresql_is_one_statement_in_one_round_trip(
