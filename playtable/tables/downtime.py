@@ -15,16 +15,26 @@ has to learn of it later), and the clocks leave them out of every stretch
 (:func:`paused`): from the moment the site is back, each side has
 what it had when it went down, and no table needs to be written for it.
 
-While another process of the site runs, the site was not down: a process that restarts
-alone finds a fresh heartbeat and records nothing. But the database can be away while the
-processes run (a restart, a network cut, a read-only disk): no move can be stored then, and
-no process's beat either. The first beat that succeeds after it finds the heartbeat older
-than :data:`OUTAGE_S` and records that outage the same way; the other processes load the
-outages again at every beat. The heartbeat is a loop of its own, so only an absent database
-(or a process frozen whole) makes it late, never a long sweep. And before any clock is judged
-out of time (by the sweep or at a move), a process whose own last beat is older than an
-outage beats first (:meth:`~playtable.tables.sweep.Sweep.confirm_outages`): the first move
-or sweep after the database comes back already knows the time it was away.
+A restart shorter than that would be charged to the clocks running (an operator restarting
+the only process: 1 to 4 s off every game). So the beat a process writes as it stops marks
+the heartbeat as a stop, and each process keeps a row of its own among the running ones,
+renewed with its every beat and removed by that last one. A process that starts and finds
+the mark (no beat since that stop) and no other process that beat within :data:`OUTAGE_S`
+knows the last process stopped then and none ran since: it records the outage from that
+stop, however short. While another process of the site runs, the site was not down: its row
+is fresh, so a process that restarts beside it records nothing, mark or not, and its next
+beat clears the mark. A crash leaves no mark, and only a heartbeat older than
+:data:`OUTAGE_S` says the site was down.
+
+The database can also be away while the processes run (a restart, a network cut, a read-only
+disk): no move can be stored then, and no process's beat either. The first beat that
+succeeds after it finds the heartbeat older than :data:`OUTAGE_S` and records that outage
+the same way; the other processes load the outages again at every beat. The heartbeat is a
+loop of its own, so only an absent database (or a process frozen whole) makes it late, never
+a long sweep. And before any clock is judged out of time (by the sweep or at a move), a
+process whose own last beat is older than an outage beats first
+(:meth:`~playtable.tables.sweep.Sweep.confirm_outages`): the first move or sweep after the
+database comes back already knows the time it was away.
 """
 
 from __future__ import annotations
@@ -34,7 +44,8 @@ from datetime import UTC, datetime
 
 #: Seconds between two heartbeats of a process.
 BEAT_S = 2.0
-#: A heartbeat older than this, found at start, means the site was down since.
+#: A heartbeat older than this means the site was down since (or the database away); and a
+#: process's row that beat within it means that process runs.
 OUTAGE_S = 3 * BEAT_S
 
 Outages = tuple[tuple[datetime, datetime], ...]

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import secrets
 from collections import Counter
 from datetime import datetime, timedelta
 
@@ -51,6 +52,8 @@ class Sweep:
         #: ``failed``, and ``rounds`` of the loop.
         self.counts: Counter[str] = Counter()
         self._last_beat: datetime | None = None
+        #: This process's row among the running ones (the store's ``site_processes``).
+        self.process = secrets.token_hex(8)
         self.recovered = False  # no deadline is looked at before
         #: Heartbeats that failed in a row: the store takes no writes (a read-only file, a
         #: full disk, a database in recovery), and the process is not ready (web/health.py).
@@ -62,19 +65,19 @@ class Sweep:
         Raises if the store fails: the loop tries again, and sweeps nothing before."""
         store = self.service.store
         now = self.service.clock()
-        outage = await store.beat(now, downtime.OUTAGE_S)
+        outage = await store.beat(now, downtime.OUTAGE_S, self.process, starting=True)
         self._last_beat = now
         downtime.set_outages(await store.outages())
         self.recovered = True
         if outage is not None:
             down, up = outage
             logger.warning(
-                "the whole site was down for %.0f s, since %s: no clock counts that time",
+                "the whole site was down for %.1f s, since %s: no clock counts that time",
                 (up - down).total_seconds(),
                 down.isoformat(timespec="seconds"),
             )
 
-    async def _beat(self, *, force: bool = False) -> None:
+    async def _beat(self, *, force: bool = False, stopping: bool = False) -> None:
         now = self.service.clock()
         last = self._last_beat
         if force or last is None or (now - last).total_seconds() >= downtime.BEAT_S:
@@ -82,7 +85,14 @@ class Sweep:
             try:
                 # A beat found older than an outage while this process runs: the database
                 # was away for every process (no move could be stored), and is recorded.
-                outage = await store.beat(now, downtime.OUTAGE_S)
+                # This process's first beat is its start (a stop just before it counts).
+                outage = await store.beat(
+                    now,
+                    downtime.OUTAGE_S,
+                    self.process,
+                    starting=last is None,
+                    stopping=stopping,
+                )
                 outages = await store.outages()  # and those other processes recorded
             except Exception as error:
                 self.beat_failures += 1
@@ -162,7 +172,7 @@ class Sweep:
             await cancel_and_wait([t for t in (self._task, self._heart_task) if t is not None])
             self._task = self._heart_task = None
             try:  # the moment this process stops: if it was the last, the site went down then
-                await self._beat(force=True)
+                await self._beat(force=True, stopping=True)
             except Exception:
                 logger.warning("the last heartbeat was not stored", exc_info=True)
 

@@ -417,6 +417,85 @@ async def test_a_quick_restart_gives_nothing_back(store: Store, clock: StepClock
     await first.close()
 
 
+async def running(service: TableService) -> Sweep:
+    """A process's sweep as the app starts it: its first beat, then its loop."""
+    sweep = Sweep(service)
+    await sweep.recover()
+    sweep.start()
+    return sweep
+
+
+async def test_a_restart_of_the_only_process_is_given_back_however_short(
+    store: Store, clock: StepClock
+) -> None:
+    """An operator restarted the only process, back 2 s later: its last beat was younger
+    than an outage (6 s), and blue was charged the 2 s. The beat a process writes as it stops
+    marks the heartbeat; the next process to start finds the mark and no other process
+    running: the site was down from that stop, and blue has what it had then."""
+    first = service_on(store, clock)
+    sweep = await running(first)
+    table_id, red, blue = await seated(first, RealTime(30, 0))
+    await played(first, clock, table_id, red, blue, 18, sweep)  # blue's clock runs: 30 s
+    await living(clock, 3, sweep)  # blue thinks 3 s, and the process stops
+    await sweep.close()
+    await first.close()
+    clock.advance(2)
+    second = service_on(store, clock)
+    back = await running(second)
+    assert len(await store.outages()) == 1
+    assert (await second.snapshot(table_id, None))["clock"]["remaining"]["blue"] == 27.0
+    clock.advance(1)
+    again = Sweep(service_on(store, clock))
+    await again.recover()  # another process starting: the site was up, nothing more given
+    assert len(await store.outages()) == 1
+    clock.advance(4)
+    await back._beat()
+    await second.play_move(table_id, blue, 3, "c1-d1")
+    assert (await second.record(table_id)).clocks[-1] == 22.0  # 3 s + the 5 s since back
+    await back.close()
+    await second.close()
+
+
+async def test_a_process_that_stops_while_another_runs_gives_nothing_back(
+    store: Store, db_url: str, clock: StepClock
+) -> None:
+    """Two processes; one stops (its mark on the heartbeat) and another starts 0.5 s later,
+    before the one still running beats again: the site was up all along, and nothing is
+    given back. When every process has stopped, the site is down from the last stop."""
+    other_store = Store(db_url)
+    await other_store.open()
+    try:
+        a, b = service_on(store, clock), service_on(other_store, clock)
+        a_sweep, b_sweep = await running(a), await running(b)
+        table_id, red, blue = await seated(a, RealTime(30, 0))
+        await played(a, clock, table_id, red, blue, 18, a_sweep)
+        await b_sweep._beat(force=True)  # b's beats: every 2 s, this one as red moved
+        clock.advance(1)
+        await a_sweep.close()  # a stops
+        await a.close()
+        clock.advance(0.5)
+        c = service_on(store, clock)
+        c_sweep = await running(c)  # the last beat is a's stop, but b beat 1.5 s ago
+        assert await store.outages() == []
+        assert (await c.snapshot(table_id, None))["clock"]["remaining"]["blue"] == 28.5
+        clock.advance(0.5)
+        await c_sweep.close()  # c stops, and b a moment after it
+        await c.close()
+        clock.advance(0.5)
+        await b_sweep.close()
+        await b.close()
+        clock.advance(2)  # nobody runs for 2 s; then two processes start together
+        d = service_on(store, clock)
+        d_sweep, e_sweep = await running(d), await running(service_on(other_store, clock))
+        assert len(await store.outages()) == 1  # from b's stop, recorded by one of the two
+        assert (await d.snapshot(table_id, None))["clock"]["remaining"]["blue"] == 27.5
+        for sweep in (d_sweep, e_sweep):
+            await sweep.close()
+        await d.close()
+    finally:
+        await other_store.close()
+
+
 async def test_processes_starting_together_after_an_outage_agree_and_flag_nobody(
     store: Store, clock: StepClock
 ) -> None:

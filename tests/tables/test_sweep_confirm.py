@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 from datetime import datetime
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -34,10 +35,12 @@ async def test_requests_that_find_the_beat_old_await_one_beat_and_share_its_fail
     beats: list[datetime] = []
     real_beat = store.beat
 
-    async def counted(now: datetime, outage_s: float) -> tuple[datetime, datetime] | None:
+    async def counted(
+        now: datetime, outage_s: float, *args: Any, **kwargs: Any
+    ) -> tuple[datetime, datetime] | None:
         beats.append(now)
         await asyncio.sleep(0.2)  # a database slow to answer
-        return await real_beat(now, outage_s)
+        return await real_beat(now, outage_s, *args, **kwargs)
 
     monkeypatch.setattr(store, "beat", counted)
     try:
