@@ -281,6 +281,51 @@ def cmd_db_downgrade(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_db_prune(args: argparse.Namespace) -> int:
+    """Remove the tables nobody played, older than ``--days`` (store/prune.py)."""
+    import asyncio
+    import os
+    from datetime import UTC, datetime, timedelta
+
+    import sqlalchemy as sa
+
+    from playtable.logs import shown_url
+    from playtable.preflight import database_url
+    from playtable.settings import SettingError
+    from playtable.store import DEFAULT_URL, Store
+    from playtable.store.engines import SchemaTooNew
+
+    url = args.database_url or os.environ.get("PLAYTABLE_DATABASE_URL") or DEFAULT_URL
+    before = datetime.now(UTC) - timedelta(days=args.days)
+
+    async def prune() -> list[str]:
+        store = Store(url)
+        try:
+            await store.open()
+            return await store.remove_unplayed(before, dry_run=args.dry_run)
+        finally:
+            await store.close()
+
+    try:
+        database_url(url)
+        ids = asyncio.run(prune())
+    except (SettingError, SchemaTooNew) as error:
+        print(f"playtable: {error}", file=sys.stderr)
+        return 2
+    except (OSError, sa.exc.SQLAlchemyError) as error:  # as `db upgrade` says it
+        reason = str(getattr(error, "orig", None) or error).splitlines()[0]
+        print(
+            f"playtable: the database at {shown_url(url)} cannot be used: {reason}", file=sys.stderr
+        )
+        return 2
+    verb = "would remove" if args.dry_run else "removed"
+    print(
+        f"{verb} {len(ids)} table(s) nobody played, created before "
+        f"{before:%Y-%m-%d %H:%M} UTC: {shown_url(url)}"
+    )
+    return 0
+
+
 def _port(text: str) -> int:
     """A TCP port: 99999 listened on 34463 (its remainder by 65536) and said 99999."""
     import argparse
@@ -292,6 +337,19 @@ def _port(text: str) -> int:
 
 
 _port.__name__ = "port"
+
+
+def _days(text: str) -> float:
+    """A number of days, at least 1: a table created a minute ago may be about to be played."""
+    import argparse
+
+    days = float(text)  # argparse: "invalid days value" for a word
+    if not 1 <= days <= 36500:
+        raise argparse.ArgumentTypeError(f"must be 1 to 36500, not {text}")
+    return days
+
+
+_days.__name__ = "days"
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -390,6 +448,22 @@ def build_parser() -> argparse.ArgumentParser:
         "--database-url", default=None, help="default: PLAYTABLE_DATABASE_URL, else ./var/"
     )
     db_downgrade.set_defaults(func=cmd_db_downgrade)
+    db_prune = db_sub.add_parser(
+        "prune",
+        help="remove the tables nobody played, after some days",
+        description="Remove every table created more than DAYS days ago that holds no move "
+        "and did not end (or was aborted), unless another table names it as its rematch; "
+        "its seats and analysis go with it. Games with a move are never removed. Safe while "
+        "servers run; run it daily (docs/deploy.md).",
+    )
+    db_prune.add_argument(
+        "--days", type=_days, default=30, help="older than this many days (default 30)"
+    )
+    db_prune.add_argument("--dry-run", action="store_true", help="only count what would be removed")
+    db_prune.add_argument(
+        "--database-url", default=None, help="default: PLAYTABLE_DATABASE_URL, else ./var/"
+    )
+    db_prune.set_defaults(func=cmd_db_prune)
     return parser
 
 

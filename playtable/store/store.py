@@ -46,6 +46,8 @@ from playtable.store.engines import (
     sqlite_engine,
 )
 from playtable.store.heartbeat import beat, beat_at_once, read_outages
+from playtable.store.prune import BATCH as PRUNE_BATCH
+from playtable.store.prune import remove_unplayed, unplayed
 from playtable.store.push import add_push, read_push, remove_push
 from playtable.store.raw_postgres import RawPostgresWriter
 from playtable.store.raw_read import RawReader
@@ -282,6 +284,20 @@ class Store:
     async def outages(self) -> list[tuple[datetime, datetime]]:
         """The whole site's outages, ``(down, up)``, earliest first."""
         return await self._read(read_outages)
+
+    # -- housekeeping (store/prune.py) -------------------------------------------------------
+    async def remove_unplayed(self, before: datetime, *, dry_run: bool = False) -> list[str]:
+        """Remove the tables nobody played that were created before ``before`` (prune.py),
+        a batch a transaction; their ids. ``dry_run``: only which they would be."""
+        if dry_run:
+            return await self._read(unplayed, before)
+        removed: list[str] = []
+        while True:
+            async with self._write_lock:
+                batch = await self._run(remove_unplayed, before)
+            removed += batch
+            if len(batch) < PRUNE_BATCH:
+                return removed
 
     # -- Web Push subscriptions (web/push.py) -------------------------------------------------
     async def push_subscriptions(self, table_id: str, player: Player) -> list[PushSubscription]:
