@@ -41,7 +41,8 @@ from typing import Any, cast
 
 from playtable.games.base import GameError
 
-_TAG = r'^\[(?P<tag>[A-Za-z][A-Za-z0-9_]*) "(?P<value>(?:[^"\\]|\\.)*)"\]$'
+# A header line, with a comment after it if any (a value may hold a ";": a player's name).
+_TAG = r'^\[(?P<tag>[A-Za-z][A-Za-z0-9_]*) "(?P<value>(?:[^"\\]|\\.)*)"\]\s*(?:;.*)?$'
 _PLY = r"^(?P<n>\d+)\.$"  # compiled on first use (re's cache): JSON records never need them
 _FIELDS = frozenset({"game", "options", "moves", "result", "metadata", "time_control", "clocks"})
 # json.loads's own scanner, called without its layers.
@@ -55,10 +56,11 @@ _WIDTH = 78
 _STR = frozenset({str})  # JSON's strings are exactly str: one C-level test for every move
 
 #: Header tags that describe the game rather than set it up: kept in ``metadata``, never taken
-#: for options. ``Date`` is the day the game began (ISO, ``2026-12-01``), ``Reason`` how it
-#: ended (the outcome reasons of docs/protocol.md: ``score``, ``resign``, ...). The clock
+#: for options. ``Red`` and ``Blue`` are the names the players chose at the table (PGN's
+#: White and Black), ``Date`` is the day the game began (ISO, ``2026-12-01``), ``Reason`` how
+#: it ended (the outcome reasons of docs/protocol.md: ``score``, ``resign``, ...). The clock
 #: has fields of its own (``time_control``, ``clocks``: the ``TimeControl`` tag and ``[%clk]``).
-METADATA_TAGS = ("Date", "Reason")
+METADATA_TAGS = ("Red", "Blue", "Date", "Reason")
 
 
 class RecordError(GameError):
@@ -193,7 +195,9 @@ class GameRecord:
         clocks: list[float | None] = []
         in_header = True
         for number, raw in enumerate(text.splitlines(), 1):
-            line = raw.split(";", 1)[0].strip()
+            line = raw.strip()
+            if not (in_header and line.startswith("[")):
+                line = line.split(";", 1)[0].strip()
             if not line:
                 if game is not None:
                     in_header = False

@@ -181,14 +181,19 @@ def api_view(table: LoadedTable) -> dict[str, Any]:
     }
 
 
+_NAME_TAGS: tuple[tuple[str, Player], ...] = (("Red", "red"), ("Blue", "blue"))
+
+
 def record(table: LoadedTable) -> GameRecord:
     """The game so far as a record (``to_text()``, ``to_json()``)."""
     outcome = table.outcome()
     result: str | None = None if outcome is None else (outcome.winner or "draw")
     if outcome is not None and outcome.reason is Termination.ABORTED:
         result = "aborted"
-    # PGN's Date: the day the game began; Reason: how it ended (docs/notation.md).
-    metadata = {"Date": table.row.created_at.date().isoformat()}
+    # The names the players chose (PGN's White and Black); PGN's Date: the day the game
+    # began; Reason: how it ended (docs/notation.md).
+    metadata = {tag: table.row.nicknames[p] for tag, p in _NAME_TAGS if p in table.row.nicknames}
+    metadata["Date"] = table.row.created_at.date().isoformat()
     if outcome is not None:
         metadata["Reason"] = outcome.reason.value
     control = table.time_control

@@ -99,3 +99,16 @@ def test_records_without_metadata_read_and_write_as_before() -> None:
     assert record.to_json() == {"game": "swaptimum", "options": {"size": 5}, "moves": ["c3", "b2"]}
     with pytest.raises(RecordError):
         GameRecord.from_json({"game": "dots", "metadata": {"Event": "x"}})
+
+
+def test_the_players_names_round_trip_whatever_they_hold() -> None:
+    names = {"Red": 'Jana "J;K" \\ Nová', "Blue": "민준 ; [x]"}
+    record = GameRecord("dots", DOTS_OPTIONS, ("a1-b1",), metadata={**names, "Date": "2026-12-07"})
+    text = record.to_text()
+    assert '[Red "Jana \\"J;K\\" \\\\ Nová"]\n[Blue "민준 ; [x]"]\n[Date "2026-12-07"]\n' in text
+    back = GameRecord.from_text(text)
+    assert back.metadata == {**names, "Date": "2026-12-07"} and back.options == DOTS_OPTIONS
+    assert back.to_text() == text
+    assert GameRecord.from_text('[Game "dots"] ; a comment\n[Rows "2"] ; two\n').options == {
+        "rows": 2
+    }

@@ -7,6 +7,7 @@ from datetime import UTC, datetime
 import pytest
 from starlette.testclient import TestClient
 
+from playtable.games.records import GameRecord
 from tests.web.conftest import DOTS, Socket, claim, connect, create_table
 
 
@@ -128,3 +129,29 @@ def test_a_finished_games_record_says_how_it_ended(client: TestClient) -> None:
     assert '[Reason "resign"]' in client.get(f"/t/{table.id}/record").text
     assert client.get("/t/nosuchtable/record").status_code == 404
     assert client.get("/t/nosuchtable/record.json").status_code == 404
+
+
+def test_a_record_names_the_players_by_the_names_they_chose(client: TestClient) -> None:
+    """A club's organiser downloads each table's record to keep the results: "Red won" says
+    nothing a week later without who Red was. The names chosen at the table are the record's
+    Red and Blue tags (PGN's White and Black), and the record still reads back."""
+    table = create_table(client)
+    blue = claim(client, table)
+    for token, name in ((table.token, 'Jana "J;K" Nová'), (blue, "민준")):
+        with connect(client, table.id, token) as session:
+            socket = Socket(session)
+            socket.join()
+            socket.send("nickname", name=name)
+            socket.until_state(lambda t, name=name: t["seats"][t["you"]].get("nickname") == name)
+    with connect(client, table.id, blue) as session:
+        socket = Socket(session)
+        socket.join()
+        socket.send("resign")
+        socket.until_state(lambda t: t["outcome"] is not None)
+    text = client.get(f"/t/{table.id}/record").text
+    assert '[Red "Jana \\"J;K\\" Nová"]\n[Blue "민준"]\n' in text
+    record = client.get(f"/t/{table.id}/record.json").json()
+    assert record["metadata"]["Red"] == 'Jana "J;K" Nová' and record["metadata"]["Blue"] == "민준"
+    back = GameRecord.from_text(text)
+    assert back.metadata["Red"] == 'Jana "J;K" Nová' and back.options == record["options"]
+    assert back.to_json() == record
