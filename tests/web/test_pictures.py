@@ -202,3 +202,31 @@ def test_an_invitation_link_previews_the_game_without_its_secret(client: TestCli
     assert all(table.invite not in content for content in tags.values())
     # no canonical address: a service that follows og:url would send the friend to watch
     assert "og:url" not in tags
+
+
+def test_a_clocked_tables_invitation_previews_its_time_control(client: TestClient) -> None:
+    """A club's player got the invitation in a chat app: its preview said "Dots and Boxes ·
+    5 × 5 boxes · Swedish board", not that the game is played at 10 minutes and 5 seconds a
+    move, as the page's own heading says (and in Czech, in Czech)."""
+    options = {"grid": "square", "rows": 5, "cols": 5, "start": "swedish"}
+    clock = {"kind": "realtime", "minutes": 10, "increment": 5}
+    table = create_table(client, options=options, time_control=clock)
+    client.cookies.clear()
+    for prefix, title in (
+        ("", "Dots and Boxes · 5 × 5 boxes · Swedish board · 10 min + 5 s"),
+        ("/cs", "Puntíky a čtverce · 5 × 5 čtverců · Švédská deska · 10 min + 5 s"),
+    ):
+        html = client.get(f"{prefix}/t/{table.id}/join/{table.invite}").text
+        tags = dict(
+            re.findall(
+                r'<meta (?:property|name)="((?:og|twitter):[\w:]+)" content="([^"]*)">', html
+            )
+        )
+        assert tags["og:title"] == tags["twitter:title"]
+        assert tags["og:title"].replace("\xa0", " ") == title
+    # a correspondence table's too
+    table = create_table(client, time_control={"kind": "correspondence", "days": 3})
+    client.cookies.clear()
+    html = client.get(f"/t/{table.id}/watch").text
+    title = re.search(r'property="og:title" content="([^"]*)"', html)
+    assert title and title[1].startswith("Dots and Boxes · 2 × 2 boxes · Swedish board · 3 days")
