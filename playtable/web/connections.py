@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from typing import Protocol, TypeVar
 
 from playtable.games import Player
-from playtable.web.limits import Limits
+from playtable.web.limits import Limits, TokenBucket
 
 K = TypeVar("K")
 
@@ -39,6 +39,10 @@ UPGRADES_REFUSED: dict[str, float] = {}
 SPECTATORS_FULL: dict[str, float] = {}
 
 TOLD_FOR = 10.0  # seconds a refusal explained to an address is not explained again
+#: A seated player's quick messages: this many at once, then one every ``1 / TALK_RATE`` s,
+#: counted per seat, whatever number of sockets (or pages) the player sends them from.
+TALK_BURST = 3
+TALK_RATE = 0.25
 REMEMBERED = 10_000  # addresses remembered at most (told, or over their join budget)
 
 
@@ -75,6 +79,7 @@ class Connections:
         self.by_address: Counter[str] = Counter()
         self.by_address_table: Counter[tuple[str, str]] = Counter()
         self.holders: dict[tuple[str, Player], list[Place]] = {}  # a seat's admitted sockets
+        self._talk: dict[tuple[str, Player], TokenBucket] = {}  # (table, seat) -> its allowance
 
     def admit(
         self,
@@ -143,6 +148,22 @@ class Connections:
         until = self._cooling.get(address)
         return until is not None and self.clock() < until
 
+    def may_talk(self, table_id: str, player: Player) -> bool:
+        """Whether the seat may send a quick message now (one of its allowance is spent).
+        Kept per seat, not per socket: a player with sixteen sockets open had sixteen times
+        the allowance. A seat's allowance outlives its sockets (closing them all and opening
+        new ones gives nothing back); those full again are forgotten when many are kept."""
+        now = self.clock()
+        key = (table_id, player)
+        if key not in self._talk and len(self._talk) >= REMEMBERED:
+            for seat in [seat for seat, kept in self._talk.items() if _refilled(kept, now)]:
+                del self._talk[seat]
+        bucket = self._talk.get(key)
+        if bucket is None:
+            bucket = self._talk[key] = TokenBucket(TALK_BURST, TALK_RATE)
+            bucket.checked_at = now
+        return bucket.take(now)
+
     def release(self, place: Place) -> None:
         if self.direct:
             SPECTATORS_FULL.pop(place.address, None)  # a place is free again
@@ -170,6 +191,11 @@ def _remember(
         if len(memory) >= REMEMBERED:
             memory.clear()
     memory[address] = value
+
+
+def _refilled(bucket: TokenBucket, now: float) -> bool:
+    """Whether ``bucket`` holds its whole burst again at ``now`` (a new one is the same)."""
+    return bucket.allowance + (now - bucket.checked_at) * bucket.rate >= bucket.burst
 
 
 def _drop(counter: Counter[K], key: K) -> None:

@@ -96,8 +96,6 @@ class TableSocket:
         # A token bucket per socket: bursts of clicks are fine, a flood is not.
         self.bucket = TokenBucket(limits.message_burst, limits.messages_per_second)
         self.refused_in_a_row = 0
-        # Quick messages: a few at once, then one every few seconds.
-        self.talk = TokenBucket(3, 0.25)
 
     @functools.cached_property
     def handlers(self) -> dict[str, Callable[[dict[str, Any]], Awaitable[None]]]:
@@ -422,7 +420,9 @@ class TableSocket:
         said = message.get("message")
         if not isinstance(said, str):
             raise _BadMessage("malformed", '"message" must be one of the quick messages.')
-        if not self.talk.take():
+        # A few at once, then one every few seconds, for the seat whatever its sockets (a
+        # spectator's is refused by the service: not seated).
+        if self.player is not None and not self.connections.may_talk(self.table_id, self.player):
             raise _BadMessage("rate_limited", "One quick message at a time, please.")
         await self.service.say(self.table_id, self.token, said)
 

@@ -554,6 +554,36 @@ def test_spectators_are_counted_and_players_send_quick_messages(client: TestClie
             assert spectator.error()["code"] == "not_seated"
 
 
+def test_quick_messages_are_limited_per_player_not_per_socket(client: TestClient) -> None:
+    """Three at once, then one every four seconds, however many sockets the player opens:
+    four sockets of Red sending two each used to bring Blue eight in a second."""
+    with two_players(client) as (table, red, blue), ExitStack() as stack:
+        sockets = [red]
+        for _ in range(3):
+            more = Socket(stack.enter_context(connect(client, table.id, table.token)))
+            more.join()
+            sockets.append(more)
+        refused = 0
+        for socket in sockets:
+            socket.send("say", message="good_luck")
+            socket.send("say", message="good_game")
+            socket.send("ping")
+            while (message := socket.receive())["type"] != "pong":
+                if message["type"] == "error":
+                    assert message["code"] == "rate_limited" and message["request"] == "say"
+                    refused += 1
+        assert refused == 5
+        red.send("move", ply=0, move="a2-b2")  # after every quick message that was sent
+        heard = []
+        while True:
+            message = blue.receive()
+            if message["type"] == "event" and message["event"]["kind"] == "quick":
+                heard.append(message["event"]["message"])
+            if message["type"] == "state" and message["table"]["ply"] == 1:
+                break
+        assert heard == ["good_luck", "good_game", "good_luck"]
+
+
 def test_a_players_nickname_reaches_the_table_and_survives_a_reload(client: TestClient) -> None:
     table = create_table(client)
     blue = claim(client, table)
