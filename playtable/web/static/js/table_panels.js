@@ -150,8 +150,24 @@ function renderTurn(over, shown) {
   } else {
     note.hidden = true;
   }
-  document.title = myTurn() && state.connected ? `${t("your_turn")} · ${baseTitle}` : baseTitle;
+  document.title = pageTitle(over);
   $("offline-banner").hidden = !(state.everConnected && !state.connected && !state.leaving);
+}
+
+// The tab's title: "Your turn", or how the game ended, first (what a tab strip shows), then
+// the players' names once one is chosen, so that tabs of several tables tell them apart
+// ("Blue resigned. Red wins · Jana – Petr · Dots and Boxes · Playtable").
+function pageTitle(over) {
+  const { table } = state;
+  const parts = [];
+  if (myTurn() && state.connected) parts.push(t("your_turn"));
+  else if (over) parts.push(playerResultText(table.outcome, table).replace(/\.$/, ""));
+  const names = ["red", "blue"].map((player) => table.seats[player].nickname);
+  if (names.some(Boolean)) {
+    const [red, blue] = names.map((name, i) => name || playerName(i ? "blue" : "red"));
+    parts.push(`${red} – ${blue}`);
+  }
+  return [...parts, baseTitle].join(" · ");
 }
 
 function renderSpectators() {
