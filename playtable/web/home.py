@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from typing import Any
+from urllib.parse import urlencode
 
 from starlette.datastructures import FormData
 from starlette.requests import Request
@@ -18,6 +19,7 @@ from starlette.responses import RedirectResponse, Response
 from playtable.games import GameError
 from playtable.games.base import N_
 from playtable.games.forms import FORMS, choice
+from playtable.tables import clocks
 from playtable.web.budgets import Budget, over_budget
 from playtable.web.csrf import csrf_ok, csrf_token, set_csrf_cookie
 from playtable.web.errors import error_page
@@ -25,8 +27,8 @@ from playtable.web.form_limits import form_limits
 from playtable.web.links import set_seat_cookie
 from playtable.web.my_games import waiting_count
 from playtable.web.templating import gettext_for, language_of, page_url, render
+from playtable.web.timing import CUSTOM, PRESETS, TIME_KINDS, time_control_from_form, time_form
 from playtable.web.timing import FORM_DEFAULTS as TIME_DEFAULTS
-from playtable.web.timing import PRESETS, time_control_from_form, time_form
 
 GAMES = tuple(FORMS)
 SEATS = ("red", "blue", "random")
@@ -94,7 +96,49 @@ def form_from_query(query: Mapping[str, str]) -> dict[str, Any]:
             values[name] = value not in ("", "0", "false")
         elif value.isascii() and value.isdigit() and len(value) <= 2:
             values[name] = value
+    values.update(_time_from_query(query))
     return values
+
+
+def _time_from_query(query: Mapping[str, str]) -> dict[str, str]:
+    """The clock a link asks for: ``time=realtime&minutes=10&increment=5`` (a preset when
+    it is one, else the custom fields) or ``time=correspondence&days=3``."""
+    values: dict[str, str] = {}
+    if query.get("time", "") in TIME_KINDS:
+        values["time"] = query["time"]
+    minutes, increment = query.get("minutes", ""), query.get("increment", "0")
+    if all(n.isascii() and n.isdigit() and len(n) <= 3 for n in (minutes, increment)):
+        preset = f"{int(minutes)}+{int(increment)}"
+        if preset in PRESETS:
+            values["time_preset"] = preset
+        else:
+            values.update(
+                time_preset=CUSTOM,
+                time_minutes=str(int(minutes)),
+                time_increment=str(int(increment)),
+            )
+    days = query.get("days", "")
+    if days.isascii() and days.isdigit() and len(days) <= 2:
+        values["time_days"] = str(int(days))
+    return values
+
+
+def same_settings_query(game: str, options: Mapping[str, Any], spec: str | None) -> str:
+    """The home page's query that preselects a table's settings and clock (the table page's
+    "New table with these settings"): ``game=dots&grid=square&rows=5&...&time=realtime``."""
+    params: dict[str, str] = {"game": game}
+    for param in FORMS[game].query:
+        if param in options:
+            value = options[param]
+            params[param] = ("1" if value else "0") if isinstance(value, bool) else str(value)
+    control = clocks.parse(spec) if spec else clocks.UNLIMITED
+    if isinstance(control, clocks.RealTime) and control.base_s % 60 == 0:
+        params.update(
+            time="realtime", minutes=str(control.base_s // 60), increment=str(control.increment_s)
+        )
+    elif isinstance(control, clocks.Correspondence):
+        params.update(time="correspondence", days=str(control.days))
+    return urlencode(params)
 
 
 async def home(request: Request) -> Response:
@@ -178,4 +222,12 @@ async def to_home(request: Request) -> Response:
     return RedirectResponse(page_url(request, "/"), status_code=303)
 
 
-__all__ = ["FORM_DEFAULTS", "create_table", "form_from_query", "home", "table_request", "to_home"]
+__all__ = [
+    "FORM_DEFAULTS",
+    "create_table",
+    "form_from_query",
+    "home",
+    "same_settings_query",
+    "table_request",
+    "to_home",
+]

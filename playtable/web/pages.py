@@ -90,6 +90,11 @@ async def _table(request: Request, *, watch: bool, invite: str | None = None) ->
             "bot_names": bot_names(catalog),
             "quick_messages": quick_messages(catalog),
             "invitation": invitation,
+            # "New table with these settings": the home form with this table's (a club's
+            # organiser sets up the evening's tables alike)
+            "same_settings": home.same_settings_query(
+                table["game"], table["options"], (table.get("clock") or {}).get("spec")
+            ),
             "nav": "table",
             "csrf_token": token,
             **table_time(request, table, you),

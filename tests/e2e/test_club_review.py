@@ -57,3 +57,50 @@ def test_each_watched_tables_tab_names_its_players_and_then_its_result(
     )
     expect(blue).to_have_title(re.compile(r"^You resigned\. Red wins · Jana – Petr · "))
     expect(tabs[1]).to_have_title("민준 – Aino · Dots and Boxes · Playtable")
+
+
+def test_the_next_table_is_set_up_alike_from_the_last_ones_link(
+    browser: Browser, server_url: str
+) -> None:
+    """Six tables at 5x5, Swedish, 10 minutes + 5 s: each time the home form came back at
+    its defaults (standard start, no clock), and the organiser chose it all again, six
+    times, hoping not to miss one. The table page now links the form with its settings."""
+    page = browser.new_context().new_page()
+    page.goto(server_url + "/")
+    page.locator("#dots_start").select_option("swedish")
+    page.locator(".segmented label", has=page.locator('input[value="realtime"]')).click()
+    page.locator("#time_preset").select_option("10+5")
+    page.get_by_role("button", name="Create table").click()
+    page.wait_for_url(re.compile(r"/t/[\w-]+$"))
+    wait_ready(page)
+    settings = page.locator(".table-head__settings")
+    expect(settings).to_have_text("5 × 5 boxes · Swedish board · 10 min + 5 s")
+    page.locator("#same-settings-link").click()
+    expect(page.locator("#dots_start")).to_have_value("swedish")
+    expect(page.locator("#time_preset")).to_have_value("10+5")
+    expect(page.locator('input[name="time"][value="realtime"]')).to_be_checked()
+    page.get_by_role("button", name="Create table").click()
+    page.wait_for_url(re.compile(r"/t/[\w-]+$"))
+    wait_ready(page)
+    expect(settings).to_have_text("5 × 5 boxes · Swedish board · 10 min + 5 s")
+
+    # a custom clock, a Czech page, a triangle misère board and correspondence alike
+    page.goto(server_url + "/cs/")
+    page.locator(".segmented label", has=page.locator('input[value="triangle"]')).click()
+    page.locator('[name="dots_size"]').fill("3")
+    page.locator('[name="dots_misere"]').set_checked(True)
+    page.locator(".segmented label", has=page.locator('input[value="realtime"]')).click()
+    page.locator("#time_preset").select_option("custom")
+    page.locator("#time_minutes").fill("7")
+    page.locator("#time_increment").fill("2")
+    page.locator("#table-form button[type=submit]").click()
+    page.wait_for_url(re.compile(r"/cs/t/[\w-]+$"))
+    wait_ready(page)
+    first = page.locator(".table-head__settings").inner_text()
+    page.locator("#same-settings-link").click()
+    expect(page).to_have_url(re.compile(r"/cs/\?"))
+    page.locator("#table-form button[type=submit]").click()
+    page.wait_for_url(re.compile(r"/cs/t/[\w-]+$"))
+    wait_ready(page)
+    expect(page.locator(".table-head__settings")).to_have_text(first)
+    assert "7 min + 2 s" in first.replace("\xa0", " ")

@@ -159,3 +159,30 @@ def test_the_form_offers_and_checks_the_clocks_own_bounds(client: TestClient) ->
     with pytest.raises(timing.FormError) as refused:
         timing.time_control_from_form(form)
     assert str(refused.value) == f"Minutes: 1 to {clocks.BASE_MAX_S // 60}."
+
+
+def test_a_link_to_the_home_form_preselects_its_clock() -> None:
+    from playtable.web.home import form_from_query, same_settings_query
+
+    form = form_from_query({"time": "realtime", "minutes": "10", "increment": "5"})
+    assert (form["time"], form["time_preset"]) == ("realtime", "10+5")
+    form = form_from_query({"time": "realtime", "minutes": "7", "increment": "2"})
+    assert (form["time_preset"], form["time_minutes"], form["time_increment"]) == (
+        "custom",
+        "7",
+        "2",
+    )
+    assert form_from_query({"time": "correspondence", "days": "7"})["time_days"] == "7"
+    odd = form_from_query({"time": "blitz", "minutes": "-1", "increment": "x", "days": "٣"})
+    assert (odd["time"], odd["time_preset"], odd["time_days"]) == ("unlimited", "5+3", "3")
+    # the table page's link back to it, with a table's settings and clock
+    options = {"grid": "square", "rows": 5, "cols": 5, "start": "swedish", "misere": False}
+    query = same_settings_query("dots", options, "600+5")
+    assert query == (
+        "game=dots&grid=square&rows=5&cols=5&start=swedish&misere=0"
+        "&time=realtime&minutes=10&increment=5"
+    )
+    assert same_settings_query("swaptimum", {"size": 9}, "1/259200") == (
+        "game=swaptimum&size=9&time=correspondence&days=3"
+    )
+    assert same_settings_query("swaptimum", {"size": 9}, None) == "game=swaptimum&size=9"
