@@ -258,6 +258,8 @@ def offer_draw(table: LoadedTable, actor: Actor, now: datetime | None = None) ->
         raise Illegal(errors.DRAW_ALREADY_OFFERED, version=table.version)
     if pending == other(player):
         return _agree_draw(table, player, now)
+    if table.offers.draw_declined == player:
+        raise Illegal(errors.DRAW_DECLINED, version=table.version)
     return decided(
         table,
         (TableEvent(Kind.DRAW_OFFERED, player),),
@@ -279,7 +281,7 @@ def answer_draw(
     return decided(
         table,
         (TableEvent(Kind.DRAW_DECLINED, player),),
-        offers=dataclasses.replace(table.offers, draw=None),
+        offers=dataclasses.replace(table.offers, draw=None, draw_declined=other(player)),
     )
 
 

@@ -10,9 +10,11 @@ from playtable.games.base import N_, GameError
 # catalog messages, so a page shows each in its language (web/client_strings.py "refusals").
 NO_OPPONENT = N_("Nobody is seated opposite you yet.")
 DRAW_ALREADY_OFFERED = N_("You have already offered a draw.")
+DRAW_DECLINED = N_("Your draw offer was declined; you can offer again after the next move.")
 NO_DRAW_OFFER = N_("There is no draw offer to answer.")
 UNDO_NOT_YOURS = N_("You can take back only your own last move, right after playing it.")
 UNDO_ALREADY_ASKED = N_("You have already asked to take it back.")
+UNDO_DECLINED = N_("Your take-back request was declined; you cannot ask again for this move.")
 NO_UNDO_REQUEST = N_("There is no take-back request to answer.")
 ABORT_TOO_LATE = N_("A table can be aborted only before both players have moved.")
 REMATCH_TOO_EARLY = N_("A rematch can be proposed once the game is over.")
@@ -23,9 +25,11 @@ NOT_A_QUICK_MESSAGE = N_("That is not one of the quick messages.")
 REASONS = (
     NO_OPPONENT,
     DRAW_ALREADY_OFFERED,
+    DRAW_DECLINED,
     NO_DRAW_OFFER,
     UNDO_NOT_YOURS,
     UNDO_ALREADY_ASKED,
+    UNDO_DECLINED,
     NO_UNDO_REQUEST,
     ABORT_TOO_LATE,
     REMATCH_TOO_EARLY,

@@ -66,6 +66,11 @@ class Offers:
 
     draw: Player | None = None
     undo: Player | None = None
+    # Whose draw offer, whose take-back request was declined since the last move: not
+    # again before the next one (else a declined offer could be repeated at once, twenty
+    # times a minute, while the opponent's clock ran).
+    draw_declined: Player | None = None
+    undo_declined: Player | None = None
     rematch: tuple[Player, ...] = ()
     rematch_table: str | None = None
     rematch_seats: Mapping[Player, str] = field(default_factory=dict)
@@ -80,6 +85,8 @@ class Offers:
         return cls(
             draw=_player(data.get("draw")),
             undo=_player(data.get("undo")),
+            draw_declined=_player(data.get("draw_declined")),
+            undo_declined=_player(data.get("undo_declined")),
             rematch=_players(data.get("rematch")),
             rematch_table=data.get("rematch_table") or None,
             rematch_seats=_by_player(data.get("rematch_seats")),
@@ -89,6 +96,10 @@ class Offers:
 
     def to_json(self) -> dict[str, Any]:
         data: dict[str, Any] = {"draw": self.draw, "undo": self.undo, "rematch": list(self.rematch)}
+        if self.draw_declined is not None:
+            data["draw_declined"] = self.draw_declined
+        if self.undo_declined is not None:
+            data["undo_declined"] = self.undo_declined
         if self.rematch_table is not None:
             data["rematch_table"] = self.rematch_table
             data["rematch_seats"] = dict(self.rematch_seats)
@@ -105,8 +116,9 @@ class Offers:
         return {"draw": self.draw, "undo": self.undo, "rematch": list(self.rematch)}
 
     def cleared(self) -> Offers:
-        """After a move, a take-back or the end of the game: draw and take-back lapse."""
-        return replace(self, draw=None, undo=None)
+        """After a move, a take-back or the end of the game: draw and take-back lapse (and
+        a declined one may be made again)."""
+        return replace(self, draw=None, undo=None, draw_declined=None, undo_declined=None)
 
     def restarted(self, restart: clocks.Restart) -> Offers:
         """With ``restart`` the newest; one at its ply or after it (a take-back's, of moves

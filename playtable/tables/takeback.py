@@ -82,6 +82,8 @@ def request_undo(table: LoadedTable, actor: Actor, now: datetime | None = None) 
         )
     if table.offers.undo == player:
         raise Illegal(errors.UNDO_ALREADY_ASKED, version=table.version)
+    if table.offers.undo_declined == player:
+        raise Illegal(errors.UNDO_DECLINED, version=table.version)
     return decided(
         table,
         (TableEvent(Kind.UNDO_REQUESTED, player),),
@@ -107,7 +109,7 @@ def answer_undo(
         return decided(
             table,
             (TableEvent(Kind.UNDO_DECLINED, player),),
-            offers=dataclasses.replace(table.offers, undo=None),
+            offers=dataclasses.replace(table.offers, undo=None, undo_declined=requester),
         )
     remaining = table.moves[:start]
     movers = [m.player for m in table.moves]

@@ -66,6 +66,14 @@ def test_take_back_draw_offers_refusals_and_resigning(browser: Browser, server_u
     red.locator("#offer-draw").get_by_role("button", name="Decline").click()
     expect(blue.locator("#offer-draw")).to_be_hidden()
     assert outcome(blue) is None
+    # offered again at once: Blue is told why not, and Red sees no offer (before, Red was
+    # shown it again, as often as Blue liked, while Red's clock ran)
+    blue.locator("#action-draw").click()
+    expect(blue.locator("#notice-text")).to_contain_text(
+        "Your draw offer was declined; you can offer again after the next move."
+    )
+    red.wait_for_timeout(300)
+    expect(red.locator("#offer-draw")).to_be_hidden()
 
     # the server's refusal is shown, not swallowed: a second tab of blue's seat sends a
     # move with a stale ply
@@ -91,7 +99,9 @@ def test_take_back_draw_offers_refusals_and_resigning(browser: Browser, server_u
     assert ply(blue_tab) == 1 and ply(red) == 1
     blue_tab.close()
 
-    # a draw offer, accepted
+    # a draw offer, accepted (a move later)
+    play_first(blue)
+    wait_ply(red, 2)
     blue.locator("#action-draw").click()
     red.get_by_role("button", name="Accept draw").click()
     for page in (red, blue):

@@ -179,6 +179,17 @@ def test_a_draw_offer_accepted_or_declined() -> None:
     assert declined.after.offers.draw is None and declined.after.running()
 
 
+def test_a_declined_draw_offer_is_not_made_again_before_the_next_move() -> None:
+    """Red offered a draw and Blue said no: Red offering again at once used to be shown to
+    Blue again, and again, twenty times a minute while Blue's clock ran."""
+    declined = decisions.answer_draw(decisions.offer_draw(table(), RED).after, BLUE, False).after
+    with pytest.raises(Illegal, match="declined; you can offer again after the next move"):
+        decisions.offer_draw(declined, RED)
+    assert kinds(decisions.offer_draw(declined, BLUE)) == ["draw_offered"]  # Blue's own: free
+    moved = decisions.play(declined, RED, 0, "a2-b2").after
+    assert kinds(decisions.offer_draw(moved, RED)) == ["draw_offered"]
+
+
 def test_no_draw_without_an_opponent_or_after_the_end() -> None:
     with pytest.raises(Illegal, match="Nobody"):
         decisions.offer_draw(table(seats=("red",)), RED)
@@ -198,6 +209,11 @@ def test_a_take_back_of_your_own_last_move() -> None:
         takeback.answer_undo(asked, RED, True)
     declined = takeback.answer_undo(asked, BLUE, False)
     assert kinds(declined) == ["undo_declined"] and declined.after.ply == 1
+    # not asked again for the same move (the opponent's clock runs while they read it)
+    with pytest.raises(Illegal, match="cannot ask again for this move"):
+        takeback.request_undo(declined.after, RED)
+    later = decisions.play(decisions.play(declined.after, BLUE, 1, "b2-c2").after, RED, 2, "b1-b2")
+    assert kinds(takeback.request_undo(later.after, RED)) == ["undo_requested"]  # a new move
     accepted = takeback.answer_undo(asked, BLUE, True)
     assert [e.to_json() for e in accepted.events] == [
         {"kind": "undo", "player": "red", "move": "a2-b2"}

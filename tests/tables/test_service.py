@@ -203,14 +203,22 @@ async def test_take_backs(service: TableService) -> None:
         await service.request_undo(table_id, blue)
     await service.request_undo(table_id, red)
     await service.answer_undo(table_id, blue, False)
+    with pytest.raises(Illegal, match="cannot ask again for this move"):
+        await service.request_undo(table_id, red)  # declined: not again for this move
+    await service.play_move(table_id, blue, 1, "b2-c2")
+    await service.play_move(table_id, red, 2, "b1-b2")  # a box: red's turn still
     await service.request_undo(table_id, red)
     with pytest.raises(NoOffer):
         await service.answer_undo(table_id, red, True)
     await service.answer_undo(table_id, blue, True)
     table = await service.snapshot(table_id, None)
-    assert (table["moves"], table["to_move"], table["offers"]["undo"]) == ([], "red", None)
-    assert await service.store.moves(table_id) == []
-    await service.play_move(table_id, red, 0, "b1-b2")  # ply 0 may be played afresh
+    assert (table["moves"], table["to_move"], table["offers"]["undo"]) == (
+        ["a2-b2", "b2-c2"],
+        "red",
+        None,
+    )
+    assert [m.move for m in await service.store.moves(table_id)] == ["a2-b2", "b2-c2"]
+    await service.play_move(table_id, red, 2, "b2-b3")  # ply 2 may be played afresh
 
 
 async def test_rematch_swaps_colours_and_keeps_both_seated(service: TableService) -> None:

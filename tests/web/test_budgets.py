@@ -52,8 +52,8 @@ def test_offers_have_a_budget_per_address(db_url: str) -> None:
                 blue_socket.send("answer_draw", accept=False)
                 blue_socket.until_state(lambda t: t["offers"]["draw"] is None)
             red.until_state(lambda t: t["offers"]["draw"] is None)
-            red.send("offer_draw")
-            red.until_state(lambda t: t["offers"]["draw"] == "red")
+            red.send("offer_draw")  # counted, though declined offers wait for a move
+            assert red.error()["code"] == "illegal"
             red.send("offer_draw")
             assert red.error()["code"] == "rate_limited"
 

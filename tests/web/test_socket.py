@@ -257,14 +257,20 @@ def test_take_back_declined_then_accepted(client: TestClient) -> None:
         assert events == [{"kind": "undo_declined", "player": "blue"}]
         red.send("answer_undo", accept=True)
         assert red.error()["code"] == "no_offer"
+        red.send("request_undo")  # declined: not again for this move
+        assert red.error()["code"] == "illegal"
+        blue.send("move", ply=1, move="b2-c2")
+        red.at_version(5)
+        red.send("move", ply=2, move="b1-b2")  # a box: red's turn still
+        red.at_version(6)
         red.send("request_undo")
-        blue.at_version(5)
+        blue.at_version(7)
         blue.send("answer_undo", accept=True)
         for socket in (red, blue):
-            events, state = socket.at_version(6)
-            assert events == [{"kind": "undo", "player": "red", "move": "a2-b2"}]
-            assert state["moves"] == [] and state["to_move"] == "red"
-        assert client.get(f"/api/tables/{table.id}").json()["moves"] == []
+            events, state = socket.at_version(8)
+            assert events == [{"kind": "undo", "player": "red", "move": "b1-b2"}]
+            assert state["moves"] == ["a2-b2", "b2-c2"] and state["to_move"] == "red"
+        assert client.get(f"/api/tables/{table.id}").json()["moves"] == ["a2-b2", "b2-c2"]
 
 
 def test_rematch_keeps_both_seated_with_colours_swapped(client: TestClient) -> None:
@@ -552,6 +558,35 @@ def test_spectators_are_counted_and_players_send_quick_messages(client: TestClie
             spectator.join()
             spectator.send("say", message="thanks")
             assert spectator.error()["code"] == "not_seated"
+
+
+def test_a_declined_offer_is_not_shown_again_before_the_next_move(client: TestClient) -> None:
+    """Blue declined Red's draw offer, and Red's take-back request: Red asking again at once
+    reached Blue every time (twenty a minute while Blue's clock ran); now Red is told why not,
+    and Blue sees nothing until a move has been played."""
+    with two_players(client) as (table, red, blue):
+        red.send("move", ply=0, move="a2-b2")
+        blue.at_version(2)
+        for ask, answer, said in (
+            ("offer_draw", "answer_draw", "you can offer again after the next move"),
+            ("request_undo", "answer_undo", "you cannot ask again for this move"),
+        ):
+            red.send(ask)
+            blue.until_state(lambda t: any(t["offers"][k] == "red" for k in ("draw", "undo")))
+            blue.send(answer, accept=False)
+            blue.until_state(lambda t: t["offers"]["draw"] is None and t["offers"]["undo"] is None)
+            red.send(ask)
+            refused = red.error()
+            assert refused["code"] == "illegal" and refused["request"] == ask
+            assert said in refused["message"]
+            blue.alive()
+            red.alive()
+        version = version_of(client, table)
+        blue.send("move", ply=1, move="b2-c2")
+        red.at_version(version + 1)
+        red.send("offer_draw")  # a move later: an offer again
+        events, _ = blue.until_state(lambda t: t["offers"]["draw"] == "red")
+        assert events == [{"kind": "draw_offered", "player": "red"}]
 
 
 def test_quick_messages_are_limited_per_player_not_per_socket(client: TestClient) -> None:
