@@ -246,6 +246,9 @@ async def games_page(request: Request) -> Response:
                 "time_left": None if left is None else time_left(left, request),
                 "first_move_by": moment_html(due, lang, with_date=correspondence) if due else None,
                 "result": None if game.running else _result(request, game),
+                # when it ended, or was last played, or set up: the day matters most
+                "when": moment_html(game.last_played, lang, with_date=True),
+                "played": bool(game.table.get("moves")),
             }
         )
     response = render(

@@ -290,3 +290,35 @@ def test_a_seen_seat_link_can_be_replaced_and_the_old_one_plays_no_more(
         red.until_state(lambda t: t["ply"] == 1)
     with connect(client, table.id, blue) as session:  # the other seat is untouched
         assert Socket(session).join()["table"]["you"] == "blue"
+
+
+def test_each_row_says_when_its_game_ended_or_was_last_played(client: TestClient) -> None:
+    """An evening's games found again the next day: each row has its day, in the page's
+    language (the table's time, rewritten in the visitor's time zone by local_times.js)."""
+    waiting = create_table(client, seat="red")
+    played = create_table(client, seat="red")
+    claim(client, played)
+    with connect(client, played.id, played.token) as session:
+        socket = Socket(session)
+        socket.join()
+        socket.send("move", ply=0, move="a2-b2")
+        socket.at_version(2)
+    ended = create_table(client, seat="red")
+    with connect(client, ended.id, ended.token) as session:
+        socket = Socket(session)
+        socket.join()
+        socket.send("resign")
+        socket.until_state(lambda t: t["outcome"] is not None)
+    for table in (waiting, played, ended):
+        client.cookies.set(f"pt_{table.id}", table.token)
+    page = client.get("/games").text
+    year = str(time.gmtime().tm_year)
+    when = r'<p class="game-row__when">(\w[\w ]*?) <time [^>]*data-local="date">([^<]+)</time>'
+    rows = re.findall(when, page)
+    assert sorted(said for said, _ in rows) == ["Ended", "Last move", "Set up"]
+    assert all(year in shown and "UTC" in shown for _, shown in rows)
+    finnish = client.get("/fi/games").text
+    assert "Perustettu <time" in finnish and "Päättyi <time" in finnish
+    assert "Viimeisin siirto <time" in finnish
+    assert "Vytvořeno <time" in client.get("/cs/games").text
+    assert "종료: <time" in client.get("/ko/games").text
