@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from collections.abc import Awaitable, Callable, Coroutine
 from typing import Any, cast
 
@@ -23,6 +24,11 @@ from playtable.tables.events import Event, PresenceEvent, Spectators
 from playtable.tables.table import LoadedTable
 
 SPECTATOR_NEWS_EVERY = 1.0  # seconds: how often at most a table hears its spectators' count
+# Seconds: how often at most a table hears that one of its players came or went. The first
+# change is told at once, a change within this of the last one once this is up, as the count
+# is then: a player who opened and closed sockets in a loop flipped "online" and "offline" 88
+# times in 3 s on the opponent's page, each redrawn and read aloud by a screen reader.
+PLAYER_NEWS_EVERY = 2.0
 # A presence change that could not be reported or told (Redis or the database away): tried
 # again after these pauses, then every last one for as long as it fails, so that the pages
 # hear it once they are back, however long the outage.
@@ -76,6 +82,10 @@ class TablePresence(Presence):
         self.lock = lock
         self._counting: set[str] = set()  # tables whose spectator count is about to be told
         self._retrying: set[tuple[str, str]] = set()  # (table, player) with a retry to come
+        # (table, player): when its presence was last told (monotonic), and those whose next
+        # news waits for PLAYER_NEWS_EVERY to be up
+        self._told_at: dict[tuple[str, str], float] = {}
+        self._held: set[tuple[str, str]] = set()
         # One outage of the presence store or the database is logged once, not per try and
         # table (a minute of it wrote thousands of tracebacks).
         self._outage = Outage(logger, "telling the tables who is here")
@@ -129,12 +139,41 @@ class TablePresence(Presence):
 
     def _presence_changed(self, table_id: str, player: Player | None) -> None:
         if player is not None:
-            self.announcer.in_background(self._announce_presence(table_id, player))
+            self._player_news(table_id, player)
         elif table_id not in self._counting:
             # Spectators come and go in crowds: one announcement a second per table at most,
             # telling the count as it is by then.
             self._counting.add(table_id)
             self.announcer.in_background(self._announce_spectators(table_id))
+
+    def _player_news(self, table_id: str, player: Player) -> None:
+        """Tell the table of ``player``'s presence now, or, within :data:`PLAYER_NEWS_EVERY`
+        of the last time, once that is up (one announcement held at a time, telling the
+        count as it is when it runs)."""
+        key = (table_id, player)
+        if key in self._held:
+            return
+        now = time.monotonic()
+        if len(self._told_at) > 4096:  # forget what no longer holds anything back
+            self._told_at = {
+                k: at for k, at in self._told_at.items() if now - at < PLAYER_NEWS_EVERY
+            }
+        wait = self._told_at.get(key, -PLAYER_NEWS_EVERY) + PLAYER_NEWS_EVERY - now
+        if wait <= 0:
+            self._told_at[key] = now
+            self.announcer.in_background(self._announce_presence(table_id, player))
+            return
+        self._held.add(key)
+
+        async def later() -> None:
+            try:
+                await asyncio.sleep(wait)
+            finally:
+                self._held.discard(key)
+            self._told_at[key] = time.monotonic()
+            await self._announce_presence(table_id, player)
+
+        self.announcer.in_background(later())
 
     async def _announce_presence(self, table_id: str, player: Player, tries: int = 0) -> None:
         async with self.lock(table_id):

@@ -444,6 +444,34 @@ def test_presence_is_shown_to_both(client: TestClient) -> None:
         assert state["seats"]["red"]["online"]
 
 
+def test_a_player_flapping_online_and_offline_is_told_at_most_every_two_seconds(
+    client: TestClient,
+) -> None:
+    """Blue opens and closes sockets in a loop: red's page was told 'online', 'offline' at
+    every one (each redrawn and read aloud by a screen reader); now at once the first time,
+    then once a window is up, the truth as it is then."""
+    table = create_table(client, seat="red")
+    blue_token = claim(client, table)
+    with connect(client, table.id, table.token) as session:
+        red = Socket(session)
+        red.join()
+        started = time.monotonic()
+        for _ in range(10):
+            with connect(client, table.id, blue_token) as other:
+                Socket(other).join()
+        flapping = time.monotonic() - started
+        time.sleep(presence_module.PLAYER_NEWS_EVERY + 0.5)  # the held news goes out
+        red.send("ping")
+        told = []
+        while (message := red.receive())["type"] != "pong":
+            event = message.get("event", {})
+            if event.get("kind") == "presence" and event.get("player") == "blue":
+                told.append(event["online"])
+        windows = flapping / presence_module.PLAYER_NEWS_EVERY
+        assert 1 <= len(told) <= windows + 2, told  # before: 20, one for each change
+        assert told[-1] is False  # blue is gone: the last word is the truth
+
+
 # (failures, pauses between tries): one failure, the pauses as shipped; a long outage (six
 # failures: before, the tries stopped after five, over 31 s), the pauses made short.
 OUTAGES = [(1, presence_module.RETRY_PRESENCE_S), (6, (0.05, 0.1))]
