@@ -245,6 +245,15 @@ def _ordered(metadata: Mapping[str, str]) -> list[str]:
     return [tag for tag in METADATA_TAGS if tag in metadata]
 
 
+def clk_seconds(seconds: float) -> float:
+    """The seconds a ``[%clk]`` comment writes for ``seconds``: tenths, cut (not rounded).
+
+    >>> clk_seconds(297.25), clk_seconds(-0.5)
+    (297.2, 0.0)
+    """
+    return int(max(0.0, seconds) * 10) / 10
+
+
 def _clk(seconds: float) -> str:
     """``H:MM:SS`` with tenths when there are any (the ``[%clk]`` of PGN)."""
     tenths = int(max(0.0, seconds) * 10)

@@ -14,7 +14,7 @@ from datetime import datetime
 from typing import Any, Protocol
 
 from playtable.games import PLAYERS, GameError, Player, Termination, other
-from playtable.games.records import GameRecord
+from playtable.games.records import GameRecord, clk_seconds
 from playtable.store import TableRow
 from playtable.tables.clocks import Unlimited
 from playtable.tables.table import LoadedTable
@@ -90,7 +90,17 @@ def versioned(table: LoadedTable, links: Links) -> dict[str, Any]:
         "invite_url": None,
         "watch_url": links.watch(row.id),
         "view": view,
+        **clock_history(table),
     }
+
+
+def clock_history(table: LoadedTable) -> dict[str, Any]:
+    """``{"clock_history": [...]}`` once a timed game is over, else nothing: the mover's time
+    left after each move, as the record's ``[%clk]`` writes it (for the replay's clocks).
+    Never while the game runs, so that a move's patch does not grow with the game."""
+    if table.outcome() is None or isinstance(table.time_control, Unlimited):
+        return {}
+    return {"clock_history": [clk_seconds(left or 0.0) for left in table.clocks().history]}
 
 
 def versioned_after_move(
@@ -141,6 +151,9 @@ def versioned_after_move(
     for field in ("to_move", "outcome", "offers", "rematch_id"):
         if body[field] != before[field]:
             operations.append({"op": "replace", "path": f"/{field}", "value": body[field]})
+    for field, value in clock_history(table).items():  # the move that ended a timed game
+        body[field] = value
+        operations.append({"op": "add", "path": f"/{field}", "value": value})
     operations += [{**op, "path": "/view" + op["path"]} for op in view_operations]
     return body, operations
 
@@ -215,6 +228,7 @@ __all__ = [
     "Census",
     "Links",
     "api_view",
+    "clock_history",
     "live",
     "personal",
     "public",

@@ -164,6 +164,10 @@ def clock_strings(catalog: gettext.NullTranslations) -> dict[str, str]:
     _ = catalog.gettext
     return {
         "clock_label": _("Time left for %(player)s"),
+        # Translators: a clock's name for screen readers while the replay of a finished game
+        # shows an earlier position: the time that player had then
+        "clock_label_after": _("Time left for %(player)s after move %(ply)s"),
+        "clock_label_start": _("Time left for %(player)s in the starting position"),
         "clock_first_move_in": _(
             "%(player)s must make a first move within %(time)s, or the table is aborted."
         ),

@@ -8,7 +8,7 @@ import re
 import pytest
 from starlette.testclient import TestClient
 
-from tests.web.conftest import DOTS, Socket, Table, claim
+from tests.web.conftest import DOTS, Socket, Table, claim, connect, create_table
 
 FORM = {
     "game": "dots",
@@ -186,3 +186,73 @@ def test_a_link_to_the_home_form_preselects_its_clock() -> None:
         "game=swaptimum&size=9&time=correspondence&days=3"
     )
     assert same_settings_query("swaptimum", {"size": 9}, None) == "game=swaptimum&size=9"
+
+
+def clk_values(record: str) -> list[float]:
+    """The seconds of each ``[%clk H:MM:SS(.t)]`` comment of a text record, in order."""
+    return [
+        int(h) * 3600 + int(m) * 60 + float(s)
+        for h, m, s in re.findall(r"\[%clk (\d+):(\d\d):(\d\d(?:\.\d+)?)\]", record)
+    ]
+
+
+def test_a_finished_timed_table_carries_its_clock_history_and_a_running_one_does_not(
+    client: TestClient,
+) -> None:
+    """The replay's clocks (docs/protocol.md "clock_history"): once the game is over the table
+    carries each mover's time left after each move, the record's [%clk] to the tenth, a
+    take-back's moves left out as the record leaves them out; never while it runs, nor in a
+    move's patch before the last."""
+    table = create_table(client, seat="red", time_control={"kind": "realtime", "minutes": 5})
+    blue_token = claim(client, table)
+    with (
+        connect(client, table.id, table.token) as red_session,
+        connect(client, table.id, blue_token) as blue_session,
+    ):
+        red, blue = Socket(red_session), Socket(blue_session)
+        red.join()
+        blue.join()
+        red.send("move", ply=0, move="a2-b2")
+        blue.until_state(lambda t: t["ply"] == 1)
+        blue.send("move", ply=1, move="b1-b2")  # a box: blue moves again
+        red.until_state(lambda t: t["ply"] == 2)
+        blue.send("request_undo")
+        red.until_state(lambda t: t["offers"]["undo"] == "blue")
+        red.send("answer_undo", accept=True)
+        blue.until_state(lambda t: t["ply"] == 1)
+        for ply, move in enumerate(("b1-b2", "b2-b3"), start=1):
+            blue.send("move", ply=ply, move=move)
+            _, running = red.until_state(lambda t, ply=ply: t["ply"] > ply)
+            assert "clock_history" not in running
+        blue.send("move", ply=3, move="b2-c2")  # the last box: blue wins
+        _, over = red.until_state(lambda t: t["outcome"] is not None)
+        moves = [m for m in red.raw if m["type"] == "change"]
+        assert all("clock_history" not in str(m) for m in moves[:-1])
+        assert "clock_history" in str(moves[-1])  # the move that ended it added it
+    with connect(client, table.id, watch=True) as session:
+        fresh = Socket(session).join()["table"]  # a page opened now
+    history = over["clock_history"]
+    assert history == fresh["clock_history"]
+    assert over["moves"] == ["a2-b2", "b1-b2", "b2-b3", "b2-c2"]
+    recorded = clk_values(client.get(f"/t/{table.id}/record").text)
+    assert len(recorded) == len(history) == 4
+    assert all(abs(a - b) < 1e-9 for a, b in zip(history, recorded, strict=True))
+    assert history[0] == 300.0  # each side's first move is free
+    assert 299.0 < history[3] <= 300.0  # blue's time after its last move
+
+
+def test_a_finished_untimed_table_has_no_clock_history(client: TestClient) -> None:
+    table = create_table(client, seat="red")
+    blue_token = claim(client, table)
+    with (
+        connect(client, table.id, table.token) as red_session,
+        connect(client, table.id, blue_token) as blue_session,
+    ):
+        red, blue = Socket(red_session), Socket(blue_session)
+        red.join()
+        blue.join()
+        red.send("move", ply=0, move="a2-b2")
+        blue.until_state(lambda t: t["ply"] == 1)
+        blue.send("resign")
+        _, over = red.until_state(lambda t: t["outcome"] is not None)
+    assert over["clock"] is None and "clock_history" not in over

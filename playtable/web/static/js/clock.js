@@ -7,6 +7,10 @@
 // The server is the only authority: every state carries each side's time left as of the
 // moment the server sent it (clock.now), and this page only counts down from that moment
 // until the next state.
+//
+// The replay of a finished game shows each side's time as it stood at the position shown,
+// from the table's clock_history (the record's [%clk]); nothing runs then. While the game
+// runs the clocks stay live whatever the replay shows: the player's time is still running.
 
 import { playerName, t } from "./i18n.js";
 import { setUpPush } from "./push.js";
@@ -35,6 +39,8 @@ const days = new Intl.NumberFormat(lang, { style: "unit", unit: "day", unitDispl
 const tenths = new Intl.NumberFormat(lang, { minimumFractionDigits: 1, maximumFractionDigits: 1 });
 
 let current = null; // the table object last given
+let past = null; // {red, blue}: the times at the replay's position of a finished game, or null
+let pastPly = null;
 let you = null;
 let receivedAt = 0; // performance.now() when the server sent that state, as seen here
 // performance.now() when the current turn reached this page (the player saw it from then): set
@@ -121,6 +127,38 @@ function format(seconds) {
   return h ? `${h}:${String(m).padStart(2, "0")}:${s}` : `${m}:${s}`;
 }
 
+/** Each side's time as it stood after `ply` moves of a finished game, from its
+ * `clock_history` (after move i the mover's is history[i]; the other side's, its time after
+ * its own last move before, or the starting time); null for the clocks as they are: a game
+ * running, its final position, no replay, no history. */
+function timesAt(table, ply) {
+  const clock = table.clock;
+  const history = table.clock_history;
+  const over = table.outcome !== null && table.outcome !== undefined;
+  if (ply === null || !over || !clock || !Array.isArray(history) || ply >= table.ply) {
+    return null;
+  }
+  const control = clock.control;
+  const start = control.kind === "correspondence" ? control.days * 86400 : control.minutes * 60;
+  const times = { red: start, blue: start };
+  const movers = table.movers || [];
+  for (let index = 0; index < ply && index < history.length; index += 1) {
+    // a hair over the tenth the record wrote, so that the display's floor keeps that tenth
+    if (movers[index] in times && typeof history[index] === "number") {
+      times[movers[index]] = history[index] + 1e-6;
+    }
+  }
+  return times;
+}
+
+/** The clock's name for a screen reader: whose time, and at the replay's position which. */
+function clockLabel(player) {
+  const name = playerName(player);
+  if (past === null) return t("clock_label", { player: name });
+  if (pastPly === 0) return t("clock_label_start", { player: name });
+  return t("clock_label_after", { player: name, ply: pastPly });
+}
+
 function lowAt(clock) {
   if (clock.control.kind === "correspondence") return LOW_CORRESPONDENCE_S;
   return Math.min(60, Math.max(LOW_REALTIME_S, clock.control.minutes * 60 * LOW_SHARE));
@@ -135,7 +173,7 @@ function draw() {
   for (const player of ["red", "blue"]) {
     const el = $(`clock-${player}`);
     if (!el) continue;
-    const left = remaining(player);
+    const left = past ? past[player] : remaining(player);
     const running = !over && clock.running === player;
     const waiting = !over && clock.waiting_for === player;
     if (correspondence && waiting && clock.deadline) {
@@ -153,13 +191,12 @@ function draw() {
     }
     el.dataset.seconds = left === null ? "" : left.toFixed(1);
     // a deadline says what it is itself ("Next move by ..."): not "time left: next move by"
-    const label = el.classList.contains("is-deadline")
-      ? playerName(player)
-      : t("clock_label", { player: playerName(player) });
+    const label = el.classList.contains("is-deadline") ? playerName(player) : clockLabel(player);
     el.setAttribute("aria-label", `${label}: ${el.textContent}`);
     el.classList.toggle("is-running", running || (correspondence && waiting));
     el.classList.toggle("is-low", (running || (correspondence && waiting)) && left < lowAt(clock));
     el.classList.toggle("is-stale", frozenFor(player));
+    el.classList.toggle("is-past", past !== null);
     if (running && !correspondence && !frozenFor(player)) announceThresholds(player, left);
   }
   const note = $("clock-note");
@@ -282,8 +319,9 @@ document.addEventListener("visibilitychange", () => {
 
 /** The table page's hook: call with every state the page renders. `live`: false while the
  * page's connection is down or not yet answered after a reconnect (the clocks stand still,
- * dimmed, until a state from the server comes). */
-export function updateClock(table, viewer, live = true) {
+ * dimmed, until a state from the server comes). `shownPly`: the ply the replay shows, null
+ * at the live (or final) position. */
+export function updateClock(table, viewer, live = true, shownPly = null) {
   if (you === null && viewer) {
     you = viewer;
     setUpNotifyButton();
@@ -336,6 +374,8 @@ export function updateClock(table, viewer, live = true) {
     const turn = $("turn");
     if (turn) turn.textContent = t("aborted_turn");
   }
+  past = timesAt(table, shownPly);
+  pastPly = past === null ? null : shownPly;
   if (frame !== null) cancelAnimationFrame(frame);
   draw();
 }

@@ -51,8 +51,10 @@ export function panelsFor({ board, boardRoot, replay, fitZoom }) {
     if (analysisNow) analysisNow.parentElement.hidden = over;
     replay.update();
     // the clocks stand still while the page cannot know whose runs (offline, or back but
-    // not yet told the table again)
-    updateClock(table, you, !state.everConnected || (state.connected && state.joined));
+    // not yet told the table again); a finished game's replay shows the times of the
+    // position shown (clock.js)
+    const live = !state.everConnected || (state.connected && state.joined);
+    updateClock(table, you, live, replay.isLive() ? null : replay.at());
     keepFocus(focused, boardRoot);
   }
 
