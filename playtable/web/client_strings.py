@@ -186,6 +186,12 @@ def _strings(
         "ann_undo_declined": _("%(player)s declined the take-back."),
         "ann_rematch_offered": _("%(player)s proposes a rematch."),
         "ann_rematch_accepted": _("%(player)s accepted the rematch."),
+        # Translators: on a spectator's page once the players started their rematch; the
+        # page then opens the rematch by itself unless "Stay here" is pressed. Counts down.
+        "rematch_follow": ngettext(
+            "The rematch has begun: following it in %(count)s second.",
+            "The rematch has begun: following it in %(count)s seconds.",
+        ),
         "ann_seated": _("%(player)s took the free seat."),
         "ann_online": _("%(player)s is online."),
         "ann_offline": _("%(player)s went offline."),

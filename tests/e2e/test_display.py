@@ -344,6 +344,7 @@ def test_after_the_rematch_the_old_table_offers_nothing(browser: Browser, server
     blue.locator("#accept-rematch").click()
     expect(watcher.locator("#rematch-watch-link")).to_be_visible()
     expect(watcher.locator("#offer-rematch")).to_be_hidden()
+    watcher.locator("#rematch-follow-stay").click()  # not taken to the rematch meanwhile
     watcher.reload()
     wait_ready(watcher)
     expect(watcher.locator("#rematch-watch-link")).to_be_visible()

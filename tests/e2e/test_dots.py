@@ -8,6 +8,7 @@ import pytest
 from playwright.sync_api import Browser, expect
 
 from tests.e2e.helpers import (
+    TIMEOUT,
     accept_invitation,
     create_table,
     focused_move,
@@ -139,10 +140,7 @@ def test_a_full_game_with_a_spectator_a_reload_and_a_rematch(
     wait_ready(red)
     assert seat(red) == "blue"
 
-    # the spectator is offered the new table too
-    link = watcher.locator("#rematch-watch-link")
-    expect(link).to_be_visible()
-    link.click()
-    watcher.wait_for_url(red.url + "/watch")
+    # the spectator, left at the final position, follows the players to the new table
+    watcher.wait_for_url(red.url + "/watch", timeout=TIMEOUT)
     wait_ready(watcher)
     expect(blue).to_have_title(re.compile(r"^Your turn"))

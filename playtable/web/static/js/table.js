@@ -2,8 +2,9 @@
 // everything around the board. This entry point makes the board and wires the page's
 // modules together: connection.js (the socket), table_events.js (what the server says),
 // table_panels.js (turn, players, offers, actions, links, moves, result), board_controls.js
-// (display choices, the swap chooser), all sharing the state of table_state.js; then the
-// page's buttons, which send their messages through the connection.
+// (display choices, the swap chooser), rematch_follow.js (a spectator's page following the
+// rematch), all sharing the state of table_state.js; then the page's buttons, which send
+// their messages through the connection.
 
 import {
   fitZoom,
@@ -18,6 +19,7 @@ import { DotsBoard } from "./dots.js";
 import { playerName, t } from "./i18n.js";
 import { showFeedback } from "./feedback.js";
 import { announce, showKeptNotice, showNotice, wireNotice } from "./notices.js";
+import { followRematch } from "./rematch_follow.js";
 import { takeRematchSwap } from "./rematch_note.js";
 import { replayFor } from "./replay.js";
 import { SwaptimumBoard } from "./swaptimum.js";
@@ -46,7 +48,15 @@ setUpDisplayChoices(board, boardRoot, table.game);
 const replay = replayFor(table.id, table.game, () => state.table, () => render());
 setUpSwapChooser(board, boardRoot);
 
-const { render } = panelsFor({ board, boardRoot, replay, fitZoom: () => fitZoom(boardRoot) });
+const panels = panelsFor({ board, boardRoot, replay, fitZoom: () => fitZoom(boardRoot) });
+const follow = followRematch({
+  isLive: () => replay.isLive(),
+  leave: () => connection.setConnection("rematch"),
+});
+function render() {
+  panels.render();
+  follow.update();
+}
 const connection = connectionFor({
   url: page.ws_url,
   onMessage: (message) => events.receive(message),
