@@ -127,7 +127,10 @@ def test_focus_goes_somewhere_meaningful_after_each_table_action(
     expect(blue.locator("#offer-draw")).to_be_hidden()
     focus_in_board(blue)  # the offer it was on went away with the answer
 
-    # a draw accepted: the result, named and described
+    # a draw accepted: the result, named and described (a declined offer is made again only
+    # after the next move)
+    play_first(blue)
+    wait_ply(red, 2)
     press(blue, "#action-draw")
     expect(red.locator("#offer-draw")).to_be_visible()  # the offer arrived: its answers
     press(red, "#offer-draw [data-accept='true']")
