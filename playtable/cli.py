@@ -271,12 +271,8 @@ def cmd_db_downgrade(args: argparse.Namespace) -> int:
     except (SettingError, SchemaTooNew, DowngradeRefused, CommandError) as error:
         print(f"playtable: {error}", file=sys.stderr)
         return 2
-    except (OSError, sa.exc.SQLAlchemyError) as error:  # as `db upgrade` says it
-        reason = str(getattr(error, "orig", None) or error).splitlines()[0]
-        print(
-            f"playtable: the database at {shown_url(url)} cannot be used: {reason}", file=sys.stderr
-        )
-        return 2
+    except (OSError, sa.exc.SQLAlchemyError) as error:
+        return _unusable(url, error)
     print(f"database at {args.revision}: {shown_url(url)}")
     return 0
 
@@ -312,18 +308,24 @@ def cmd_db_prune(args: argparse.Namespace) -> int:
     except (SettingError, SchemaTooNew) as error:
         print(f"playtable: {error}", file=sys.stderr)
         return 2
-    except (OSError, sa.exc.SQLAlchemyError) as error:  # as `db upgrade` says it
-        reason = str(getattr(error, "orig", None) or error).splitlines()[0]
-        print(
-            f"playtable: the database at {shown_url(url)} cannot be used: {reason}", file=sys.stderr
-        )
-        return 2
+    except (OSError, sa.exc.SQLAlchemyError) as error:
+        return _unusable(url, error)
     verb = "would remove" if args.dry_run else "removed"
     print(
         f"{verb} {len(ids)} table(s) nobody played, created before "
         f"{before:%Y-%m-%d %H:%M} UTC: {shown_url(url)}"
     )
     return 0
+
+
+def _unusable(url: str, error: BaseException) -> int:
+    """Say in one line, as `db upgrade` does, why the database at ``url`` cannot be used (no
+    password shown); the command's exit status."""
+    from playtable.logs import shown_url
+
+    reason = str(getattr(error, "orig", None) or error).splitlines()[0]
+    print(f"playtable: the database at {shown_url(url)} cannot be used: {reason}", file=sys.stderr)
+    return 2
 
 
 def _port(text: str) -> int:

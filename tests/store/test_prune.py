@@ -123,3 +123,17 @@ def test_the_command_says_what_it_removed(tmp_path: Path) -> None:
         assert conn.execute("SELECT count(*) FROM tables").fetchone() == (0,)
     refused = playtable("db", "prune", "--days", "0")
     assert refused.returncode == 2 and "must be 1 to 36500" in refused.stderr
+
+
+def test_the_command_says_in_one_line_that_the_database_cannot_be_used(tmp_path: Path) -> None:
+    from tests.nodes import free_port
+
+    url = f"postgresql://app:hunter2@127.0.0.1:{free_port()}/playtable"
+    command = [sys.executable, "-m", "playtable.cli", "db", "prune", "--database-url", url]
+    result = subprocess.run(
+        command, cwd=tmp_path, capture_output=True, text=True, timeout=120, check=False
+    )
+    assert result.returncode == 2
+    assert result.stderr.startswith("playtable: the database at"), result.stderr
+    assert "cannot be used" in result.stderr and "hunter2" not in result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1
