@@ -152,6 +152,7 @@ class TablePresence(Presence):
         count as it is when it runs)."""
         key = (table_id, player)
         if key in self._held:
+            self.announcer.in_background(self._report(table_id, player))
             return
         now = time.monotonic()
         if len(self._told_at) > 4096:  # forget what no longer holds anything back
@@ -164,6 +165,8 @@ class TablePresence(Presence):
             self.announcer.in_background(self._announce_presence(table_id, player))
             return
         self._held.add(key)
+        # the site's count stays true meanwhile (My games, the census): only the news waits
+        self.announcer.in_background(self._report(table_id, player))
 
         async def later() -> None:
             try:
@@ -174,6 +177,16 @@ class TablePresence(Presence):
             await self._announce_presence(table_id, player)
 
         self.announcer.in_background(later())
+
+    async def _report(self, table_id: str, player: Player) -> None:
+        """Report the player's count to the site's presence, as it is now, without telling the
+        table (its news is held); a failure is left to the held announcement, which reports
+        again and retries."""
+        async with self.lock(table_id):
+            try:
+                await self.site.report(table_id, player, self.count(table_id, player))
+            except Exception:
+                return
 
     async def _announce_presence(self, table_id: str, player: Player, tries: int = 0) -> None:
         async with self.lock(table_id):

@@ -460,6 +460,12 @@ def test_a_player_flapping_online_and_offline_is_told_at_most_every_two_seconds(
             with connect(client, table.id, blue_token) as other:
                 Socket(other).join()
         flapping = time.monotonic() - started
+        # the site's count is true at once (My games, the census): only the news is held
+        client.cookies.set(f"pt_{table.id}", table.token)
+        deadline = time.monotonic() + 1.0  # (the last close's report runs in the background)
+        while "against Blue · offline" not in client.get("/games").text:
+            assert time.monotonic() < deadline, "My games still shows blue online"
+            time.sleep(0.05)
         time.sleep(presence_module.PLAYER_NEWS_EVERY + 0.5)  # the held news goes out
         red.send("ping")
         told = []
