@@ -180,13 +180,15 @@ class TablePresence(Presence):
 
     async def _report(self, table_id: str, player: Player) -> None:
         """Report the player's count to the site's presence, as it is now, without telling the
-        table (its news is held); a failure is left to the held announcement, which reports
-        again and retries."""
+        table (its news is held). A failure is part of the outage in the log; the held
+        announcement reports again and retries."""
         async with self.lock(table_id):
             try:
                 await self.site.report(table_id, player, self.count(table_id, player))
             except Exception:
+                self._outage.failed(f" (table {table_id})")
                 return
+            self._outage.worked()
 
     async def _announce_presence(self, table_id: str, player: Player, tries: int = 0) -> None:
         async with self.lock(table_id):

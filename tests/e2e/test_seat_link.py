@@ -30,9 +30,12 @@ def test_a_page_open_with_the_replaced_link_says_so_and_only_watches(
     other.goto(seen)
     wait_ready(other)
     assert seat(other) == "red"
+    other.evaluate("window.beforeTheNewLink = true")
     red.get_by_role("button", name="Make a new seat link").click()
     expect(red.locator("#renewed")).to_be_visible(timeout=TIMEOUT)
-    # The other page loads again by itself, says why, and watches: no seat, no moves.
+    # The other page loads again by itself, says why, and watches: no seat, no moves. (The
+    # notice shows before the reload too: the page read before it would still be seated.)
+    other.wait_for_function("() => window.beforeTheNewLink === undefined", timeout=TIMEOUT)
     notice = other.locator("#notice")
     expect(notice).to_contain_text("uusi linkki", timeout=TIMEOUT)
     wait_ready(other)
@@ -67,11 +70,14 @@ def test_a_page_away_while_its_link_was_replaced_finds_out_when_it_is_back(
     phone.goto(red.locator("#seat-url").input_value())
     wait_ready(phone)
     assert seat(phone) == "red"
+    phone.evaluate("window.beforeTheNewLink = true")
     phone.context.set_offline(True)
     expect(phone.locator("#connection")).not_to_have_attribute("data-state", "connected")
     red.get_by_role("button", name="Make a new seat link").click()
     expect(red.locator("#renewed")).to_be_visible(timeout=TIMEOUT)
     phone.context.set_offline(False)
+    # it loads again (the notice shows just before that too, on the page still seated)
+    phone.wait_for_function("() => window.beforeTheNewLink === undefined", timeout=TIMEOUT)
     expect(phone.locator("#notice")).to_contain_text("new link", timeout=TIMEOUT)
     wait_ready(phone)
     assert seat(phone) is None
