@@ -18,20 +18,23 @@ from starlette.responses import RedirectResponse, Response
 
 from playtable.games import GameError
 from playtable.games.base import N_
-from playtable.games.forms import FORMS, choice
+from playtable.games.forms import FORMS, FormError, choice
 from playtable.tables import clocks
 from playtable.web.budgets import Budget, over_budget
 from playtable.web.csrf import csrf_ok, csrf_token, set_csrf_cookie
 from playtable.web.errors import error_page
 from playtable.web.form_limits import form_limits
-from playtable.web.links import set_seat_cookie
+from playtable.web.links import set_organiser_cookie, set_seat_cookie
 from playtable.web.my_games import waiting_count
 from playtable.web.templating import gettext_for, language_of, page_url, render
 from playtable.web.timing import CUSTOM, PRESETS, TIME_KINDS, time_control_from_form, time_form
 from playtable.web.timing import FORM_DEFAULTS as TIME_DEFAULTS
 
 GAMES = tuple(FORMS)
-SEATS = ("red", "blue", "random")
+# "none": the table is set up for two other players (a club's organiser); this browser gets
+# both players' links (playtable.web.organiser) and sits at neither seat
+NOBODY = "none"
+SEATS = ("red", "blue", "random", NOBODY)
 OPPONENTS = ("friend", "easy", "medium", "hard")  # a person by link, or the computer's level
 
 #: The home form as a first-time visitor sees it: the first game with its defaults.
@@ -191,9 +194,11 @@ async def create_table(request: Request) -> Response:
             game, options, seat = table_request(values)
             opponent = choice(values.get("opponent"), OPPONENTS, N_("Choose an opponent."))
             bot = None if opponent == "friend" else opponent
+            if seat == NOBODY and bot is not None:
+                raise FormError(N_("To play the computer, choose your colour."))
             control = time_control_from_form(values)
             created = await request.app.state.service.create_table(
-                game, options, seat, bot=bot, time_control=control
+                game, options, "red" if seat == NOBODY else seat, bot=bot, time_control=control
             )
         except GameError as exc:
             # A game's error is a catalog message: said in the page's language.
@@ -202,6 +207,12 @@ async def create_table(request: Request) -> Response:
             )
     finally:
         await form.close()
+    if seat == NOBODY:
+        # Red's key stays with the players' links page: this browser is not seated
+        links = page_url(request, request.url_for("players_links", table_id=created.id).path)
+        response = RedirectResponse(links, status_code=303)
+        set_organiser_cookie(response, request, created.id, created.seat_token)
+        return response
     response = RedirectResponse(request.url_for("table", table_id=created.id).path, status_code=303)
     set_seat_cookie(response, request, created.id, created.seat_token)
     return response

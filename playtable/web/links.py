@@ -42,6 +42,34 @@ def set_seat_cookie(response: Response, request: HTTPConnection, table_id: str, 
     )
 
 
+# A table set up for two other players (the home form's "Neither"): this browser keeps Red's
+# key under another name, read only by the players' links page (playtable.web.organiser), so
+# that it is not seated at the table nor lists the game as its own. A club evening's links
+# are handed out within days.
+ORGANISER_COOKIE_PREFIX = "po_"
+ORGANISER_COOKIE_LIFETIME = 14 * 24 * 3600
+
+
+def set_organiser_cookie(
+    response: Response, request: HTTPConnection, table_id: str, token: str
+) -> None:
+    """Remember, in this browser, the links of a table it set up for two other players."""
+    response.set_cookie(
+        f"{ORGANISER_COOKIE_PREFIX}{table_id}",
+        token,
+        max_age=ORGANISER_COOKIE_LIFETIME,
+        path="/",
+        secure=request.url.scheme in ("https", "wss"),
+        httponly=True,
+        samesite="lax",
+    )
+
+
+def organiser_token_from(connection: HTTPConnection, table_id: str) -> str | None:
+    """Red's key at a table this browser set up for two other players, if any (unchecked)."""
+    return connection.cookies.get(f"{ORGANISER_COOKIE_PREFIX}{table_id}") or None
+
+
 def seat_token_from(connection: HTTPConnection, table_id: str) -> str | None:
     """The seat token this browser holds for ``table_id``, if any (unchecked)."""
     return connection.cookies.get(cookie_name(table_id)) or None
@@ -104,11 +132,14 @@ routes: list[BaseRoute] = [
 ]
 
 __all__ = [
+    "ORGANISER_COOKIE_PREFIX",
     "SEAT_COOKIE_PREFIX",
     "cookie_name",
+    "organiser_token_from",
     "refused",
     "routes",
     "seat_token_from",
+    "set_organiser_cookie",
     "set_seat_cookie",
     "to_table",
 ]

@@ -179,7 +179,7 @@ def _opponent(request: Request, table: Mapping[str, Any], you: Player) -> Markup
     return who + " · " + (_("online") if seat["online"] else _("offline"))
 
 
-def _time_control(request: Request, table: Mapping[str, Any]) -> str:
+def time_control_text(request: Request, table: Mapping[str, Any]) -> str:
     """The table's time control in the words of the table page ("5 min + 3 s"); "" unclocked."""
     clock = table.get("clock")
     if not clock:
@@ -241,7 +241,7 @@ async def games_page(request: Request) -> Response:
                 "game": game,
                 "title": game_title(game.table["game"], catalog),
                 "summary": settings_summary(game.table["game"], game.table["options"], catalog),
-                "time_control": _time_control(request, game.table),
+                "time_control": time_control_text(request, game.table),
                 "opponent": _opponent(request, game.table, game.you),
                 "time_left": None if left is None else time_left(left, request),
                 "first_move_by": moment_html(due, lang, with_date=correspondence) if due else None,
@@ -308,7 +308,7 @@ async def continue_page(request: Request) -> Response:
             # which table's seat this is: a player with several games open tells them apart
             "title": game_title(table["game"], catalog),
             "summary": settings_summary(table["game"], table["options"], catalog),
-            "time_control": _time_control(request, table),
+            "time_control": time_control_text(request, table),
             "colour": _("Red") if you == "red" else _("Blue"),
             "opponent": _opponent(request, table, you),
             "link": link,
@@ -388,4 +388,12 @@ routes: list[BaseRoute] = [
     Route("/t/{table_id}/continue", renew_seat_link, methods=["POST"], name="renew_seat"),
 ]
 
-__all__ = ["MyGame", "my_games", "qr_svg", "routes", "seat_cookies", "waiting_count"]
+__all__ = [
+    "MyGame",
+    "my_games",
+    "qr_svg",
+    "routes",
+    "seat_cookies",
+    "time_control_text",
+    "waiting_count",
+]

@@ -11,6 +11,7 @@ from playtable.web import (
     guides,
     links,
     my_games,
+    organiser,
     pages,
     pictures,
     push,
@@ -37,6 +38,7 @@ def routes() -> list[BaseRoute]:
         *pages.routes,
         *timing.routes,
         *my_games.routes,
+        *organiser.routes,
         *push.routes,
     ]
 

@@ -1,0 +1,80 @@
+"""The players' links of a table set up for two other people (a club's organiser: the home
+form's colour "Neither"): ``/t/{id}/links`` shows Red's seat link and Blue's invitation, as
+text and QR codes, to hand out. The browser that set the table up sits at neither seat: it
+keeps Red's key in a cookie of its own (:func:`playtable.web.links.set_organiser_cookie`),
+which only this page reads.
+"""
+
+from __future__ import annotations
+
+from starlette.requests import Request
+from starlette.responses import Response
+from starlette.routing import BaseRoute, Route
+
+from playtable.tables import TableNotFound, TableService
+from playtable.web import home
+from playtable.web.errors import error_page, table_not_found
+from playtable.web.links import organiser_token_from
+from playtable.web.my_games import qr_svg, time_control_text
+from playtable.web.presentation import game_title, settings_summary
+from playtable.web.templating import gettext_for, page_url, render
+
+
+async def players_links(request: Request) -> Response:
+    """``/t/{id}/links``: both players' links, for the browser that set the table up."""
+    table_id = request.path_params["table_id"]
+    service: TableService = request.app.state.service
+    catalog = gettext_for(request)
+    _ = catalog.gettext
+    token = organiser_token_from(request, table_id)
+    try:
+        red = await service.seat_of(table_id, token)
+        if red != "red":
+            if not await service.exists(table_id):
+                raise TableNotFound(table_id)
+            return error_page(
+                request,
+                403,
+                _("No links here"),
+                _("This browser did not set up this table, or Red has made a new seat link since."),
+            )
+        table = await service.snapshot(table_id, None)
+    except TableNotFound:
+        return table_not_found(request)
+    assert token is not None
+    red_link = str(request.url_for("seat_link", table_id=table_id, token=token))
+    blue_link = (
+        None  # taken: nothing left to hand out
+        if table["seats"]["blue"]["taken"]
+        else str(
+            request.url_for("join_link", table_id=table_id, invite=service.invite_token(table_id))
+        )
+    )
+    spec = (table.get("clock") or {}).get("spec")
+    same = home.same_settings_query(table["game"], table["options"], spec)
+    return render(
+        request,
+        "players_links.html",
+        {
+            "title": game_title(table["game"], catalog),
+            "summary": settings_summary(table["game"], table["options"], catalog),
+            "time_control": time_control_text(request, table),
+            "red_link": red_link,
+            "red_qr": qr_svg(red_link),
+            "blue_link": blue_link,
+            "blue_qr": qr_svg(blue_link) if blue_link else None,
+            "watch": page_url(request, request.url_for("watch", table_id=table_id).path),
+            # the evening's next table alike, set up the same way
+            "same_settings": f"{page_url(request, '/')}?{same}&seat={home.NOBODY}",
+            "nav": "table",
+        },
+        # The page holds Red's key: not cached. Its address holds none.
+        headers={"Cache-Control": "no-store"},
+    )
+
+
+routes: list[BaseRoute] = [
+    Route("/t/{table_id}/links", players_links, methods=["GET", "HEAD"], name="players_links"),
+]
+
+__all__ = ["players_links", "routes"]

@@ -1,0 +1,69 @@
+"""A club's organiser sets up a table for two other players from the home form ("Neither"),
+hands out both links, and watches: the organiser's browser is seated nowhere."""
+
+from __future__ import annotations
+
+import re
+
+from playwright.sync_api import Browser, Page, expect
+
+from tests.e2e.helpers import TIMEOUT, accept_invitation, seat, wait_ready
+from tests.e2e.test_a11y import serious_violations
+
+
+def set_up_for_two(page: Page, server_url: str, lang: str = "") -> None:
+    page.goto(f"{server_url}{lang}/")
+    page.locator("label.tile", has=page.locator('input[value="dots"]')).click()
+    page.locator(".segmented label", has=page.locator('input[name="seat"][value="none"]')).click()
+    page.locator("#table-form button[type=submit]").click()
+    page.wait_for_url(re.compile(r"/t/\w+/links$"), timeout=TIMEOUT)
+
+
+def test_the_organiser_hands_out_both_links_and_watches(browser: Browser, server_url: str) -> None:
+    organiser = browser.new_context(permissions=["clipboard-read", "clipboard-write"]).new_page()
+    set_up_for_two(organiser, server_url)
+    expect(organiser.get_by_role("heading", level=1)).to_have_text("Links for the players")
+    red_link = organiser.locator("#red-url").input_value()
+    blue_link = organiser.locator("#blue-url").input_value()
+    # Copy puts Blue's invitation on the clipboard and says so under its own field
+    organiser.locator("#blue-links").get_by_role("button", name="Copy").click()
+    expect(organiser.locator("#blue-status")).to_have_text("Copied")
+    expect(organiser.locator("#red-status")).to_be_empty()
+    assert organiser.evaluate("navigator.clipboard.readText()") == blue_link
+    # Red opens their link and sits at once; Blue takes the invitation with its button
+    red = browser.new_context().new_page()
+    red.goto(red_link)
+    wait_ready(red)
+    assert seat(red) == "red"
+    blue = browser.new_context().new_page()
+    accept_invitation(blue, blue_link)
+    wait_ready(blue)
+    assert seat(blue) == "blue"
+    expect(red.locator("#player-blue .player__presence")).to_have_attribute(
+        "data-presence", "online", timeout=TIMEOUT
+    )
+    # the organiser's page, loaded again, has nothing left to hand out for Blue
+    organiser.reload()
+    expect(organiser.locator("#blue-taken")).to_have_text("Blue has taken the seat.")
+    expect(organiser.locator("#blue-url")).to_have_count(0)
+    # and watching the game is watching: no seat, both players shown online
+    organiser.get_by_role("link", name="Watch the game").click()
+    wait_ready(organiser)
+    assert seat(organiser) is None
+    expect(organiser.locator("#player-red .player__presence")).to_have_attribute(
+        "data-presence", "online", timeout=TIMEOUT
+    )
+
+
+def test_the_links_page_on_a_korean_phone(browser: Browser, server_url: str) -> None:
+    phone = browser.new_context(
+        viewport={"width": 360, "height": 740}, locale="ko-KR", is_mobile=True, has_touch=True
+    ).new_page()
+    set_up_for_two(phone, server_url, "/ko")
+    expect(phone.get_by_role("heading", level=1)).to_have_text("플레이어에게 줄 링크")
+    assert not serious_violations(phone)
+    # nothing wider than the screen: both links and their codes fit
+    assert phone.evaluate("document.scrollingElement.scrollWidth") <= 360
+    for qr in phone.locator(".seat-qr svg").all():
+        box = qr.bounding_box()
+        assert box and box["x"] >= 0 and box["x"] + box["width"] <= 360
