@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
+from datetime import UTC, datetime
 from functools import cached_property
 from typing import Any, cast
 
@@ -147,6 +148,14 @@ class LoadedTable:
     @property
     def ply(self) -> int:
         return len(self.moves)
+
+    @property
+    def last_played(self) -> datetime:
+        """When the table last changed: the game's end, else its last move, else its making
+        (UTC)."""
+        row = self.row
+        moment = row.finished_at or (self.moves[-1].at if self.moves else None) or row.created_at
+        return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
 
     # Cached: a table is immutable (a change makes a new one), and a request asks these of it
     # several times (the rules, the views, the clocks).

@@ -1,4 +1,4 @@
-"""My games (``/games``) and "continue on another device" (``/t/{id}/continue``).
+"""My games (``/games``): the tables where this browser holds a seat.
 
 There are no accounts, and no list of a browser's seats is kept anywhere: each seat is its
 own cookie, ``pt_{table_id}`` (HttpOnly, SameSite=Lax, Path=/), so a request for ``/games``
@@ -9,45 +9,40 @@ and another site can neither read the page (same-origin policy) nor send the coo
 with a cross-site request that could (SameSite=Lax sends them on top-level navigation only,
 whose answer the other site never sees).
 
-The seat link itself (the token in a URL) is shown only on ``/t/{id}/continue``, which a
-player opens on purpose to carry the seat to another device (as a link or a QR code).
+The seat link itself (the token in a URL) is shown only on ``/t/{id}/continue``
+(:mod:`playtable.web.continue_page`), which a player opens on purpose to carry the seat to
+another device (as a link or a QR code).
 """
 
 from __future__ import annotations
 
-import hashlib
-import hmac
 import re
-import secrets
 from collections.abc import Mapping
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import Any
 
-import segno
 from babel.numbers import format_decimal
 from markupsafe import Markup
 from starlette.requests import Request
-from starlette.responses import RedirectResponse, Response
+from starlette.responses import Response
 from starlette.routing import BaseRoute, Route
 
 from playtable.games import Player, other
 from playtable.tables import (
-    GameOver,
-    LoadedTable,
-    NotSeated,
     TableNotFound,
     TableService,
     clocks,
     tokens,
 )
 from playtable.web.budgets import Budget, over_budget
-from playtable.web.csrf import csrf_ok, csrf_token, set_csrf_cookie
-from playtable.web.errors import error_page, table_not_found
-from playtable.web.links import seat_token_from, set_seat_cookie
+from playtable.web.errors import error_page
+from playtable.web.links import set_seat_cookie
+from playtable.web.organised import organised_tables, organiser_cookies
 from playtable.web.presentation import bot_names, game_title, settings_summary
-from playtable.web.templating import gettext_for, language_of, page_url, render
-from playtable.web.timing import describe, moment_html, time_left
+from playtable.web.result_words import result_words
+from playtable.web.templating import gettext_for, language_of, render
+from playtable.web.timing import moment_html, time_control_text, time_left
 
 _SEAT_COOKIE = re.compile(rf"pt_([{tokens.ID_ALPHABET}]{{{tokens.ID_LENGTH}}})")
 #: The most seat cookies one request is checked for (a browser keeps a few dozen at most).
@@ -135,21 +130,16 @@ async def my_games(service: TableService, request: Request) -> list[MyGame]:
             continue
         running = table["outcome"] is None
         your_move = running and table["to_move"] == you
-        games.append(MyGame(table, you, your_move, running, token, _last_played(loaded)))
+        games.append(MyGame(table, you, your_move, running, token, loaded.last_played))
     return sorted(games, key=lambda game: game.order)
-
-
-def _last_played(table: LoadedTable) -> datetime:
-    row = table.row
-    moment = row.finished_at or (table.moves[-1].at if table.moves else None) or row.created_at
-    return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
 
 
 async def _over_budget(request: Request) -> int | None:
     """Spend a read of the address's budget for each table the request's seat cookies name
     (each one a table read: a forged request can name a hundred big boards); the seconds to
     wait if it has none left."""
-    return await over_budget(request, Budget.READS, units=max(1, len(seat_cookies(request))))
+    tables = len(seat_cookies(request)) + len(organiser_cookies(request))
+    return await over_budget(request, Budget.READS, units=max(1, tables))
 
 
 async def waiting_count(request: Request) -> int:
@@ -160,15 +150,15 @@ async def waiting_count(request: Request) -> int:
     return sum(game.your_move for game in await my_games(request.app.state.service, request))
 
 
-def _opponent(request: Request, table: Mapping[str, Any], you: Player) -> Markup:
-    """Who plays against ``you``: the computer's level, or the opponent's colour (after the
-    name they chose at the table, as the table page writes it: "Anna (Blue)", the name
-    isolated in its own direction) and whether they are online."""
+def seat_text(request: Request, table: Mapping[str, Any], player: Player) -> Markup:
+    """Who sits at ``player``'s seat: the computer's level, or the colour (after the name
+    chosen at the table, as the table page writes it: "Anna (Blue)", the name isolated in its
+    own direction) and whether they are online."""
     _ = gettext_for(request).gettext
-    seat = table["seats"][other(you)]
+    seat = table["seats"][player]
     if seat.get("bot"):
         return Markup.escape(bot_names(gettext_for(request))[seat["bot"]])
-    name = _("Red") if other(you) == "red" else _("Blue")
+    name = _("Red") if player == "red" else _("Blue")
     if not seat["taken"]:
         return Markup.escape(_("%(player)s (seat free)") % {"player": name})
     if seat.get("nickname"):
@@ -179,12 +169,9 @@ def _opponent(request: Request, table: Mapping[str, Any], you: Player) -> Markup
     return who + " · " + (_("online") if seat["online"] else _("offline"))
 
 
-def time_control_text(request: Request, table: Mapping[str, Any]) -> str:
-    """The table's time control in the words of the table page ("5 min + 3 s"); "" unclocked."""
-    clock = table.get("clock")
-    if not clock:
-        return ""
-    return describe(clocks.parse(clock["spec"]), gettext_for(request), language_of(request))
+def opponent_text(request: Request, table: Mapping[str, Any], you: Player) -> Markup:
+    """Who plays against ``you`` (:func:`seat_text` of the other seat)."""
+    return seat_text(request, table, other(you))
 
 
 def _result(request: Request, game: MyGame) -> str:
@@ -219,6 +206,39 @@ def _result(request: Request, game: MyGame) -> str:
     return words
 
 
+async def _organised_rows(request: Request) -> list[dict[str, Any]]:
+    """The tables this browser set up for two other players: who sits where, and how the
+    game stands or ended (an evening's results at a glance)."""
+    catalog = gettext_for(request)
+    _ = catalog.gettext
+    lang = language_of(request)
+    rows = []
+    for organised in await organised_tables(request.app.state.service, request):
+        table = organised.table
+        if table["outcome"] is not None:
+            status = result_words(table["outcome"], catalog, lang)
+        elif not table["seats"]["blue"]["taken"]:
+            status = _("%(player)s (seat free)") % {"player": _("Blue")}
+        else:
+            mover = _("Red") if table["to_move"] == "red" else _("Blue")
+            status = _("%(player)s to move") % {"player": mover}
+        rows.append(
+            {
+                "table": table,
+                "running": organised.running,
+                "title": game_title(table["game"], catalog),
+                "summary": settings_summary(table["game"], table["options"], catalog),
+                "time_control": time_control_text(request, table),
+                "red": seat_text(request, table, "red"),
+                "blue": seat_text(request, table, "blue"),
+                "status": status,
+                "when": moment_html(organised.last_played, lang, with_date=True),
+                "played": bool(table.get("moves")),
+            }
+        )
+    return rows
+
+
 async def games_page(request: Request) -> Response:
     catalog = gettext_for(request)
     wait = await _over_budget(request)
@@ -242,7 +262,7 @@ async def games_page(request: Request) -> Response:
                 "title": game_title(game.table["game"], catalog),
                 "summary": settings_summary(game.table["game"], game.table["options"], catalog),
                 "time_control": time_control_text(request, game.table),
-                "opponent": _opponent(request, game.table, game.you),
+                "opponent": opponent_text(request, game.table, game.you),
                 "time_left": None if left is None else time_left(left, request),
                 "first_move_by": moment_html(due, lang, with_date=correspondence) if due else None,
                 "result": None if game.running else _result(request, game),
@@ -254,7 +274,7 @@ async def games_page(request: Request) -> Response:
     response = render(
         request,
         "my_games.html",
-        {"rows": rows, "nav": "games"},
+        {"rows": rows, "organised": await _organised_rows(request), "nav": "games"},
         headers={"Cache-Control": "no-store"},
     )
     for game in games:  # each seat listed is renewed, as by a visit to its table
@@ -262,138 +282,16 @@ async def games_page(request: Request) -> Response:
     return response
 
 
-def qr_svg(text: str) -> Markup:
-    """``text`` as a QR code, an inline SVG (no script needed to show it)."""
-    code = segno.make(text, error="m")
-    svg = code.svg_inline(scale=4, border=2, dark="#1f2933", light="#ffffff")
-    return Markup(svg)  # segno escapes nothing of ours: the SVG holds only the modules
-
-
-def renewed_mark(token: str) -> str:
-    """What the continue page's address carries after a new link was made: derived from the
-    new key, so "This is a new link" shows only where it is true (an address typed with
-    ``?renewed=1`` said it of a link never replaced), and says nothing of the key itself."""
-    return hashlib.sha256(f"renewed:{token}".encode()).hexdigest()[:16]
-
-
-async def continue_page(request: Request) -> Response:
-    """``/t/{id}/continue``: this seat's link as text and QR code, for another device."""
-    table_id = request.path_params["table_id"]
-    service: TableService = request.app.state.service
-    _ = gettext_for(request).gettext
-    token = seat_token_from(request, table_id)
-    try:
-        you = await service.seat_of(table_id, token)
-        if you is None:
-            if not await service.exists(table_id):
-                raise TableNotFound(table_id)
-            return error_page(
-                request,
-                403,
-                _("No seat here"),
-                _("This browser holds no seat at this table."),
-            )
-    except TableNotFound:
-        return table_not_found(request)
-    assert token is not None
-    link = str(request.url_for("seat_link", table_id=table_id, token=token))
-    csrf, new_csrf = csrf_token(request)
-    table = await service.snapshot(table_id, you)
-    catalog = gettext_for(request)
-    response = render(
-        request,
-        "continue.html",
-        {
-            "table_id": table_id,
-            # which table's seat this is: a player with several games open tells them apart
-            "title": game_title(table["game"], catalog),
-            "summary": settings_summary(table["game"], table["options"], catalog),
-            "time_control": time_control_text(request, table),
-            "colour": _("Red") if you == "red" else _("Blue"),
-            "opponent": _opponent(request, table, you),
-            "link": link,
-            "qr": qr_svg(link),
-            "back": page_url(request, request.url_for("table", table_id=table_id).path),
-            "nav": "games",
-            "csrf": csrf,
-            # A value of this page alone: the new key is derived from it and the old key,
-            # so a retried form whose answer was lost gets the same key (renew_seat_link).
-            "renewal": secrets.token_urlsafe(16),
-            # Until the rematch is made (whose seats come from this key): decisions.py.
-            "can_renew": table["outcome"] is None or table.get("rematch_id") is None,
-            "renewed": hmac.compare_digest(  # bytes: a str with non-ASCII would raise
-                request.query_params.get("renewed", "").encode(), renewed_mark(token).encode()
-            ),
-        },
-        # The page holds a secret: not cached. Its address holds none, so the site's
-        # Referrer-Policy (same-origin) stays: no-referrer would make the browser send
-        # "Origin: null" with the page's form, which the site refuses as another site's.
-        headers={"Cache-Control": "no-store"},
-    )
-    if new_csrf:
-        set_csrf_cookie(response, request, csrf)
-    return response
-
-
-async def renew_seat_link(request: Request) -> Response:
-    """``POST /t/{id}/continue``: a new seat link for this browser's seat; the old one, and
-    every other device that holds it, no longer opens the seat (a link or QR code that
-    someone else saw)."""
-    table_id = request.path_params["table_id"]
-    service: TableService = request.app.state.service
-    _ = gettext_for(request).gettext
-    form = await request.form()
-    try:
-        if not csrf_ok(request, form):
-            return error_page(
-                request, 403, _("This form has expired"), _("Reload the page and try again.")
-            )
-        old = seat_token_from(request, table_id)
-        renewal = form.get("renewal")
-        wanted = (
-            tokens.renewal_token(old, table_id, renewal)
-            if old and isinstance(renewal, str) and 16 <= len(renewal) <= 64
-            else None
-        )
-        try:
-            token = await service.new_seat_token(table_id, old, wanted)
-        except TableNotFound:
-            return table_not_found(request)
-        except NotSeated:
-            # The same form sent again (its first answer, with the new key, was lost on the
-            # way: the browser resends the form on reload) gets the key it was given.
-            if wanted is None or await service.seat_of(table_id, wanted) is None:
-                return error_page(
-                    request, 403, _("No seat here"), _("This browser holds no seat at this table.")
-                )
-            token = wanted
-        except GameOver:
-            return error_page(
-                request,
-                409,
-                _("The link was not changed"),
-                _("The rematch has begun: make a new link at the new table instead."),
-            )
-    finally:
-        await form.close()
-    target = page_url(request, request.url_for("continue", table_id=table_id).path)
-    response = RedirectResponse(f"{target}?renewed={renewed_mark(token)}", status_code=303)
-    set_seat_cookie(response, request, table_id, token)
-    return response
-
-
 routes: list[BaseRoute] = [
     Route("/games", games_page, methods=["GET", "HEAD"], name="my_games"),
-    Route("/t/{table_id}/continue", continue_page, methods=["GET"], name="continue"),
-    Route("/t/{table_id}/continue", renew_seat_link, methods=["POST"], name="renew_seat"),
 ]
 
 __all__ = [
     "MyGame",
     "my_games",
-    "qr_svg",
+    "opponent_text",
     "routes",
     "seat_cookies",
-    "time_control_text",
+    "seat_text",
     "waiting_count",
 ]

@@ -15,9 +15,10 @@ from playtable.tables import TableNotFound, TableService
 from playtable.web import home
 from playtable.web.errors import error_page, table_not_found
 from playtable.web.links import organiser_token_from
-from playtable.web.my_games import qr_svg, time_control_text
 from playtable.web.presentation import game_title, settings_summary
+from playtable.web.qr import qr_svg
 from playtable.web.templating import gettext_for, page_url, render
+from playtable.web.timing import time_control_text
 
 
 async def players_links(request: Request) -> Response:

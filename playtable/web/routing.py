@@ -8,6 +8,7 @@ from starlette.routing import BaseRoute, Route, WebSocketRoute
 from playtable.web import (
     api,
     atlas,
+    continue_page,
     guides,
     links,
     my_games,
@@ -38,6 +39,7 @@ def routes() -> list[BaseRoute]:
         *pages.routes,
         *timing.routes,
         *my_games.routes,
+        *continue_page.routes,
         *organiser.routes,
         *push.routes,
     ]

@@ -105,6 +105,14 @@ def describe(control: clocks.TimeControl, catalog: gettext.NullTranslations, lan
 _UNITS = ((86400, "duration-day"), (3600, "duration-hour"), (60, "duration-minute"))
 
 
+def time_control_text(request: Request, table: Mapping[str, Any]) -> str:
+    """The table's time control in the words of the table page ("5 min + 3 s"); "" unclocked."""
+    clock = table.get("clock")
+    if not clock:
+        return ""
+    return describe(clocks.parse(clock["spec"]), gettext_for(request), language_of(request))
+
+
 def time_left(seconds: float, request: Request) -> str:
     """A time left in words of the page's language (:func:`time_left_in`)."""
     return time_left_in(seconds, language_of(request))

@@ -67,3 +67,9 @@ def test_the_links_page_on_a_korean_phone(browser: Browser, server_url: str) -> 
     for qr in phone.locator(".seat-qr svg").all():
         box = qr.bounding_box()
         assert box and box["x"] >= 0 and box["x"] + box["width"] <= 360
+    # My games lists it under the tables set up for others, on the same phone
+    phone.goto(f"{server_url}/ko/games")
+    expect(phone.locator("#organised-heading")).to_have_text("다른 플레이어를 위해 만든 테이블")
+    expect(phone.locator("#organised-list li")).to_have_count(1)
+    assert not serious_violations(phone)
+    assert phone.evaluate("document.scrollingElement.scrollWidth") <= 360

@@ -7,7 +7,7 @@ import re
 
 from starlette.testclient import TestClient
 
-from tests.web.conftest import csrf_of
+from tests.web.conftest import Socket, connect, csrf_of
 
 FORM = {"game": "dots", "dots_rows": "3", "dots_cols": "3", "opponent": "friend"}
 
@@ -44,7 +44,9 @@ def test_the_organiser_gets_both_links_and_sits_at_neither_seat(client: TestClie
     # the table page shows the organiser a spectator's view; My games lists nothing
     table = client.get(f"/t/{table_id}").text
     assert '"you":null' in table and 'id="invite-url"' not in table.split("<script")[0]
-    assert table_id not in client.get("/games").text
+    games = client.get("/games").text
+    assert 'id="no-games"' in games  # not among this browser's own games, only set up
+    assert table_id in games.split('id="organised-list"')[1]
     # "Set up another table like this": the same settings, the same way
     next_table = re.search(r'href="([^"]+)" id="next-table"', page.text)
     assert next_table
@@ -95,3 +97,57 @@ def test_neither_colour_against_the_computer_is_refused_clearly(client: TestClie
     )
     assert refused.status_code == 400
     assert "To play the computer, choose your colour." in refused.text
+
+
+def test_my_games_lists_the_tables_set_up_for_others_with_their_players_and_results(
+    client: TestClient,
+) -> None:
+    """A club evening: the organiser's My games has each table set up for others, who sits
+    where under the names they chose, and how each game stands or ended."""
+    first = set_up(client).split("/")[2]
+    second = set_up(client).split("/")[2]
+    organiser = dict(client.cookies)
+    waiting = client.get("/games").text
+    assert "Tables you set up for others" in waiting
+    assert waiting.count('href="/t/' + first + '/links"') == 1
+    assert "Blue (seat free)" in waiting
+    # the players of the first table sit down, name themselves, and Blue resigns
+    page = client.get(f"/t/{first}/links").text
+    red_path = link(page, "red-url").removeprefix("http://testserver")
+    blue_path = link(page, "blue-url").removeprefix("http://testserver")
+    client.cookies.clear()
+    client.get(red_path)
+    red_token = client.cookies[f"pt_{first}"]
+    client.cookies.clear()
+    blue_page = client.get(blue_path).text
+    taken = client.post(blue_path, data={"csrf": csrf_of(blue_page)}, follow_redirects=False)
+    blue_token = taken.cookies[f"pt_{first}"]
+    client.cookies.clear()
+    with (
+        connect(client, first, red_token) as red_session,
+        connect(client, first, blue_token) as blue_session,
+    ):
+        red, blue = Socket(red_session), Socket(blue_session)
+        red.join()
+        blue.join()
+        red.send("nickname", name="Jana")
+        blue.send("nickname", name="<b>Petr</b>")
+        blue.until_state(lambda t: t["seats"]["red"].get("nickname") == "Jana")
+        blue.send("resign")
+        red.until_state(lambda t: t["outcome"] is not None)
+    client.cookies.clear()
+    client.cookies.update(organiser)
+    evening = client.get("/games").text
+    section = evening.split('id="organised-list"')[1]
+    # the game still waiting for its Blue first, then the finished one with its result
+    assert section.index(second) < section.index(first)
+    row = section.split(f'data-table="{first}"')[1].split("</li>")[0]
+    assert "Blue resigned. Red wins." in row
+    assert '<bdi dir="auto">Jana</bdi> (Red)' in row
+    assert '<bdi dir="auto">&lt;b&gt;Petr&lt;/b&gt;</bdi> (Blue)' in row and "<b>Petr" not in row
+    assert f"/t/{first}/watch" in row
+    # in Czech, as the table page says a result
+    assert "Modrý se vzdal. Vítězí Červený." in client.get("/cs/games").text
+    # a browser that did not set them up sees none of it
+    client.cookies.clear()
+    assert "Tables you set up for others" not in client.get("/games").text

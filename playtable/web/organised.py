@@ -1,0 +1,65 @@
+"""The tables this browser set up for two other players (the home form's colour "Neither").
+
+Each is a cookie, ``po_{table_id}``, holding Red's key
+(:func:`playtable.web.links.set_organiser_cookie`); My games lists those whose key still opens
+Red's seat, with their players and results. The players' links page itself is
+:mod:`playtable.web.organiser`.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from starlette.requests import Request
+
+from playtable.tables import TableNotFound, TableService, tokens
+from playtable.web.links import ORGANISER_COOKIE_PREFIX
+
+_ORGANISER_COOKIE = re.compile(
+    rf"{ORGANISER_COOKIE_PREFIX}([{tokens.ID_ALPHABET}]{{{tokens.ID_LENGTH}}})"
+)
+#: The most tables set up for others that one request is checked for (an evening's dozen).
+MAX_ORGANISED = 50
+
+
+@dataclass(frozen=True)
+class OrganisedTable:
+    """A table this browser set up for two other players, as My games lists it."""
+
+    table: Mapping[str, Any]  # the public table
+    running: bool
+    last_played: datetime
+
+
+def organiser_cookies(request: Request) -> list[tuple[str, str]]:
+    """``(table id, Red's key)`` of the tables this browser set up for others (unchecked),
+    the newest ``MAX_ORGANISED`` (browsers send cookies oldest first)."""
+    found = []
+    for name, value in request.cookies.items():
+        match = _ORGANISER_COOKIE.fullmatch(name)
+        if match and value:
+            found.append((match[1], value))
+    return found[-MAX_ORGANISED:]
+
+
+async def organised_tables(service: TableService, request: Request) -> list[OrganisedTable]:
+    """The tables this browser set up for two other players whose key still opens Red's seat:
+    the running ones first, then the finished; the last played first within each."""
+    tables = []
+    for table_id, token in organiser_cookies(request):
+        if await service.seat_of(table_id, token) != "red":
+            continue  # Red has made a new link since: the links are no longer this browser's
+        try:
+            loaded = await service.load(table_id)
+            table = await service.snapshot(table_id, None)
+        except TableNotFound:
+            continue
+        tables.append(OrganisedTable(table, table["outcome"] is None, loaded.last_played))
+    return sorted(tables, key=lambda t: (not t.running, -t.last_played.timestamp()))
+
+
+__all__ = ["MAX_ORGANISED", "OrganisedTable", "organised_tables", "organiser_cookies"]

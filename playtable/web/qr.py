@@ -1,0 +1,16 @@
+"""A link as a QR code, for a phone's camera (the continue page, the players' links)."""
+
+from __future__ import annotations
+
+import segno
+from markupsafe import Markup
+
+
+def qr_svg(text: str) -> Markup:
+    """``text`` as a QR code, an inline SVG (no script needed to show it)."""
+    code = segno.make(text, error="m")
+    svg = code.svg_inline(scale=4, border=2, dark="#1f2933", light="#ffffff")
+    return Markup(svg)  # segno escapes nothing of ours: the SVG holds only the modules
+
+
+__all__ = ["qr_svg"]
