@@ -145,7 +145,7 @@ def test_my_games_lists_the_tables_set_up_for_others_with_their_players_and_resu
     assert "Blue resigned. Red wins." in row
     assert '<bdi dir="auto">Jana</bdi> (Red)' in row
     assert '<bdi dir="auto">&lt;b&gt;Petr&lt;/b&gt;</bdi> (Blue)' in row and "<b>Petr" not in row
-    assert f"/t/{first}/watch" in row
+    assert f"/t/{first}/watch" in row and f"/t/{first}/watch?projector=1" in row
     # in Czech, as the table page says a result
     assert "Modrý se vzdal. Vítězí Červený." in client.get("/cs/games").text
     # a browser that did not set them up sees none of it

@@ -10,6 +10,7 @@
 
 import { tn } from "./i18n.js";
 import { announce } from "./notices.js";
+import { inProjectorView } from "./projector.js";
 import { inPageLanguage } from "./table_panels.js";
 import { isOver, page, state, you } from "./table_state.js";
 
@@ -96,7 +97,8 @@ export function followRematch({ isLive, leave }) {
     timer = null;
     state.leaving = true;
     leave();
-    window.location.assign(inPageLanguage(`/t/${encodeURIComponent(id)}/watch`));
+    const view = inProjectorView() ? "?projector=1" : ""; // a projector stays one
+    window.location.assign(inPageLanguage(`/t/${encodeURIComponent(id)}/watch`) + view);
   }
 
   return { update };

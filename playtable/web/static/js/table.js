@@ -3,7 +3,7 @@
 // modules together: connection.js (the socket), table_events.js (what the server says),
 // table_panels.js (turn, players, offers, actions, links, moves, result), board_controls.js
 // (display choices, the swap chooser), rematch_follow.js (a spectator's page following the
-// rematch), all sharing the state of table_state.js; then the page's buttons, which send
+// rematch), projector.js (a spectator's view for a projector), all sharing the state of table_state.js; then the page's buttons, which send
 // their messages through the connection.
 
 import {
@@ -19,6 +19,7 @@ import { DotsBoard } from "./dots.js";
 import { playerName, t } from "./i18n.js";
 import { showFeedback } from "./feedback.js";
 import { announce, showKeptNotice, showNotice, wireNotice } from "./notices.js";
+import { setUpProjector } from "./projector.js";
 import { followRematch } from "./rematch_follow.js";
 import { takeRematchSwap } from "./rematch_note.js";
 import { replayFor } from "./replay.js";
@@ -44,6 +45,7 @@ const board =
         },
       });
 setUpDisplayChoices(board, boardRoot, table.game);
+setUpProjector();
 
 const replay = replayFor(table.id, table.game, () => state.table, () => render());
 setUpSwapChooser(board, boardRoot);
