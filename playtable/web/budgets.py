@@ -1,5 +1,5 @@
 """Per-address budgets on what costs the server: reading a table, creating one, offers, and
-analyses.
+analyses; and each seat's quick messages (counted per seat).
 
 Each budget is a number a minute per client address, counted with the ``limits`` library
 (sliding window counters). With Redis configured the counters live there, shared by every
@@ -36,6 +36,10 @@ class Budget(enum.Enum):
     TABLES = "tables"  # new tables, rematches included
     OFFERS = "offers"  # draw offers and take-back requests (the computer thinks about each)
     ANALYSES = "analyses"  # best-move requests (the solver at work on request)
+    # A seat's quick messages (counted per table and seat, not per address): every process
+    # of the site together, where each process's own allowance (connections.py) would give
+    # a player with sockets on N processes N times as many.
+    QUICK_MESSAGES = "quick_messages"
     # The solver's time those requests took, in tenths of a second: a count alone lets one
     # address keep a worker solving without a break (30 requests a minute of 2 s each).
     SOLVER_TIME = "solver_time"
@@ -52,6 +56,7 @@ class Budgets:
             Budget.TABLES: RateLimitItemPerMinute(limits.tables_per_minute),
             Budget.OFFERS: RateLimitItemPerMinute(limits.offers_per_minute),
             Budget.ANALYSES: RateLimitItemPerMinute(limits.analyses_per_minute),
+            Budget.QUICK_MESSAGES: RateLimitItemPerMinute(limits.quick_messages_per_minute),
             Budget.SOLVER_TIME: RateLimitItemPerMinute(
                 max(1, round(limits.solver_seconds_per_minute * SOLVER_UNITS_A_SECOND))
             ),

@@ -40,6 +40,10 @@ class Limits:
     tables_per_minute: int = 30  # PLAYTABLE_TABLES_PER_MINUTE: new tables, rematches too
     reads_per_minute: int = 600  # PLAYTABLE_READS_PER_MINUTE: socket joins, table pages, analyses
     offers_per_minute: int = 20  # PLAYTABLE_OFFERS_PER_MINUTE: draw offers, take-backs
+    # PLAYTABLE_QUICK_MESSAGES_PER_MINUTE: a seat's quick messages, whatever process its
+    # sockets are on (per seat, not per address; each process also keeps a seat to a few at
+    # once, connections.py)
+    quick_messages_per_minute: int = 15
     analyses_per_minute: int = 30  # PLAYTABLE_ANALYSES_PER_MINUTE: best moves
     # PLAYTABLE_SOLVER_SECONDS_PER_MINUTE: the solver's time those best moves took
     solver_seconds_per_minute: float = 30.0

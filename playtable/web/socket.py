@@ -24,7 +24,7 @@ from playtable.games import Player
 from playtable.store.failures import RefusalLog, database_away
 from playtable.tables import Stale, TableError, TableNotFound, TableService
 from playtable.tables.views import VIEWER_FIELDS
-from playtable.web.budgets import Budget, over_budget
+from playtable.web.budgets import Budget, Budgets, over_budget
 from playtable.web.connections import Connections, Place
 from playtable.web.limits import Limits, TokenBucket
 from playtable.web.links import seat_token_from
@@ -424,6 +424,13 @@ class TableSocket:
         # spectator's is refused by the service: not seated).
         if self.player is not None and not self.connections.may_talk(self.table_id, self.player):
             raise _BadMessage("rate_limited", "One quick message at a time, please.")
+        if self.player is not None:
+            # and so many a minute across the site's processes (the seat's sockets may be
+            # on several)
+            budgets: Budgets = self.websocket.app.state.budgets
+            wait = await budgets.take(Budget.QUICK_MESSAGES, f"{self.table_id}/{self.player}")
+            if wait is not None:
+                raise _BadMessage("rate_limited", f"Too many quick messages; wait {wait} s.")
         await self.service.say(self.table_id, self.token, said)
 
     async def on_nickname(self, message: dict[str, Any]) -> None:

@@ -140,3 +140,51 @@ def test_my_games_spends_a_read_for_each_table_its_cookies_name(db_url: str) -> 
         assert "Liian monta toimintoa kerralla" in refused.text
         home = client.get("/")
         assert home.status_code == 200 and "waiting for your move" not in home.text
+
+
+def _said(socket: Socket) -> str:
+    """What became of a quick message just sent: "heard" (the table told of it) or the
+    error's code."""
+    while True:
+        message = socket.receive()
+        if message["type"] == "error":
+            return str(message["code"])
+        if message["type"] == "event" and message["event"]["kind"] == "quick":
+            return "heard"
+
+
+def test_a_seats_quick_messages_are_counted_across_processes(db_url: str, redis_url: str) -> None:
+    """Each process keeps a seat to three quick messages at once: with its sockets on two
+    processes a player had twice that, and N times on N. A minute's allowance per seat in
+    Redis holds for all of them."""
+    import os
+    import secrets
+
+    os.environ["PLAYTABLE_REDIS_PREFIX"] = f"playtable-test-quick-{secrets.token_hex(4)}:"
+    try:
+        apps = [
+            create_app(
+                db_url,
+                secret=SECRET,
+                bus=InProcessBus(),
+                redis_url=redis_url,
+                limits=Limits(quick_messages_per_minute=4),
+                proxies=[],
+            )
+            for _ in range(2)
+        ]
+        with TestClient(apps[0]) as one, TestClient(apps[1]) as two:
+            table = create_table(one)
+            claim(one, table)
+            with connect(one, table.id, table.token) as a, connect(two, table.id, table.token) as b:
+                first, second = Socket(a), Socket(b)
+                first.join()
+                second.join()
+                heard = []
+                for socket in (first, first, first, second, second, second):
+                    socket.send("say", message="good_luck")
+                    heard.append(_said(socket))
+    finally:
+        del os.environ["PLAYTABLE_REDIS_PREFIX"]
+    # three from the first process, one more from the second, then the minute's four are up
+    assert heard == ["heard"] * 4 + ["rate_limited"] * 2
