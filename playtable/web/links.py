@@ -8,11 +8,13 @@ The invitation link, which needs a person to press a button, is a page
 
 from __future__ import annotations
 
+import re
+
 from starlette.requests import HTTPConnection, Request
 from starlette.responses import RedirectResponse, Response
 from starlette.routing import BaseRoute, Route
 
-from playtable.tables import TableService
+from playtable.tables import TableService, tokens
 from playtable.web.errors import error_page, table_not_found
 from playtable.web.templating import DEFAULT_LANGUAGE, gettext_for, language_of
 
@@ -31,15 +33,37 @@ def cookie_name(table_id: str) -> str:
 
 def set_seat_cookie(response: Response, request: HTTPConnection, table_id: str, token: str) -> None:
     """Remember the seat at ``table_id`` in this browser (and only for this table)."""
+    _set_key_cookie(response, request, cookie_name(table_id), token, COOKIE_LIFETIME)
+
+
+def _set_key_cookie(
+    response: Response, request: HTTPConnection, name: str, token: str, lifetime: int
+) -> None:
+    """A cookie holding a table's key: never for scripts, sent with this site's own requests
+    and its top-level navigation only."""
     response.set_cookie(
-        cookie_name(table_id),
+        name,
         token,
-        max_age=COOKIE_LIFETIME,
+        max_age=lifetime,
         path="/",
         secure=request.url.scheme in ("https", "wss"),
         httponly=True,
         samesite="lax",
     )
+
+
+def table_cookies(connection: HTTPConnection, prefix: str, most: int) -> list[tuple[str, str]]:
+    """``(table id, value)`` of the cookies named ``prefix`` and a table id that the request
+    carries (unchecked): the newest ``most``. Browsers send cookies oldest first, and a
+    renewed cookie keeps its place (RFC 6265 5.3: it keeps its creation time), so the last
+    ones are the tables taken last."""
+    name = re.compile(rf"{re.escape(prefix)}([{tokens.ID_ALPHABET}]{{{tokens.ID_LENGTH}}})")
+    found = []
+    for key, value in connection.cookies.items():
+        match = name.fullmatch(key)
+        if match and value:
+            found.append((match[1], value))
+    return found[-most:]
 
 
 # A table set up for two other players (the home form's "Neither"): this browser keeps Red's
@@ -54,15 +78,8 @@ def set_organiser_cookie(
     response: Response, request: HTTPConnection, table_id: str, token: str
 ) -> None:
     """Remember, in this browser, the links of a table it set up for two other players."""
-    response.set_cookie(
-        f"{ORGANISER_COOKIE_PREFIX}{table_id}",
-        token,
-        max_age=ORGANISER_COOKIE_LIFETIME,
-        path="/",
-        secure=request.url.scheme in ("https", "wss"),
-        httponly=True,
-        samesite="lax",
-    )
+    name = f"{ORGANISER_COOKIE_PREFIX}{table_id}"
+    _set_key_cookie(response, request, name, token, ORGANISER_COOKIE_LIFETIME)
 
 
 def organiser_token_from(connection: HTTPConnection, table_id: str) -> str | None:
@@ -141,5 +158,6 @@ __all__ = [
     "seat_token_from",
     "set_organiser_cookie",
     "set_seat_cookie",
+    "table_cookies",
     "to_table",
 ]

@@ -16,7 +16,6 @@ another device (as a link or a QR code).
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime
@@ -33,18 +32,16 @@ from playtable.tables import (
     TableNotFound,
     TableService,
     clocks,
-    tokens,
 )
 from playtable.web.budgets import Budget, over_budget
 from playtable.web.errors import error_page
-from playtable.web.links import set_seat_cookie
+from playtable.web.links import SEAT_COOKIE_PREFIX, set_seat_cookie, table_cookies
 from playtable.web.organised import organised_tables, organiser_cookies
 from playtable.web.presentation import bot_names, game_title, settings_summary
 from playtable.web.result_words import result_words
 from playtable.web.templating import gettext_for, language_of, render
 from playtable.web.timing import moment_html, time_control_text, time_left
 
-_SEAT_COOKIE = re.compile(rf"pt_([{tokens.ID_ALPHABET}]{{{tokens.ID_LENGTH}}})")
 #: The most seat cookies one request is checked for (a browser keeps a few dozen at most).
 MAX_SEATS = 100
 
@@ -103,16 +100,10 @@ class MyGame:
 
 def seat_cookies(request: Request) -> list[tuple[str, str]]:
     """``(table id, token)`` of the seat cookies the request carries (unchecked): the newest
-    ``MAX_SEATS``. Browsers send cookies oldest first, and a renewed cookie keeps its place
-    (RFC 6265 5.3: it keeps its creation time), so the last ones are the seats taken last.
-    Keeping the first ones hid every game taken after the hundredth seat, for ever: this
-    page renews the seats it lists, so the oldest never expired."""
-    found = []
-    for name, value in request.cookies.items():
-        match = _SEAT_COOKIE.fullmatch(name)
-        if match and value:
-            found.append((match[1], value))
-    return found[-MAX_SEATS:]
+    ``MAX_SEATS`` (:func:`~playtable.web.links.table_cookies`). Keeping the first ones hid
+    every game taken after the hundredth seat, for ever: this page renews the seats it
+    lists, so the oldest never expired."""
+    return table_cookies(request, SEAT_COOKIE_PREFIX, MAX_SEATS)
 
 
 async def my_games(service: TableService, request: Request) -> list[MyGame]:

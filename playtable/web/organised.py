@@ -8,7 +8,6 @@ Red's seat, with their players and results. The players' links page itself is
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime
@@ -16,12 +15,9 @@ from typing import Any
 
 from starlette.requests import Request
 
-from playtable.tables import TableNotFound, TableService, tokens
-from playtable.web.links import ORGANISER_COOKIE_PREFIX
+from playtable.tables import TableNotFound, TableService
+from playtable.web.links import ORGANISER_COOKIE_PREFIX, table_cookies
 
-_ORGANISER_COOKIE = re.compile(
-    rf"{ORGANISER_COOKIE_PREFIX}([{tokens.ID_ALPHABET}]{{{tokens.ID_LENGTH}}})"
-)
 #: The most tables set up for others that one request is checked for (an evening's dozen).
 MAX_ORGANISED = 50
 
@@ -37,13 +33,8 @@ class OrganisedTable:
 
 def organiser_cookies(request: Request) -> list[tuple[str, str]]:
     """``(table id, Red's key)`` of the tables this browser set up for others (unchecked),
-    the newest ``MAX_ORGANISED`` (browsers send cookies oldest first)."""
-    found = []
-    for name, value in request.cookies.items():
-        match = _ORGANISER_COOKIE.fullmatch(name)
-        if match and value:
-            found.append((match[1], value))
-    return found[-MAX_ORGANISED:]
+    the newest ``MAX_ORGANISED``."""
+    return table_cookies(request, ORGANISER_COOKIE_PREFIX, MAX_ORGANISED)
 
 
 async def organised_tables(service: TableService, request: Request) -> list[OrganisedTable]:
