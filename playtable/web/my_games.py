@@ -218,6 +218,8 @@ async def _organised_rows(request: Request) -> list[dict[str, Any]]:
                 "table": table,
                 "running": organised.running,
                 "title": game_title(table["game"], catalog),
+                "rematch": organised.rematch,
+                "rematch_number": format_decimal(organised.rematch, locale=lang),
                 "summary": settings_summary(table["game"], table["options"], catalog),
                 "time_control": time_control_text(request, table),
                 "red": seat_text(request, table, "red"),

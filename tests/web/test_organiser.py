@@ -135,17 +135,27 @@ def test_my_games_lists_the_tables_set_up_for_others_with_their_players_and_resu
         blue.until_state(lambda t: t["seats"]["red"].get("nickname") == "Jana")
         blue.send("resign")
         red.until_state(lambda t: t["outcome"] is not None)
+        # and they play again: the rematch is the evening's too (its seats come from these)
+        red.send("rematch")
+        blue.until_state(lambda t: t["offers"]["rematch"] == ["red"])
+        blue.send("rematch")
+        _, finished = red.until_state(lambda t: t["rematch_id"] is not None)
+        rematch_id = finished["rematch_id"]
     client.cookies.clear()
     client.cookies.update(organiser)
     evening = client.get("/games").text
     section = evening.split('id="organised-list"')[1]
-    # the game still waiting for its Blue first, then the finished one with its result
-    assert section.index(second) < section.index(first)
+    # the games still running first (the one waiting for its Blue), then the finished one
     row = section.split(f'data-table="{first}"')[1].split("</li>")[0]
     assert "Blue resigned. Red wins." in row
     assert '<bdi dir="auto">Jana</bdi> (Red)' in row
     assert '<bdi dir="auto">&lt;b&gt;Petr&lt;/b&gt;</bdi> (Blue)' in row and "<b>Petr" not in row
     assert f"/t/{first}/watch" in row and f"/t/{first}/watch?projector=1" in row
+    # the rematch, running, comes first of all, named so, without links to hand out
+    assert section.index(rematch_id) < section.index(second) < section.index(first)
+    again = section.split(f'data-table="{rematch_id}"')[1].split("</li>")[0]
+    assert "Dots and Boxes · Rematch</a>" in again and "Red to move" in again
+    assert f"/t/{rematch_id}/links" not in again
     # in Czech, as the table page says a result
     assert "Modrý se vzdal. Vítězí Červený." in client.get("/cs/games").text
     # a browser that did not set them up sees none of it
