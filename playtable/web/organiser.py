@@ -8,17 +8,29 @@ which only this page reads.
 from __future__ import annotations
 
 from starlette.requests import Request
-from starlette.responses import Response
+from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
+from playtable.games import PLAYERS
 from playtable.tables import TableNotFound, TableService
 from playtable.web import home
+from playtable.web.budgets import Budget, over_budget
 from playtable.web.errors import error_page, table_not_found
 from playtable.web.links import organiser_token_from
 from playtable.web.presentation import game_title, settings_summary
 from playtable.web.qr import qr_svg
 from playtable.web.templating import gettext_for, page_url, render
 from playtable.web.timing import time_control_text
+
+
+async def _organiser_of(service: TableService, table_id: str, token: str | None) -> bool:
+    """Whether ``token`` (this browser's organiser cookie) still opens Red's seat; raises
+    :class:`TableNotFound`."""
+    if await service.seat_of(table_id, token) == "red":
+        return True
+    if not await service.exists(table_id):
+        raise TableNotFound(table_id)
+    return False
 
 
 async def players_links(request: Request) -> Response:
@@ -29,10 +41,7 @@ async def players_links(request: Request) -> Response:
     _ = catalog.gettext
     token = organiser_token_from(request, table_id)
     try:
-        red = await service.seat_of(table_id, token)
-        if red != "red":
-            if not await service.exists(table_id):
-                raise TableNotFound(table_id)
+        if not await _organiser_of(service, table_id, token):
             return error_page(
                 request,
                 403,
@@ -64,6 +73,8 @@ async def players_links(request: Request) -> Response:
             "red_qr": qr_svg(red_link),
             "blue_link": blue_link,
             "blue_qr": qr_svg(blue_link) if blue_link else None,
+            "seats": table["seats"],
+            "status_url": request.url_for("players_status", table_id=table_id).path,
             "watch": page_url(request, request.url_for("watch", table_id=table_id).path),
             # the evening's next table alike, set up the same way
             "same_settings": f"{page_url(request, '/')}?{same}&seat={home.NOBODY}",
@@ -74,8 +85,36 @@ async def players_links(request: Request) -> Response:
     )
 
 
+async def players_status(request: Request) -> Response:
+    """``/t/{id}/links/status``: whether each player is at the table, for the links page to
+    show as they arrive (polled while it is in view); the organiser's cookie only."""
+    table_id = request.path_params["table_id"]
+    service: TableService = request.app.state.service
+    wait = await over_budget(request, Budget.READS)
+    if wait is not None:
+        return JSONResponse(
+            {"error": "too many requests", "code": "rate_limited", "retry_after": wait},
+            status_code=429,
+            headers={"Retry-After": str(wait)},
+        )
+    try:
+        if not await _organiser_of(service, table_id, organiser_token_from(request, table_id)):
+            return JSONResponse({"error": "not this browser's table", "code": "forbidden"}, 403)
+        seats = (await service.snapshot(table_id, None))["seats"]
+    except TableNotFound:
+        return JSONResponse({"error": "no such table", "code": "not_found"}, 404)
+    return JSONResponse(
+        {
+            p: {"taken": bool(seats[p]["taken"]), "online": bool(seats[p]["online"])}
+            for p in PLAYERS
+        },
+        headers={"Cache-Control": "no-store"},
+    )
+
+
 routes: list[BaseRoute] = [
     Route("/t/{table_id}/links", players_links, methods=["GET", "HEAD"], name="players_links"),
+    Route("/t/{table_id}/links/status", players_status, methods=["GET"], name="players_status"),
 ]
 
-__all__ = ["players_links", "routes"]
+__all__ = ["players_links", "players_status", "routes"]

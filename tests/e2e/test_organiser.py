@@ -23,6 +23,8 @@ def test_the_organiser_hands_out_both_links_and_watches(browser: Browser, server
     organiser = browser.new_context(permissions=["clipboard-read", "clipboard-write"]).new_page()
     set_up_for_two(organiser, server_url)
     expect(organiser.get_by_role("heading", level=1)).to_have_text("Links for the players")
+    expect(organiser.locator("#red-here")).to_have_text("Red is not at the table.")
+    expect(organiser.locator("#blue-here")).to_have_text("The seat is free: send the invitation.")
     red_link = organiser.locator("#red-url").input_value()
     blue_link = organiser.locator("#blue-url").input_value()
     # Copy puts Blue's invitation on the clipboard and says so under its own field
@@ -42,7 +44,11 @@ def test_the_organiser_hands_out_both_links_and_watches(browser: Browser, server
     expect(red.locator("#player-blue .player__presence")).to_have_attribute(
         "data-presence", "online", timeout=TIMEOUT
     )
-    # the organiser's page, loaded again, has nothing left to hand out for Blue
+    # the organiser's page, left open, sees them arrive and puts the invitation away
+    expect(organiser.locator("#red-here")).to_have_text("Red is at the table.", timeout=TIMEOUT)
+    expect(organiser.locator("#blue-here")).to_have_text("Blue is at the table.")
+    expect(organiser.locator("#blue-handout")).to_be_hidden()
+    # and loaded again, has nothing left to hand out for Blue
     organiser.reload()
     expect(organiser.locator("#blue-taken")).to_have_text("Blue has taken the seat.")
     expect(organiser.locator("#blue-url")).to_have_count(0)

@@ -82,7 +82,15 @@ def test_the_links_page_is_in_the_organisers_language(client: TestClient) -> Non
 def test_only_the_browser_that_set_it_up_sees_the_links(client: TestClient) -> None:
     where = set_up(client)
     table_id = where.split("/")[2]
+    status = client.get(f"{where}/status")
+    assert status.status_code == 200 and status.headers["cache-control"] == "no-store"
+    assert status.json() == {
+        "red": {"taken": True, "online": False},
+        "blue": {"taken": False, "online": False},
+    }
     client.cookies.clear()
+    assert client.get(f"{where}/status").status_code == 403
+    assert client.get("/t/nosuchtable/links/status").status_code == 404
     refused = client.get(where)
     assert refused.status_code == 403 and "No links here" in refused.text
     assert client.get("/t/nosuchtable/links").status_code == 404
