@@ -209,7 +209,7 @@ async def _organised_rows(request: Request) -> list[dict[str, Any]]:
         if table["outcome"] is not None:
             status = result_words(table["outcome"], catalog, lang)
         elif not table["seats"]["blue"]["taken"]:
-            status = _("%(player)s (seat free)") % {"player": _("Blue")}
+            status = _("Waiting for Blue to take the seat")
         else:
             mover = _("Red") if table["to_move"] == "red" else _("Blue")
             status = _("%(player)s to move") % {"player": mover}

@@ -118,7 +118,9 @@ def test_my_games_lists_the_tables_set_up_for_others_with_their_players_and_resu
     waiting = client.get("/games").text
     assert "Tables you set up for others" in waiting
     assert waiting.count('href="/t/' + first + '/links"') == 1
-    assert "Blue (seat free)" in waiting
+    row = waiting.split(f'data-table="{second}"')[1].split("</li>")[0]
+    assert "Blue (seat free)" in row  # who sits where, and how the game stands: said once each
+    assert f'id="result-{second}">Waiting for Blue to take the seat</p>' in row
     # the players of the first table sit down, name themselves, and Blue resigns
     page = client.get(f"/t/{first}/links").text
     red_path = link(page, "red-url").removeprefix("http://testserver")
