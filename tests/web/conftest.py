@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterator
-from contextlib import AbstractContextManager
+from contextlib import AbstractContextManager, ExitStack, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -83,6 +83,27 @@ def claim(client: TestClient, table: Table) -> str:
     assert token
     client.cookies.clear()
     return token
+
+
+@contextmanager
+def two_players(client: TestClient, **table: Any) -> Iterator[tuple[Table, Socket, Socket]]:
+    """A table (``table``: :func:`create_table`'s settings, a Dots table by default) with red
+    and blue seated and both sockets joined and settled."""
+    created = create_table(client, seat="red", **table)
+    blue_token = claim(client, created)
+    with ExitStack() as stack:
+        red = Socket(stack.enter_context(connect(client, created.id, created.token)))
+        red.join()
+        blue = Socket(stack.enter_context(connect(client, created.id, blue_token)))
+        blue.join()
+        # Both see both online before the test begins.
+        for socket in (red, blue):
+            socket.until_state(
+                lambda t: t["seats"]["red"]["online"] and t["seats"]["blue"]["online"]
+            )
+            socket.alive()
+        created.urls["blue_token"] = blue_token
+        yield created, red, blue
 
 
 class Socket:

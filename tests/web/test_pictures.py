@@ -9,8 +9,7 @@ import xml.etree.ElementTree as ET
 from PIL import Image
 from starlette.testclient import TestClient
 
-from tests.web.conftest import BLUE_WINS, Table, claim, create_table
-from tests.web.test_socket import two_players
+from tests.web.conftest import BLUE_WINS, Table, claim, create_table, two_players
 
 
 def play_blue_wins(client: TestClient) -> Table:

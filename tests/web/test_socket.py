@@ -6,8 +6,7 @@ import json
 import logging
 import re
 import time
-from collections.abc import Iterator
-from contextlib import ExitStack, contextmanager
+from contextlib import ExitStack
 from typing import Any
 
 import pytest
@@ -15,32 +14,21 @@ from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
 from playtable.tables import presence as presence_module
-from tests.web.conftest import BLUE_WINS, DOTS, Socket, Table, claim, connect, create_table
+from tests.web.conftest import (
+    BLUE_WINS,
+    DOTS,
+    Socket,
+    Table,
+    claim,
+    connect,
+    create_table,
+    two_players,
+)
 
 TABLE_KEYS = {
     "id", "game", "options", "version", "ply", "moves", "movers", "to_move", "outcome", "you",
     "seats", "spectators", "offers", "rematch_id", "invite_url", "watch_url", "view", "clock",
 }  # fmt: skip
-
-
-@contextmanager
-def two_players(client: TestClient) -> Iterator[tuple[Table, Socket, Socket]]:
-    """A Dots table with red and blue seated and both sockets joined and settled."""
-    table = create_table(client, seat="red")
-    blue_token = claim(client, table)
-    with ExitStack() as stack:
-        red = Socket(stack.enter_context(connect(client, table.id, table.token)))
-        red.join()
-        blue = Socket(stack.enter_context(connect(client, table.id, blue_token)))
-        blue.join()
-        # Both see both online before the test begins.
-        for socket in (red, blue):
-            socket.until_state(
-                lambda t: t["seats"]["red"]["online"] and t["seats"]["blue"]["online"]
-            )
-            socket.alive()
-        table.urls["blue_token"] = blue_token
-        yield table, red, blue
 
 
 def version_of(client: TestClient, table: Table) -> int:

@@ -8,7 +8,7 @@ import re
 import pytest
 from starlette.testclient import TestClient
 
-from tests.web.conftest import DOTS, Socket, Table, claim, connect, create_table
+from tests.web.conftest import DOTS, Socket, Table, claim, connect, two_players
 
 FORM = {
     "game": "dots",
@@ -203,15 +203,11 @@ def test_a_finished_timed_table_carries_its_clock_history_and_a_running_one_does
     carries each mover's time left after each move, the record's [%clk] to the tenth, a
     take-back's moves left out as the record leaves them out; never while it runs, nor in a
     move's patch before the last."""
-    table = create_table(client, seat="red", time_control={"kind": "realtime", "minutes": 5})
-    blue_token = claim(client, table)
-    with (
-        connect(client, table.id, table.token) as red_session,
-        connect(client, table.id, blue_token) as blue_session,
+    with two_players(client, time_control={"kind": "realtime", "minutes": 5}) as (
+        table,
+        red,
+        blue,
     ):
-        red, blue = Socket(red_session), Socket(blue_session)
-        red.join()
-        blue.join()
         red.send("move", ply=0, move="a2-b2")
         blue.until_state(lambda t: t["ply"] == 1)
         blue.send("move", ply=1, move="b1-b2")  # a box: blue moves again
@@ -242,15 +238,7 @@ def test_a_finished_timed_table_carries_its_clock_history_and_a_running_one_does
 
 
 def test_a_finished_untimed_table_has_no_clock_history(client: TestClient) -> None:
-    table = create_table(client, seat="red")
-    blue_token = claim(client, table)
-    with (
-        connect(client, table.id, table.token) as red_session,
-        connect(client, table.id, blue_token) as blue_session,
-    ):
-        red, blue = Socket(red_session), Socket(blue_session)
-        red.join()
-        blue.join()
+    with two_players(client) as (_, red, blue):
         red.send("move", ply=0, move="a2-b2")
         blue.until_state(lambda t: t["ply"] == 1)
         blue.send("resign")
