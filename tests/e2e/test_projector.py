@@ -51,6 +51,12 @@ def test_the_projector_view_fills_the_screen_and_follows_the_game(
     hall.locator("#projector-toggle").click()
     expect(hall.locator(".site-header")).to_be_visible()
     assert "projector" not in hall.url
+    # in full screen, Escape leaves both (a browser that passes the key on, as this one does)
+    hall.locator("#projector-toggle").click()
+    hall.wait_for_function("() => document.fullscreenElement !== null")
+    hall.keyboard.press("Escape")
+    expect(hall.locator(".site-header")).to_be_visible()
+    assert hall.evaluate("document.fullscreenElement") is None
     # opened from the address, it is a projector again, and into the rematch
     hall.goto(f"{server_url}/t/{table_id(red)}/watch?projector=1")
     wait_ready(hall)

@@ -50,10 +50,13 @@ export function setUpProjector() {
     }
   });
   document.addEventListener("keydown", (event) => {
-    if (event.key === "Escape" && inProjectorView() && !document.fullscreenElement) {
-      show(false);
-      button.focus();
-    }
+    if (event.key !== "Escape" || !inProjectorView()) return;
+    // (a browser keeps Escape for itself in full screen, and leaving it ends the view; one
+    // that passes the key on gets here)
+    fullScreen = false;
+    if (document.fullscreenElement) document.exitFullscreen().catch(() => {});
+    show(false);
+    button.focus();
   });
   if (new URLSearchParams(window.location.search).get("projector") === "1") show(true);
 }
