@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, cast
 
-from playtable.games import GameError, Outcome, Player, Termination, other
+from playtable.games import PLAYERS, GameError, Outcome, Player, Termination, other
 from playtable.store import KEEP, Change, MoveRow, NewTable
 from playtable.store.rows import Keep
 from playtable.tables import clocks, errors
@@ -111,7 +111,9 @@ def decided(
     changes: dict[str, Any] = {"version": table.version + 1, "offers": offers.to_json()}
     if seat is not None:
         changes["seats"] = {**before.seats, seat[0]: seat[1]}
-        changes["seated_at"] = seat[2]
+        # when the second seat was taken (the clocks may run): a table set up for two others
+        # has both free, and its first seat taken starts nothing
+        changes["seated_at"] = seat[2] if len(changes["seats"]) == len(PLAYERS) else None
     if rekey is not None:  # the same seat, a new key (seating.new_seat_key)
         changes["seats"] = {**before.seats, rekey[0]: rekey[1]}
     if not isinstance(stored_outcome, Keep):

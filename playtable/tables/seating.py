@@ -24,8 +24,8 @@ class TablePlan:
 
     game: str
     options: Mapping[str, Any]
-    player: Player  # the creator's seat
-    token: str  # the creator's seat token
+    player: Player | None  # the creator's seat (None: set up for two others)
+    token: str | None  # the creator's seat token
     seats: Mapping[Player, str]
     bots: Mapping[Player, str]
     time_control: clocks.TimeControl
@@ -79,4 +79,13 @@ def plan(
     )
 
 
-__all__ = ["SEAT_CHOICES", "TablePlan", "plan"]
+def for_others(
+    game: str, options: Mapping[str, Any], time_control: clocks.TimeControl, now: datetime
+) -> TablePlan:
+    """A new table for two other players (a club's organiser sets it up): both seats free,
+    each to be taken with its own invitation; raises :class:`SettingsError`."""
+    loaded = games.load(game, options)
+    return TablePlan(loaded.name, loaded.options(), None, None, {}, {}, time_control, None, now)
+
+
+__all__ = ["SEAT_CHOICES", "TablePlan", "for_others", "plan"]

@@ -21,7 +21,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import dataclasses
-import hmac
 import logging
 import weakref
 from collections import OrderedDict
@@ -32,7 +31,7 @@ from typing import Any
 
 from playtable import games
 from playtable.bus import Bus, Subscription
-from playtable.games import PLAYERS, Player
+from playtable.games import Player
 from playtable.games.records import GameRecord
 from playtable.store import Store
 from playtable.tables import clocks, decisions, downtime, seating, takeback, tokens, views
@@ -44,6 +43,7 @@ from playtable.tables.computer import Computer
 from playtable.tables.decisions import Decision
 from playtable.tables.errors import NOT_A_QUICK_MESSAGE, Busy, Illegal, TableError, TableNotFound
 from playtable.tables.events import QUICK_MESSAGES, QuickMessage
+from playtable.tables.invitations import Invitations
 from playtable.tables.pool import BotPool, BotSettings
 from playtable.tables.presence import TablePresence
 from playtable.tables.rematch import RematchSeats
@@ -86,7 +86,7 @@ class TableService:
         self.store = store
         self.bus = bus
         self.links = links
-        self._secret = secret
+        self.invitations = Invitations(secret)
         self.announcer = Announcer(bus, links, clock)
         self.presence = TablePresence(bus.presence, self.announcer, self.load, self._lock)
         self._locks: weakref.WeakValueDictionary[str, asyncio.Lock] = weakref.WeakValueDictionary()
@@ -104,17 +104,8 @@ class TableService:
         return self.computer.pool
 
     # -- secrets and links -------------------------------------------------------------------
-    def invite_token(self, table_id: str) -> str:
-        # Derived from the server secret rather than stored, so the store keeps only its hash
-        # and yet a seated player can be shown the invitation link at any time.
-        return tokens.derive(self._secret, f"invite:{table_id}")
-
-    def is_invite(self, table_id: str, invite_token: str) -> bool:
-        """Whether ``invite_token`` is this table's invitation (constant-time compare)."""
-        return hmac.compare_digest(invite_token.encode(), self.invite_token(table_id).encode())
-
     def invite_url(self, table_id: str) -> str:
-        return self.links.invite(table_id, self.invite_token(table_id))
+        return self.links.invite(table_id, self.invitations.table(table_id))
 
     async def rematch_url(self, table_id: str, token: str | None) -> str | None:
         """The seat link at the rematch table for the holder of ``token``, once there is one."""
@@ -136,16 +127,27 @@ class TableService:
         """A new table with its creator in ``seat`` (see :func:`seating.plan`); raises
         :class:`SettingsError`. Against the computer, it plays first if its seat is red."""
         plan = seating.plan(game, options, seat, bot, time_control, self.clock())
+        table_id = await self._insert(plan)
+        if plan.deadline is not None:
+            self.on_deadline(plan.deadline)
+        if plan.bots:
+            self.pool.start()  # the player's first move must not wait for a spawn
+            self.computer.check(await self.load(table_id))
+        assert plan.player is not None and plan.token is not None
+        return CreatedTable(table_id, plan.player, plan.token, self.invitations.table(table_id))
+
+    async def set_up_for_others(
+        self, game: str, options: Mapping[str, Any], control: clocks.TimeControl
+    ) -> str:
+        """A table with both seats free, each for its own invitation; its id."""
+        return await self._insert(seating.for_others(game, options, control, self.clock()))
+
+    async def _insert(self, plan: seating.TablePlan) -> str:
         for _ in range(ATTEMPTS):
             table_id = tokens.new_table_id()
-            invite = self.invite_token(table_id)
-            if await self.store.create_table(plan.table(table_id, tokens.hash_token(invite))):
-                if plan.deadline is not None:
-                    self.on_deadline(plan.deadline)
-                if plan.bots:
-                    self.pool.start()  # the player's first move must not wait for a spawn
-                    self.computer.check(await self.load(table_id))
-                return CreatedTable(table_id, plan.player, plan.token, invite)
+            invite = tokens.hash_token(self.invitations.table(table_id))
+            if await self.store.create_table(plan.table(table_id, invite)):
+                return table_id
         raise RuntimeError("could not find a free table id")
 
     async def seat_at(self, table_id: str, token: str | None) -> tuple[bool, Player | None]:
@@ -160,20 +162,22 @@ class TableService:
         return (await self.seat_at(table_id, token))[1] if token else None
 
     async def claim_invite(self, table_id: str, invite_token: str) -> tuple[Player, str] | None:
-        """Seat the bearer of the invitation in the free seat: ``(seat, seat token)``;
-        ``None`` when the token is wrong, the table unknown, or no seat is free any more."""
+        """Seat the bearer of the invitation in the free seat (or the seat it is for):
+        ``(seat, seat token)``; ``None`` for a wrong token or table, or no such seat free."""
+        invitation = self.invitations.opened_by(table_id, invite_token)
+        if invitation is None:
+            return None
         async with self._lock(table_id):
             for _ in range(ATTEMPTS):
                 try:
                     table = await self.load(table_id)
                 except TableNotFound:
                     return None
-                if not tokens.matches(invite_token, table.row.invite_hash):
+                player = invitation.free_seat(table.row.seats)
+                stored = table.row.invite_hash  # the table's own invitation is also stored
+                if player is None or not (invitation.seat or tokens.matches(invite_token, stored)):
                     return None
-                free = [p for p in PLAYERS if p not in table.row.seats]
-                if not free:
-                    return None
-                player, token = free[0], tokens.new_token()
+                token = tokens.new_token()
                 seated = decisions.take_seat(table, player, tokens.hash_token(token), self.clock())
                 if await self._commit(seated):
                     return player, token
@@ -278,7 +282,7 @@ class TableService:
         seats = RematchSeats(
             fresh_id=tokens.new_table_id(),
             seat_hash=lambda old, new_id: tokens.hash_token(tokens.rematch_token(old, new_id)),
-            invite_hash=lambda new_id: tokens.hash_token(self.invite_token(new_id)),
+            invite_hash=lambda new_id: tokens.hash_token(self.invitations.table(new_id)),
             now=self.clock(),
         )
         return await self._change(table_id, lambda t: rematches.rematch(t, token, seats))
@@ -343,15 +347,11 @@ class TableService:
     # -- the machinery ----------------------------------------------------------------------
     def observed(self, message: Mapping[str, Any]) -> None:
         """A bus message told of a version of a table, made by its events: bring the cached
-        position up to it, or drop it if it is older; and keep its public version for the
-        next patch and the joins (:meth:`Announcer.observed`).
-
-        With several processes, players of one table alternate between them, so nearly every
-        move is news from another process. A single move right after the cached version is
-        played on the cached position (the next request reads only the table's row, which
-        it does anyway, instead of every move again); anything else drops the cache, which
-        spares the next request a commit doomed to fail its compare-and-set.
-        """
+        position up to it, or drop it if it is older; keep its public version for the next
+        patch and the joins (:meth:`Announcer.observed`). With several processes nearly every
+        move is news from another one: a single move after the cached version is played on
+        the cached position (the next request then reads only the row); anything else drops
+        the cache, sparing the next request a commit doomed to fail its compare-and-set."""
         self.announcer.observed(message)
         table_id, version = message.get("table_id"), message.get("version")
         cached = self._cache.get(table_id) if isinstance(table_id, str) else None

@@ -197,9 +197,13 @@ async def create_table(request: Request) -> Response:
             if seat == NOBODY and bot is not None:
                 raise FormError(N_("To play the computer, choose your colour."))
             control = time_control_from_form(values)
-            created = await request.app.state.service.create_table(
-                game, options, "red" if seat == NOBODY else seat, bot=bot, time_control=control
-            )
+            service = request.app.state.service
+            if seat == NOBODY:
+                table_id = await service.set_up_for_others(game, options, control)
+            else:
+                created = await service.create_table(
+                    game, options, seat, bot=bot, time_control=control
+                )
         except GameError as exc:
             # A game's error is a catalog message: said in the page's language.
             return await _home(
@@ -208,10 +212,10 @@ async def create_table(request: Request) -> Response:
     finally:
         await form.close()
     if seat == NOBODY:
-        # Red's key stays with the players' links page: this browser is not seated
-        links = page_url(request, request.url_for("players_links", table_id=created.id).path)
+        # this browser is seated nowhere: its key opens the players' links page
+        links = page_url(request, request.url_for("players_links", table_id=table_id).path)
         response = RedirectResponse(links, status_code=303)
-        set_organiser_cookie(response, request, created.id, created.seat_token)
+        set_organiser_cookie(response, request, table_id, service.invitations.organiser(table_id))
         return response
     response = RedirectResponse(request.url_for("table", table_id=created.id).path, status_code=303)
     set_seat_cookie(response, request, created.id, created.seat_token)

@@ -66,10 +66,10 @@ def table_cookies(connection: HTTPConnection, prefix: str, most: int) -> list[tu
     return found[-most:]
 
 
-# A table set up for two other players (the home form's "Neither"): this browser keeps Red's
-# key under another name, read only by the players' links page (playtable.web.organiser), so
-# that it is not seated at the table nor lists the game as its own. A club evening's links
-# are handed out within days.
+# A table set up for two other players (the home form's "Neither"): this browser keeps the
+# table's organiser key (tables/invitations.py), read only by the players' links page
+# (playtable.web.organiser) and My games; it opens no seat. A club evening's links are handed
+# out within days.
 ORGANISER_COOKIE_PREFIX = "po_"
 ORGANISER_COOKIE_LIFETIME = 14 * 24 * 3600
 
@@ -83,7 +83,8 @@ def set_organiser_cookie(
 
 
 def organiser_token_from(connection: HTTPConnection, table_id: str) -> str | None:
-    """Red's key at a table this browser set up for two other players, if any (unchecked)."""
+    """The organiser's key of a table this browser set up for two other players (or, set up
+    before the seats had invitations of their own, Red's key), if any (unchecked)."""
     return connection.cookies.get(f"{ORGANISER_COOKIE_PREFIX}{table_id}") or None
 
 

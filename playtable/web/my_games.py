@@ -208,6 +208,10 @@ async def _organised_rows(request: Request) -> list[dict[str, Any]]:
         table = organised.table
         if table["outcome"] is not None:
             status = result_words(table["outcome"], catalog, lang)
+        elif not (table["seats"]["red"]["taken"] or table["seats"]["blue"]["taken"]):
+            status = _("Waiting for both players to take their seats")
+        elif not table["seats"]["red"]["taken"]:
+            status = _("Waiting for Red to take the seat")
         elif not table["seats"]["blue"]["taken"]:
             status = _("Waiting for Blue to take the seat")
         else:

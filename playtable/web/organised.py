@@ -1,8 +1,8 @@
 """The tables this browser set up for two other players (the home form's colour "Neither").
 
-Each is a cookie, ``po_{table_id}``, holding Red's key
-(:func:`playtable.web.links.set_organiser_cookie`); My games lists those whose key still opens
-Red's seat, with their players and results. The players' links page itself is
+Each is a cookie, ``po_{table_id}``, holding the table's organiser key
+(:func:`playtable.web.links.set_organiser_cookie`); My games lists those tables, with their
+players and results, and the rematches their players made. The players' links page itself is
 :mod:`playtable.web.organiser`.
 """
 
@@ -15,7 +15,7 @@ from typing import Any
 
 from starlette.requests import Request
 
-from playtable.tables import TableNotFound, TableService, tokens
+from playtable.tables import TableNotFound, TableService
 from playtable.web.links import ORGANISER_COOKIE_PREFIX, table_cookies
 
 #: The most tables set up for others that one request is checked for (an evening's dozen).
@@ -33,21 +33,33 @@ class OrganisedTable:
     rematch: int = 0
 
 
+async def organiser_of(service: TableService, table_id: str, token: str | None) -> bool:
+    """Whether ``token`` (this browser's organiser cookie) is the table's organiser key, or
+    Red's key at a table set up before the seats had invitations of their own (while it
+    still opens Red's seat); raises :class:`TableNotFound`."""
+    exists, seat = await service.seat_at(table_id, token)
+    if not exists:
+        raise TableNotFound(table_id)
+    return service.invitations.is_organiser(table_id, token) or seat == "red"
+
+
 def organiser_cookies(request: Request) -> list[tuple[str, str]]:
-    """``(table id, Red's key)`` of the tables this browser set up for others (unchecked),
+    """``(table id, organiser key)`` of the tables this browser set up for others (unchecked),
     the newest ``MAX_ORGANISED``."""
     return table_cookies(request, ORGANISER_COOKIE_PREFIX, MAX_ORGANISED)
 
 
 async def organised_tables(service: TableService, request: Request) -> list[OrganisedTable]:
-    """The tables this browser set up for two other players whose key still opens Red's seat,
-    and the rematches their players made of them (the seats of a rematch are derived from
-    the last table's keys, so Red's key finds them too): the running ones first, then the
-    finished; the last played first within each. At most ``MAX_ORGANISED`` tables are read."""
+    """The tables this browser set up for two other players (:func:`organiser_of`), and the
+    rematches their players made of them: the running ones first, then the finished; the
+    last played first within each. At most ``MAX_ORGANISED`` tables are read."""
     tables: list[OrganisedTable] = []
     for table_id, token in organiser_cookies(request):
-        if await service.seat_of(table_id, token) != "red":
-            continue  # Red has made a new link since: the links are no longer this browser's
+        try:
+            if not await organiser_of(service, table_id, token):
+                continue  # not this browser's, or (Red's key) Red has made a new link since
+        except TableNotFound:
+            continue
         rematch = 0
         next_id: str | None = table_id
         while next_id is not None and len(tables) < MAX_ORGANISED:
@@ -59,13 +71,15 @@ async def organised_tables(service: TableService, request: Request) -> list[Orga
             tables.append(
                 OrganisedTable(table, table["outcome"] is None, loaded.last_played, rematch)
             )
-            next_id = table.get("rematch_id")
-            if next_id is not None:
-                token = tokens.rematch_token(token, next_id)
-                if await service.seat_of(next_id, token) is None:
-                    break  # the rematch's seats are not from these keys: not this evening's
+            next_id = table.get("rematch_id")  # made by the table's own players
             rematch += 1
     return sorted(tables, key=lambda t: (not t.running, -t.last_played.timestamp()))
 
 
-__all__ = ["MAX_ORGANISED", "OrganisedTable", "organised_tables", "organiser_cookies"]
+__all__ = [
+    "MAX_ORGANISED",
+    "OrganisedTable",
+    "organised_tables",
+    "organiser_cookies",
+    "organiser_of",
+]

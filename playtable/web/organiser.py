@@ -1,8 +1,9 @@
 """The players' links of a table set up for two other people (a club's organiser: the home
-form's colour "Neither"): ``/t/{id}/links`` shows Red's seat link and Blue's invitation, as
-text and QR codes, to hand out. The browser that set the table up sits at neither seat: it
-keeps Red's key in a cookie of its own (:func:`playtable.web.links.set_organiser_cookie`),
-which only this page reads.
+form's colour "Neither"): ``/t/{id}/links`` shows each seat's own invitation, as text and a QR
+code, to hand out. Opening one takes nothing; its button seats the first to press it, in that
+seat only, so a link seen by a second person (a QR code on the organiser's screen) seats
+nobody else. The browser that set the table up sits at neither seat: it keeps the table's
+organiser key in a cookie of its own (:func:`playtable.web.links.set_organiser_cookie`).
 """
 
 from __future__ import annotations
@@ -11,26 +12,17 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
-from playtable.games import PLAYERS
+from playtable.games import PLAYERS, Player
 from playtable.tables import TableNotFound, TableService
 from playtable.web import home
 from playtable.web.budgets import Budget, over_budget
 from playtable.web.errors import error_page, table_not_found
 from playtable.web.links import organiser_token_from
+from playtable.web.organised import organiser_of
 from playtable.web.presentation import game_title, settings_summary
 from playtable.web.qr import qr_svg
 from playtable.web.templating import gettext_for, page_url, render
 from playtable.web.timing import time_control_text
-
-
-async def _organiser_of(service: TableService, table_id: str, token: str | None) -> bool:
-    """Whether ``token`` (this browser's organiser cookie) still opens Red's seat; raises
-    :class:`TableNotFound`."""
-    if await service.seat_of(table_id, token) == "red":
-        return True
-    if not await service.exists(table_id):
-        raise TableNotFound(table_id)
-    return False
 
 
 async def players_links(request: Request) -> Response:
@@ -41,7 +33,7 @@ async def players_links(request: Request) -> Response:
     _ = catalog.gettext
     token = organiser_token_from(request, table_id)
     try:
-        if not await _organiser_of(service, table_id, token):
+        if not await organiser_of(service, table_id, token):
             return error_page(
                 request,
                 403,
@@ -52,14 +44,22 @@ async def players_links(request: Request) -> Response:
     except TableNotFound:
         return table_not_found(request)
     assert token is not None
-    red_link = str(request.url_for("seat_link", table_id=table_id, token=token))
-    blue_link = (
-        None  # taken: nothing left to hand out
-        if table["seats"]["blue"]["taken"]
-        else str(
-            request.url_for("join_link", table_id=table_id, invite=service.invite_token(table_id))
+
+    def handout(player: Player) -> str | None:
+        """The seat's invitation while it is free (taken: nothing left to hand out)."""
+        if table["seats"][player]["taken"]:
+            return None
+        invite = service.invitations.seat(table_id, player)
+        return str(request.url_for("join_link", table_id=table_id, invite=invite))
+
+    red_link, red_invites = handout("red"), True
+    if red_link is None and not service.invitations.is_organiser(table_id, token):
+        # set up before Red's invitation: this browser holds Red's key, its link to hand out
+        red_link, red_invites = (
+            str(request.url_for("seat_link", table_id=table_id, token=token)),
+            False,
         )
-    )
+    blue_link = handout("blue")
     spec = (table.get("clock") or {}).get("spec")
     same = home.same_settings_query(table["game"], table["options"], spec)
     return render(
@@ -70,7 +70,8 @@ async def players_links(request: Request) -> Response:
             "summary": settings_summary(table["game"], table["options"], catalog),
             "time_control": time_control_text(request, table),
             "red_link": red_link,
-            "red_qr": qr_svg(red_link),
+            "red_qr": qr_svg(red_link) if red_link else None,
+            "red_invites": red_invites,
             "blue_link": blue_link,
             "blue_qr": qr_svg(blue_link) if blue_link else None,
             "seats": table["seats"],
@@ -98,7 +99,7 @@ async def players_status(request: Request) -> Response:
             headers={"Retry-After": str(wait)},
         )
     try:
-        if not await _organiser_of(service, table_id, organiser_token_from(request, table_id)):
+        if not await organiser_of(service, table_id, organiser_token_from(request, table_id)):
             return JSONResponse({"error": "not this browser's table", "code": "forbidden"}, 403)
         seats = (await service.snapshot(table_id, None))["seats"]
     except TableNotFound:

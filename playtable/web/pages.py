@@ -14,6 +14,7 @@ from starlette.routing import BaseRoute, Mount, Route
 
 from playtable.games import PLAYERS
 from playtable.tables import AnalysisRefused, TableNotFound
+from playtable.tables.invitations import Invitation
 from playtable.web import home
 from playtable.web.budgets import Budget, over_budget
 from playtable.web.csrf import csrf_ok, csrf_token, set_csrf_cookie
@@ -35,7 +36,9 @@ from playtable.web.wire import dumps, html_safe, table_text
 
 
 # -- the table page -------------------------------------------------------------------------
-async def _table(request: Request, *, watch: bool, invite: str | None = None) -> Response:
+async def _table(
+    request: Request, *, watch: bool, invite: str | None = None, invited: Invitation | None = None
+) -> Response:
     table_id = request.path_params["table_id"]
     service = request.app.state.service
     catalog = gettext_for(request)
@@ -59,15 +62,15 @@ async def _table(request: Request, *, watch: bool, invite: str | None = None) ->
     _ = catalog.gettext
     token, new_token = csrf_token(request)  # the forms' (the abort button, the invitation's)
     invitation = None
-    if invite is not None:
-        free = [p for p in PLAYERS if not table["seats"][p]["taken"]]
-        if not free:
+    if invite is not None and invited is not None:
+        free = invited.free_seat([p for p in PLAYERS if table["seats"][p]["taken"]])
+        if free is None:
             return to_table(request, table_id)  # nobody to invite any more: just watch
         request.state.shows_invitation = True  # its language links keep it (templating.py)
         invitation = {
             "action": request.url_for("join_link", table_id=table_id, invite=invite).path,
             "csrf": token,
-            "button": _("Take the red seat") if free[0] == "red" else _("Take the blue seat"),
+            "button": _("Take the red seat") if free == "red" else _("Take the blue seat"),
         }
     title = game_title(table["game"], catalog)
     ws_url = request.url_for("table_socket", table_id=table_id).path + ("" if you else "?watch=1")
@@ -125,12 +128,13 @@ async def invitation_page(request: Request) -> Response:
     service = request.app.state.service
     if not await service.exists(table_id):
         return table_not_found(request)
-    if not service.is_invite(table_id, invite):
+    invited = service.invitations.opened_by(table_id, invite)
+    if invited is None:
         return refused(request, table_id, invitation=True)
     if await service.seat_of(table_id, seat_token_from(request, table_id)) is not None:
         return to_table(request, table_id)
     if request.method != "POST":
-        return await _table(request, watch=True, invite=invite)
+        return await _table(request, watch=True, invite=invite, invited=invited)
     form = await request.form()
     try:
         fresh = csrf_ok(request, form)

@@ -23,7 +23,7 @@ def test_the_organiser_hands_out_both_links_and_watches(browser: Browser, server
     organiser = browser.new_context(permissions=["clipboard-read", "clipboard-write"]).new_page()
     set_up_for_two(organiser, server_url)
     expect(organiser.get_by_role("heading", level=1)).to_have_text("Links for the players")
-    expect(organiser.locator("#red-here")).to_have_text("Red is not at the table.")
+    expect(organiser.locator("#red-here")).to_have_text("The seat is free: send the invitation.")
     expect(organiser.locator("#blue-here")).to_have_text("The seat is free: send the invitation.")
     red_link = organiser.locator("#red-url").input_value()
     blue_link = organiser.locator("#blue-url").input_value()
@@ -32,9 +32,9 @@ def test_the_organiser_hands_out_both_links_and_watches(browser: Browser, server
     expect(organiser.locator("#blue-status")).to_have_text("Copied")
     expect(organiser.locator("#red-status")).to_be_empty()
     assert organiser.evaluate("navigator.clipboard.readText()") == blue_link
-    # Red opens their link and sits at once; Blue takes the invitation with its button
+    # each takes the seat with their invitation's button
     red = browser.new_context().new_page()
-    red.goto(red_link)
+    accept_invitation(red, red_link)
     wait_ready(red)
     assert seat(red) == "red"
     blue = browser.new_context().new_page()
@@ -48,8 +48,10 @@ def test_the_organiser_hands_out_both_links_and_watches(browser: Browser, server
     expect(organiser.locator("#red-here")).to_have_text("Red is at the table.", timeout=TIMEOUT)
     expect(organiser.locator("#blue-here")).to_have_text("Blue is at the table.")
     expect(organiser.locator("#blue-handout")).to_be_hidden()
-    # and loaded again, has nothing left to hand out for Blue
+    expect(organiser.locator("#red-handout")).to_be_hidden()
+    # and loaded again, has nothing left to hand out
     organiser.reload()
+    expect(organiser.locator("#red-taken")).to_have_text("Red has taken the seat.")
     expect(organiser.locator("#blue-taken")).to_have_text("Blue has taken the seat.")
     expect(organiser.locator("#blue-url")).to_have_count(0)
     # and watching the game is watching: no seat, both players shown online

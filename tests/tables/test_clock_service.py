@@ -153,6 +153,33 @@ async def test_a_first_move_that_never_comes_aborts_the_table(
     assert outcome == {"winner": None, "reason": "aborted"}
 
 
+async def test_a_table_set_up_for_others_starts_no_clock_until_both_have_sat_down(
+    store: Store, clock: StepClock
+) -> None:
+    """A club's organiser sets a table up for two others (both seats free, each with its own
+    invitation): Red sitting down starts nothing; the first move's window opens when Blue
+    does, and each invitation seats its own player only, once."""
+    service = service_on(store, clock)
+    table_id = await service.set_up_for_others("dots", DOTS, RealTime(60))
+    red_invite = service.invitations.seat(table_id, "red")
+    blue_invite = service.invitations.seat(table_id, "blue")
+    clock.advance(600)
+    red = await service.claim_invite(table_id, red_invite)
+    assert red is not None and red[0] == "red"
+    assert await service.claim_invite(table_id, red_invite) is None  # not Blue's seat after it
+    clock.advance(3600)  # Blue is late: no clock runs while a seat is free
+    assert await store.next_deadline() is None
+    assert (await service.snapshot(table_id, None))["clock"]["deadline"] is None
+    blue = await service.claim_invite(table_id, blue_invite)
+    assert blue is not None and blue[0] == "blue"
+    assert await store.next_deadline() == clock.now + timedelta(seconds=FIRST_MOVE_S)
+    # the same in a process that reads the table afresh from the store
+    again = await service_on(store, clock).snapshot(table_id, None)
+    assert (
+        again["clock"]["deadline"] == (await service.snapshot(table_id, None))["clock"]["deadline"]
+    )
+
+
 async def test_the_computer_seat_starts_the_first_move_window_at_once(
     store: Store, clock: StepClock
 ) -> None:

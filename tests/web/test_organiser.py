@@ -39,7 +39,8 @@ def test_the_organiser_gets_both_links_and_sits_at_neither_seat(client: TestClie
     assert page.status_code == 200 and page.headers["cache-control"] == "no-store"
     assert "Links for the players" in page.text and "10 min + 5 s" in page.text
     red, blue = link(page.text, "red-url"), link(page.text, "blue-url")
-    assert f"/t/{table_id}/seat/" in red and f"/t/{table_id}/join/" in blue
+    assert f"/t/{table_id}/join/" in red and f"/t/{table_id}/join/" in blue and red != blue
+    assert "Red's invitation" in page.text and "Blue's invitation" in page.text
     assert page.text.count("<svg") >= 2  # a QR code each
     # the table page shows the organiser a spectator's view; My games lists nothing
     table = client.get(f"/t/{table_id}").text
@@ -54,21 +55,44 @@ def test_the_organiser_gets_both_links_and_sits_at_neither_seat(client: TestClie
     assert 'name="seat" value="none" aria-describedby="seat-none-hint" checked' in home
     assert '<option value="10+5" selected>' in home
 
-    # Red opens the seat link on their phone and is seated at once
+    # Red opens their invitation on a phone: a GET takes nothing (a chat app's preview, or
+    # a camera app's look at the QR code), the button takes Red's seat
     organiser = dict(client.cookies)
     client.cookies.clear()
-    client.get(red.removeprefix("http://testserver"))
-    assert f"pt_{table_id}" in client.cookies
+    red_path = red.removeprefix("http://testserver")
+    invitation = client.get(red_path)
+    assert "Take the red seat" in invitation.text and f"pt_{table_id}" not in client.cookies
+    red_phone = dict(client.cookies)
+    # someone beside Red scans the same code on the organiser's screen at the same time
+    client.cookies.clear()
+    seen = client.get(red_path)
+    assert "Take the red seat" in seen.text
+    neighbour = dict(client.cookies)
+    client.cookies.clear()
+    client.cookies.update(red_phone)
+    taken = client.post(red_path, data={"csrf": csrf_of(invitation.text)}, follow_redirects=False)
+    assert taken.status_code == 303 and f"pt_{table_id}" in taken.cookies
     assert '"you":"red"' in client.get(f"/t/{table_id}").text
+    # and presses its button a moment later: no seat, not even Blue's free one
+    client.cookies.clear()
+    client.cookies.update(neighbour)
+    late = client.post(red_path, data={"csrf": csrf_of(seen.text)}, follow_redirects=False)
+    assert late.status_code == 303 and f"pt_{table_id}" not in late.cookies
+    assert '"you":null' in client.get(f"/t/{table_id}").text
+    again = client.get(red_path, follow_redirects=False)  # the link now only shows the game
+    assert again.status_code == 303 and again.headers["location"] == f"/t/{table_id}"
     # Blue's invitation needs the button, as any invitation
     client.cookies.clear()
     path = blue.removeprefix("http://testserver")
-    taken = client.post(path, data={"csrf": csrf_of(client.get(path).text)}, follow_redirects=False)
+    invitation = client.get(path)
+    assert "Take the blue seat" in invitation.text
+    taken = client.post(path, data={"csrf": csrf_of(invitation.text)}, follow_redirects=False)
     assert taken.status_code == 303 and f"pt_{table_id}" in taken.cookies
-    # the organiser's page now says Blue is seated and shows no invitation any more
+    # the organiser's page now says both are seated and shows no invitation any more
     client.cookies.clear()
     client.cookies.update(organiser)
     after = client.get(where).text
+    assert "Red has taken the seat." in after and 'id="red-url"' not in after
     assert "Blue has taken the seat." in after and 'id="blue-url"' not in after
 
 
@@ -85,7 +109,7 @@ def test_only_the_browser_that_set_it_up_sees_the_links(client: TestClient) -> N
     status = client.get(f"{where}/status")
     assert status.status_code == 200 and status.headers["cache-control"] == "no-store"
     assert status.json() == {
-        "red": {"taken": True, "online": False},
+        "red": {"taken": False, "online": False},
         "blue": {"taken": False, "online": False},
     }
     client.cookies.clear()
@@ -96,6 +120,27 @@ def test_only_the_browser_that_set_it_up_sees_the_links(client: TestClient) -> N
     assert client.get("/t/nosuchtable/links").status_code == 404
     client.cookies.set(f"po_{table_id}", "x" * 43)  # a forged key
     assert client.get(where).status_code == 403
+    other = set_up(client).split("/")[2]
+    client.cookies.set(f"po_{table_id}", client.cookies[f"po_{other}"])  # another table's key
+    assert client.get(where).status_code == 403
+
+
+def test_a_table_set_up_before_the_seats_had_invitations_keeps_its_links(
+    client: TestClient,
+) -> None:
+    """Set up before this release, a table's organiser cookie holds Red's key (and Red's seat
+    is taken): its page still hands out Red's seat link and Blue's invitation."""
+    token = csrf_of(client.get("/").text)
+    made = client.post("/tables", data={**FORM, "seat": "red", "csrf": token})
+    table_id = str(made.url).rsplit("/", 1)[1]
+    red_key = client.cookies[f"pt_{table_id}"]
+    client.cookies.clear()
+    client.cookies.set(f"po_{table_id}", red_key)
+    page = client.get(f"/t/{table_id}/links").text
+    assert link(page, "red-url").endswith(f"/t/{table_id}/seat/{red_key}")
+    assert "Whoever opens this link plays Red" in page and 'id="red-handout"' not in page
+    assert f"/t/{table_id}/join/" in link(page, "blue-url")
+    assert table_id in client.get("/games").text.split('id="organised-list"')[1]
 
 
 def test_neither_colour_against_the_computer_is_refused_clearly(client: TestClient) -> None:
@@ -120,14 +165,19 @@ def test_my_games_lists_the_tables_set_up_for_others_with_their_players_and_resu
     assert waiting.count('href="/t/' + first + '/links"') == 1
     row = waiting.split(f'data-table="{second}"')[1].split("</li>")[0]
     assert "Blue (seat free)" in row  # who sits where, and how the game stands: said once each
-    assert f'id="result-{second}">Waiting for Blue to take the seat</p>' in row
+    assert f'id="result-{second}">Waiting for both players to take their seats</p>' in row
     # the players of the first table sit down, name themselves, and Blue resigns
     page = client.get(f"/t/{first}/links").text
     red_path = link(page, "red-url").removeprefix("http://testserver")
     blue_path = link(page, "blue-url").removeprefix("http://testserver")
     client.cookies.clear()
-    client.get(red_path)
-    red_token = client.cookies[f"pt_{first}"]
+    red_page = client.get(red_path).text
+    taken = client.post(red_path, data={"csrf": csrf_of(red_page)}, follow_redirects=False)
+    red_token = taken.cookies[f"pt_{first}"]
+    client.cookies.clear()
+    client.cookies.update(organiser)
+    row = client.get("/games").text.split(f'data-table="{first}"')[1].split("</li>")[0]
+    assert f'id="result-{first}">Waiting for Blue to take the seat</p>' in row
     client.cookies.clear()
     blue_page = client.get(blue_path).text
     taken = client.post(blue_path, data={"csrf": csrf_of(blue_page)}, follow_redirects=False)

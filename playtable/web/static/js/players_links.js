@@ -1,7 +1,7 @@
 // The players' links of a table set up for two other players (organiser.py): the Copy
 // buttons, and who is at the table as the players arrive, asked every few seconds while the
-// page is in view (each line a live region, read out when it changes). Once Blue has taken
-// the seat, the invitation is no longer shown: there is nothing left to hand out.
+// page is in view (each line a live region, read out when it changes). Once a player has
+// taken their seat, its invitation is no longer shown: there is nothing left to hand out.
 
 import "./copy_link.js";
 
@@ -28,8 +28,10 @@ async function check() {
     const text = line && seats[player] ? words(line, seats[player]) : null;
     if (text && line.textContent !== text) line.textContent = text;
   }
-  const handout = document.getElementById("blue-handout");
-  if (handout && seats.blue && seats.blue.taken) handout.hidden = true;
+  for (const player of ["red", "blue"]) {
+    const handout = document.getElementById(`${player}-handout`);
+    if (handout && seats[player] && seats[player].taken) handout.hidden = true;
+  }
 }
 
 if (root && root.dataset.status) {
