@@ -100,6 +100,8 @@ def _strings(
         # opponent's draw offer, take-back request or rematch proposal (further down the page).
         "offer_answer": _("Answer"),
         "waiting_for_opponent": _("Waiting for an opponent to join"),
+        # a spectator of a table set up for two others that nobody has sat down at yet
+        "waiting_for_players": _("Waiting for both players to take their seats"),
         "invite_hint": _("Nobody sits opposite you yet: send them the invitation link."),
         "to_move": _("%(player)s to move"),
         # the turn line while the replay shows an earlier position (table_panels.js)

@@ -70,6 +70,13 @@ def test_the_links_page_on_a_korean_phone(browser: Browser, server_url: str) -> 
     set_up_for_two(phone, server_url, "/ko")
     expect(phone.get_by_role("heading", level=1)).to_have_text("플레이어에게 줄 링크")
     assert not serious_violations(phone)
+    table_url = phone.url.removesuffix("/links")
+    # watched before anyone sits down, nobody is "to move": the table waits for its players
+    watch = phone.context.new_page()
+    watch.goto(f"{table_url}/watch")
+    wait_ready(watch)
+    expect(watch.locator("#turn")).to_have_text("두 플레이어가 자리에 앉기를 기다리는 중")
+    watch.close()
     # nothing wider than the screen: both links and their codes fit
     assert phone.evaluate("document.scrollingElement.scrollWidth") <= 360
     for qr in phone.locator(".seat-qr svg").all():

@@ -120,6 +120,10 @@ function renderTurn(over, shown) {
   } else if (you && !myTurn() && !table.seats[opponent].taken) {
     text = t("waiting_for_opponent");
     status = "waiting";
+  } else if (!you && !table.seats.red.taken && !table.seats.blue.taken) {
+    // a table set up for two others, nobody seated yet: nobody is "to move"
+    text = t("waiting_for_players");
+    status = "waiting";
   } else if (myTurn()) {
     text = state.sending ? t("sending") : t("your_turn");
     status = "yours";
