@@ -23,6 +23,7 @@ import errno
 import json
 import logging
 import os
+from collections.abc import Coroutine
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -32,10 +33,13 @@ from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
 from playtable import settings
-from playtable.games import Player
+from playtable.games import PLAYERS, Player, other
+from playtable.games.base import Termination
 from playtable.settings import SettingError
 from playtable.store import PushSubscription, Store
 from playtable.tables import clocks
+from playtable.tables.events import Event, MoveEvent, TableEvent
+from playtable.tables.events import GameOver as GameOverEvent
 from playtable.tables.table import LoadedTable
 from playtable.web.bodies import read_body
 from playtable.web.budgets import Budget, over_budget
@@ -48,6 +52,7 @@ from playtable.web.push_endpoints import (
     check_resolved,
     host_and_port,
 )
+from playtable.web.result_words import result_words
 from playtable.web.templating import STATIC_DIR, available_languages, translations
 from playtable.web.urls import SiteLinks
 
@@ -112,7 +117,7 @@ def public_key(vapid: Vapid02) -> str:
 
 
 class Pusher:
-    """Sends the push messages; ``on_move`` is the table service's hook after a move."""
+    """Sends the push messages; ``on_change`` is the table service's hook after a change."""
 
     def __init__(self, store: Store, links: SiteLinks, key_file: str | None = None) -> None:
         self.store = store
@@ -141,30 +146,66 @@ class Pusher:
             self._vapid = load_vapid(self.key_file)
         return self._vapid
 
-    def on_move(self, table: LoadedTable) -> None:
-        """A move was committed: if it passed the turn at a correspondence table, tell the
-        player now to move (their push subscriptions, if any)."""
-        if not isinstance(table.time_control, clocks.Correspondence) or not table.moves:
+    def on_change(self, table: LoadedTable, events: tuple[Event, ...]) -> None:
+        """A change was committed (the table service's hook): at a correspondence table, a
+        move that passed the turn tells the player now to move, and the game's end tells
+        each player who did not end it themselves (both, when a deadline passed), since a
+        player who plays by the day may not open the table again for days."""
+        if not isinstance(table.time_control, clocks.Correspondence):
+            return
+        if any(isinstance(event, GameOverEvent) for event in events):
+            actor = next((e.player for e in events if isinstance(e, MoveEvent | TableEvent)), None)
+            for player in PLAYERS:
+                if player != actor and player not in table.bots:
+                    self._start(self._tell(table, player, over=True))
+            return
+        if not any(isinstance(event, MoveEvent) for event in events) or not table.moves:
             return
         to_move = table.to_move()
         if to_move is None or to_move == table.moves[-1].player or to_move in table.bots:
             return
-        task = asyncio.create_task(self._tell(table.id, to_move, table.game.name))
+        self._start(self._tell(table, to_move, over=False))
+
+    def _start(self, job: Coroutine[Any, Any, None]) -> None:
+        task = asyncio.create_task(job)
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
 
-    async def _tell(self, table_id: str, player: Player, game: str) -> None:
+    @staticmethod
+    def _words(table: LoadedTable, player: Player, lang: str, over: bool) -> tuple[str, str]:
+        """The title and body of a push to ``player`` in ``lang``."""
+        catalog = translations(lang)
+        _ = catalog.gettext
+        if not over:
+            return _("Your move at Playtable"), _("Your opponent has moved.")
+        outcome = table.outcome()
+        assert outcome is not None
+        names = {"red": _("Red"), "blue": _("Blue")}
+        if outcome.reason is Termination.TIMEOUT and outcome.winner is not None:
+            loser = other(outcome.winner)
+            if player == loser:
+                body = _("You ran out of time. %(winner)s wins.") % {
+                    "winner": names[outcome.winner]
+                }
+            else:
+                body = _("%(loser)s ran out of time. You win.") % {"loser": names[loser]}
+        else:
+            body = result_words(outcome.to_json(), catalog, lang)
+        return _("The game is over."), body
+
+    async def _tell(self, table: LoadedTable, player: Player, *, over: bool) -> None:
+        table_id = table.id
         subscriptions = await self.store.push_subscriptions(table_id, player)
         if not subscriptions:
             return
         from playtable.web import push_transport
 
         for subscription in subscriptions:
-            _ = translations(subscription.lang).gettext
+            title, body = self._words(table, player, subscription.lang, over)
             payload = json.dumps(
                 {
-                    "title": _("Your move at Playtable"),
-                    "body": _("Your opponent has moved."),
+                    "title": title,
+                    "body": body,
                     # The table page in that language: the tab the player keeps open.
                     "url": prefix_of(subscription.lang) + self.links.table(table_id),
                 }

@@ -448,3 +448,106 @@ def test_processes_starting_at_once_share_one_whole_vapid_key(tmp_path: Path) ->
         folder = tmp_path / str(n)
         assert [p.name for p in folder.iterdir()] == ["vapid.pem"]  # no draft left behind
         assert (folder / "vapid.pem").stat().st_mode & 0o077 == 0
+
+
+class Browser:
+    """A browser's push subscription: its keys, to read what it is sent."""
+
+    def __init__(self, receiver: Receiver, name: str, lang: str) -> None:
+        self.key = ec.generate_private_key(ec.SECP256R1())
+        self.auth = secrets.token_bytes(16)
+        self.path = f"/push/{name}"
+        public = self.key.public_key().public_bytes(
+            serialization.Encoding.X962, serialization.PublicFormat.UncompressedPoint
+        )
+        keys = {"p256dh": b64(public), "auth": b64(self.auth)}
+        self.body = {"subscription": {"endpoint": receiver.url + self.path, "keys": keys}}
+        self.body["lang"] = lang
+
+    def subscribe(self, client: TestClient, table_id: str, token: str) -> None:
+        client.cookies.set(f"pt_{table_id}", token)
+        assert client.post(f"/t/{table_id}/push", json=self.body).status_code == 201
+        client.cookies.clear()
+
+    def told(self, receiver: Receiver) -> list[dict[str, str]]:
+        return [
+            json.loads(
+                http_ece.decrypt(
+                    payload, private_key=self.key, auth_secret=self.auth, version="aes128gcm"
+                )
+            )
+            for path, _, payload in receiver.requests
+            if path == self.path
+        ]
+
+
+def test_both_players_are_pushed_the_end_of_a_game_lost_on_time(
+    client: TestClient,
+    receiver: Receiver,
+    db_url: str,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Days a move, and both players asked to be told: Red let the deadline pass and the
+    server ended the game, but nobody was pushed a word (a push came for moves only). The
+    player who waits for a move that will never come, and the one who lost, heard of it only
+    by opening the table again. Now both are told, each in their language and as themselves."""
+    import sqlite3
+
+    monkeypatch.setenv("PLAYTABLE_VAPID_KEY_FILE", str(tmp_path / "vapid.pem"))
+    table_id, red, blue = correspondence_table(client)
+    phone, laptop = Browser(receiver, "red-phone", "fi"), Browser(receiver, "blue-laptop", "cs")
+    phone.subscribe(client, table_id, red)
+    laptop.subscribe(client, table_id, blue)
+    play(client, table_id, red, 0)
+    play(client, table_id, blue, 1)
+    receiver.wait(2)  # each was told of their move
+    # Four days pass: every stored time moves four days into the past (the version on, as a
+    # writer's would, so that the process reads the table again).
+    shift = "created_at = strftime('%Y-%m-%d %H:%M:%f', created_at, '-4 days')"
+    with contextlib.closing(sqlite3.connect(db_url.removeprefix("sqlite:///"))) as db, db:
+        db.execute(f"UPDATE moves SET {shift} WHERE table_id = ?", (table_id,))
+        db.execute(f"UPDATE seats SET {shift} WHERE table_id = ?", (table_id,))
+        db.execute(
+            "UPDATE tables SET version = version + 1, "
+            "deadline = strftime('%Y-%m-%d %H:%M:%f', deadline, '-4 days') WHERE id = ?",
+            (table_id,),
+        )
+    receiver.wait(4)  # the sweep ended the table: both are told
+    assert client.get(f"/api/tables/{table_id}").json()["outcome"]["reason"] == "timeout"
+    url = f"/t/{table_id}"
+    assert phone.told(receiver)[-1] == {
+        "title": "Peli on päättynyt.",
+        "body": "Aikasi loppui. Sininen voittaa.",
+        "url": "/fi" + url,
+    }
+    assert laptop.told(receiver)[-1] == {
+        "title": "Hra skončila.",
+        "body": "Červený: došel čas. Vyhráli jste.",
+        "url": "/cs" + url,
+    }
+
+
+def test_the_opponent_of_a_player_who_resigns_is_pushed_the_result(
+    client: TestClient, receiver: Receiver, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A resignation ends a correspondence game as surely as a move: the opponent, who waits
+    for a move, is told; the player who resigned, who knows, is not."""
+    monkeypatch.setenv("PLAYTABLE_VAPID_KEY_FILE", str(tmp_path / "vapid.pem"))
+    table_id, red, blue = correspondence_table(client)
+    red_phone, blue_phone = Browser(receiver, "red", "ko"), Browser(receiver, "blue", "ko")
+    red_phone.subscribe(client, table_id, red)
+    blue_phone.subscribe(client, table_id, blue)
+    play(client, table_id, red, 0)
+    receiver.wait(1)
+    with connect(client, table_id, blue) as session:
+        socket = Socket(session)
+        socket.join()
+        socket.send("resign")
+        socket.until_state(lambda t: t["outcome"] is not None)
+    receiver.wait(2)
+    assert red_phone.told(receiver) == [
+        {"title": "게임이 끝났습니다.", "body": "파랑 기권. 빨강 승리.", "url": f"/ko/t/{table_id}"}
+    ]
+    time.sleep(0.3)
+    assert len(blue_phone.told(receiver)) == 1  # its move only
