@@ -21,6 +21,40 @@ async function call(method, path, body) {
   if (!response.ok) throw new Error(String(response.status));
 }
 
+// The tables this browser asked to be told of, each with its subscription's endpoint.
+const STORED = "playtable-push:";
+
+function remembered(tableId) {
+  try {
+    return localStorage.getItem(STORED + tableId);
+  } catch {
+    return null; // storage refused: push is offered again, and sending it again is harmless
+  }
+}
+
+function remember(tableId, endpoint) {
+  try {
+    if (endpoint) localStorage.setItem(STORED + tableId, endpoint);
+    else localStorage.removeItem(STORED + tableId);
+  } catch {
+    // storage refused: nothing remembered
+  }
+}
+
+/** How many tables keep the subscription `endpoint`. */
+function tablesWith(endpoint) {
+  let count = 0;
+  try {
+    for (let i = 0; i < localStorage.length; i += 1) {
+      const key = localStorage.key(i);
+      if (key && key.startsWith(STORED) && localStorage.getItem(key) === endpoint) count += 1;
+    }
+  } catch {
+    return 1; // unknown: the subscription is kept, as other tables may hold it
+  }
+  return count;
+}
+
 /** Offer push at a correspondence table to a seated player whose browser can do it. */
 export async function setUpPush(table, you) {
   if (started || !you || !table.clock || table.clock.control.kind !== "correspondence") return;
@@ -35,10 +69,16 @@ export async function setUpPush(table, you) {
     status.textContent = t(key); // a live region: read out
   };
   const registration = await navigator.serviceWorker.register("/push-sw.js");
+  // A browser has one subscription for the whole site, and the server keeps it for each table
+  // it was sent for: whether this table has it is remembered here (table page by table page).
+  // Read from the browser's subscription alone, a second game (a rematch) said push was on
+  // where the server had nothing, and turning it off there ended it for every game.
+  const mine = (subscription) =>
+    Boolean(subscription) && remembered(table.id) === subscription.endpoint;
   const show = async () => {
     const subscription = await registration.pushManager.getSubscription();
-    on.hidden = Boolean(subscription);
-    off.hidden = !subscription;
+    on.hidden = mine(subscription);
+    off.hidden = !mine(subscription);
   };
   on.addEventListener("click", async () => {
     try {
@@ -57,6 +97,7 @@ export async function setUpPush(table, you) {
         subscription: subscription.toJSON(),
         lang: document.documentElement.lang,
       });
+      remember(table.id, subscription.endpoint);
       say("push_on");
     } catch {
       say("push_failed");
@@ -67,7 +108,9 @@ export async function setUpPush(table, you) {
     const subscription = await registration.pushManager.getSubscription();
     if (subscription) {
       await call("DELETE", pushPath, { endpoint: subscription.endpoint }).catch(() => {});
-      await subscription.unsubscribe();
+      remember(table.id, null);
+      // the browser's subscription ends with the last table that has it
+      if (!tablesWith(subscription.endpoint)) await subscription.unsubscribe();
     }
     say("push_off");
     await show();

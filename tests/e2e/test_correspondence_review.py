@@ -1,0 +1,94 @@
+"""A correspondence player with several slow games at once, on a laptop and a phone: each
+game's push notifications, turned on and off game by game."""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import Browser, Page, expect
+
+from tests.e2e.helpers import TIMEOUT, api_table, take_both_seats
+
+pytestmark = pytest.mark.e2e
+
+DOTS = {"grid": "square", "rows": 3, "cols": 3, "start": "standard"}
+DAYS = {"kind": "correspondence", "days": 3}
+
+# The browsers' push services cannot be reached from these machines (pushManager.subscribe
+# fails here): a stand-in for the browser's one subscription of the site, kept in the
+# origin's storage as a browser keeps it, counting the times it is ended.
+FAKE_PUSH = """(() => {
+  const KEY = "fake-push-endpoint";
+  const made = (endpoint) => ({
+    endpoint,
+    toJSON: () => ({ endpoint, keys: { p256dh: "BA", auth: "AA" } }),
+    unsubscribe: async () => {
+      localStorage.removeItem(KEY);
+      const ended = Number(localStorage.getItem("fake-push-ended") || 0);
+      localStorage.setItem("fake-push-ended", String(ended + 1));
+      return true;
+    },
+  });
+  PushManager.prototype.getSubscription = async function () {
+    const endpoint = localStorage.getItem(KEY);
+    return endpoint ? made(endpoint) : null;
+  };
+  PushManager.prototype.subscribe = async function () {
+    if (!localStorage.getItem(KEY)) localStorage.setItem(KEY, "https://push.example/this-phone");
+    return made(localStorage.getItem(KEY));
+  };
+})();"""
+
+
+def shows_push(page: Page, on: bool) -> None:
+    """The table offers to turn push on (``on`` False) or off (``on`` True), not both."""
+    expect(page.locator("#push-off")).to_be_visible(visible=on, timeout=TIMEOUT)
+    expect(page.locator("#push-on")).to_be_visible(visible=not on)
+
+
+def test_push_is_turned_on_and_off_for_each_game_of_its_own(
+    browser: Browser, server_url: str
+) -> None:
+    """A phone told of its moves in one game showed every other correspondence game (a
+    second friend's, the rematch) as told too: the page asked the browser, which has one
+    subscription for the whole site, not whether the server kept it for this table, so the
+    player waited for pushes that never came. And turning it off in one game ended the
+    browser's subscription, and with it the pushes of every other game."""
+    phone = browser.new_context(
+        viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True
+    )
+    phone.add_init_script(FAKE_PUSH)
+    phone.grant_permissions(["notifications"], origin=server_url)
+    friend = browser.new_context()
+    games = []
+    for _ in range(2):
+        created = api_table(phone, server_url, "dots", DOTS, DAYS)
+        mine = phone.new_page()
+        take_both_seats(mine, friend.new_page(), created)
+        games.append(mine)
+    first, second = games
+    first.bring_to_front()
+    shows_push(first, on=False)
+    first.locator("#push-on").click()
+    expect(first.locator("#push-status")).to_have_text(
+        "This device will tell you when it is your move, even with the tab closed."
+    )
+    shows_push(first, on=True)
+
+    second.bring_to_front()
+    second.reload()
+    shows_push(second, on=False)  # the second game is not told of yet: offered
+    second.locator("#push-on").click()
+    shows_push(second, on=True)
+    second.locator("#push-off").click()
+    expect(second.locator("#push-status")).to_have_text(
+        "This device will no longer tell you when it is your move."
+    )
+    shows_push(second, on=False)
+
+    first.bring_to_front()
+    first.reload()
+    shows_push(first, on=True)  # the first game is still told of
+    assert first.evaluate("localStorage.getItem('fake-push-ended')") is None
+    first.locator("#push-off").click()  # its last game: the subscription ends
+    shows_push(first, on=False)
+    assert first.evaluate("localStorage.getItem('fake-push-ended')") == "1"
