@@ -46,6 +46,7 @@ from playtable.web.budgets import Budget, over_budget
 from playtable.web.keyfiles import made_once
 from playtable.web.language import prefix_of
 from playtable.web.links import seat_token_from
+from playtable.web.presentation import game_title, settings_summary
 from playtable.web.push_endpoints import (
     EndpointRefused,
     Unresolved,
@@ -173,11 +174,21 @@ class Pusher:
 
     @staticmethod
     def _words(table: LoadedTable, player: Player, lang: str, over: bool) -> tuple[str, str]:
-        """The title and body of a push to ``player`` in ``lang``."""
+        """The title and body of a push to ``player`` in ``lang``: what happened, and on a
+        line of its own which game it is."""
         catalog = translations(lang)
         _ = catalog.gettext
+        # Which of the player's games (they play several at once): its name and settings,
+        # and the name the opponent chose, if any (each message said the same before).
+        row = table.row
+        parts = [game_title(row.game, catalog), settings_summary(row.game, row.options, catalog)]
+        name = row.nicknames.get(other(player))
+        if name:
+            colour = _("Red") if other(player) == "red" else _("Blue")
+            parts.append(_("%(name)s (%(player)s)") % {"name": name, "player": colour})
+        which = " · ".join(part for part in parts if part)
         if not over:
-            return _("Your move at Playtable"), _("Your opponent has moved.")
+            return _("Your move at Playtable"), _("Your opponent has moved.") + "\n" + which
         outcome = table.outcome()
         assert outcome is not None
         names = {"red": _("Red"), "blue": _("Blue")}
@@ -191,7 +202,7 @@ class Pusher:
                 body = _("%(loser)s ran out of time. You win.") % {"loser": names[loser]}
         else:
             body = result_words(outcome.to_json(), catalog, lang)
-        return _("The game is over."), body
+        return _("The game is over."), body + "\n" + which
 
     async def _tell(self, table: LoadedTable, player: Player, *, over: bool) -> None:
         table_id = table.id

@@ -142,7 +142,9 @@ def test_a_correspondence_player_is_pushed_their_move_until_they_revoke_it(
     )
     assert message == {
         "title": "Sinun siirtosi Playtablessa",  # in the language the player subscribed in
-        "body": "Vastustajasi on siirtänyt.",
+        # which game, on a line of its own: the player has several
+        "body": "Vastustajasi on siirtänyt.\nPisteet ja laatikot · 3 × 3 laatikkoa · "
+        "Tavallinen alkuasetelma",
         "url": f"/fi/t/{table_id}",  # the Finnish table page, the tab a Finnish player has open
     }
 
@@ -204,7 +206,7 @@ def test_a_push_in_english_opens_the_english_table_page(
         )
         assert message == {
             "title": "Your move at Playtable",
-            "body": "Your opponent has moved.",
+            "body": "Your opponent has moved.\nDots and Boxes · 3 × 3 boxes · Standard start",
             "url": f"/t/{table_id}",
         }
 
@@ -518,12 +520,14 @@ def test_both_players_are_pushed_the_end_of_a_game_lost_on_time(
     url = f"/t/{table_id}"
     assert phone.told(receiver)[-1] == {
         "title": "Peli on päättynyt.",
-        "body": "Aikasi loppui. Sininen voittaa.",
+        "body": "Aikasi loppui. Sininen voittaa.\nPisteet ja laatikot · 3 × 3 laatikkoa · "
+        "Tavallinen alkuasetelma",
         "url": "/fi" + url,
     }
     assert laptop.told(receiver)[-1] == {
         "title": "Hra skončila.",
-        "body": "Červený: došel čas. Vyhráli jste.",
+        "body": "Červený: došel čas. Vyhráli jste.\nPuntíky a čtverce · 3 × 3 čtverce · "
+        "Standardní výchozí pozice",
         "url": "/cs" + url,
     }
 
@@ -543,11 +547,17 @@ def test_the_opponent_of_a_player_who_resigns_is_pushed_the_result(
     with connect(client, table_id, blue) as session:
         socket = Socket(session)
         socket.join()
+        socket.send("nickname", name="민지")  # the name the friend chose at the table
+        socket.until_state(lambda t: t["seats"]["blue"].get("nickname") == "민지")
         socket.send("resign")
         socket.until_state(lambda t: t["outcome"] is not None)
     receiver.wait(2)
     assert red_phone.told(receiver) == [
-        {"title": "게임이 끝났습니다.", "body": "파랑 기권. 빨강 승리.", "url": f"/ko/t/{table_id}"}
+        {
+            "title": "게임이 끝났습니다.",
+            "body": "파랑 기권. 빨강 승리.\n점과 상자 · 상자 3 × 3 · 기본 시작 · 민지 (파랑)",
+            "url": f"/ko/t/{table_id}",
+        }
     ]
     time.sleep(0.3)
     assert len(blue_phone.told(receiver)) == 1  # its move only
