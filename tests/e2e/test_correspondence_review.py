@@ -1,12 +1,12 @@
 """A correspondence player with several slow games at once, on a laptop and a phone: each
-game's push notifications, turned on and off game by game."""
+game's push notifications, turned on and off game by game; My games left open all day."""
 
 from __future__ import annotations
 
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from tests.e2e.helpers import TIMEOUT, api_table, take_both_seats
+from tests.e2e.helpers import TIMEOUT, api_table, take_both_seats, wait_moves_offered, wait_ply
 
 pytestmark = pytest.mark.e2e
 
@@ -92,3 +92,43 @@ def test_push_is_turned_on_and_off_for_each_game_of_its_own(
     first.locator("#push-off").click()  # its last game: the subscription ends
     shows_push(first, on=False)
     assert first.evaluate("localStorage.getItem('fake-push-ended')") == "1"
+
+
+def play_one(page: Page, ply: int) -> None:
+    move = wait_moves_offered(page)[0]
+    page.locator(f'#board [data-move="{move}"]').click()
+    wait_ply(page, ply + 1)
+
+
+def test_my_games_left_open_shows_the_move_that_came_meanwhile(
+    browser: Browser, server_url: str
+) -> None:
+    """My games open on the phone all day, to see which game waits: it said "Opponent's
+    move" (in Finnish, "Vastustajan siirto") hours after the friend had moved, until the
+    player thought of reloading it. Back in view, it reads the list again."""
+    phone = browser.new_context(
+        locale="fi-FI",
+        timezone_id="Europe/Helsinki",
+        viewport={"width": 390, "height": 844},
+        is_mobile=True,
+        has_touch=True,
+    )
+    friend = browser.new_context(locale="cs-CZ", timezone_id="America/New_York")
+    created = api_table(phone, server_url, "dots", DOTS, DAYS)
+    mine, theirs = phone.new_page(), friend.new_page()
+    take_both_seats(mine, theirs, created)
+    play_one(mine, 0)
+    mine.close()
+    games = phone.new_page()
+    games.goto(server_url + "/fi/games")
+    row = games.locator(f'li[data-table="{created["id"]}"]')
+    expect(row).to_have_attribute("data-group", "running")
+    expect(row.locator(".game-row__status")).to_contain_text("Vastustajan siirto")
+    play_one(theirs, 1)  # the friend moves, hours later
+    # the player comes back to the tab
+    games.evaluate("document.dispatchEvent(new Event('visibilitychange'))")
+    expect(row).to_have_attribute("data-group", "yours", timeout=TIMEOUT)
+    expect(row.locator(".game-row__status")).to_contain_text("Sinun siirtosi")
+    # the moments are still in the phone's time zone and language, as first written
+    when = row.locator(".game-row__when time")
+    expect(when).not_to_contain_text("UTC")
