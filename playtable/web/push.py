@@ -34,11 +34,11 @@ from starlette.routing import BaseRoute, Route
 
 from playtable import settings
 from playtable.games import PLAYERS, Player, other
-from playtable.games.base import Termination
+from playtable.games.base import N_, Termination
 from playtable.settings import SettingError
 from playtable.store import PushSubscription, Store
 from playtable.tables import clocks
-from playtable.tables.events import Event, MoveEvent, TableEvent
+from playtable.tables.events import Event, Kind, MoveEvent, TableEvent
 from playtable.tables.events import GameOver as GameOverEvent
 from playtable.tables.table import LoadedTable
 from playtable.web.bodies import read_body
@@ -67,6 +67,12 @@ MAX_BODY = 4096
 TTL_S = 86400  # a push service may keep the message a day for a browser that is offline
 SUBSCRIPTIONS_PER_SEAT = 4  # a player's browsers told of their move; the oldest makes way
 SEND_THREADS = 2  # pushes are sent in threads of their own, never the store's
+#: The offers the opponent is pushed, in the table page's words (client_strings.py).
+OFFERS = {
+    Kind.DRAW_OFFERED: N_("%(player)s offers a draw."),
+    Kind.UNDO_REQUESTED: N_("%(player)s asks to take back their last move."),
+    Kind.REMATCH_OFFERED: N_("%(player)s proposes a rematch."),
+}
 
 
 def key_path(path: str | None = None) -> Path:
@@ -151,21 +157,25 @@ class Pusher:
         """A change was committed (the table service's hook): at a correspondence table, a
         move that passed the turn tells the player now to move, and the game's end tells
         each player who did not end it themselves (both, when a deadline passed), since a
-        player who plays by the day may not open the table again for days."""
+        player who plays by the day may not open the table again for days. An offer (a draw,
+        a take-back, a rematch of the finished game) tells the player it is made to."""
         if not isinstance(table.time_control, clocks.Correspondence):
             return
+        for offer in (e for e in events if isinstance(e, TableEvent) and e.kind in OFFERS):
+            if other(offer.player) not in table.bots:
+                self._start(self._tell(table, other(offer.player), offer.kind.value))
         if any(isinstance(event, GameOverEvent) for event in events):
             actor = next((e.player for e in events if isinstance(e, MoveEvent | TableEvent)), None)
             for player in PLAYERS:
                 if player != actor and player not in table.bots:
-                    self._start(self._tell(table, player, over=True))
+                    self._start(self._tell(table, player, "over"))
             return
         if not any(isinstance(event, MoveEvent) for event in events) or not table.moves:
             return
         to_move = table.to_move()
         if to_move is None or to_move == table.moves[-1].player or to_move in table.bots:
             return
-        self._start(self._tell(table, to_move, over=False))
+        self._start(self._tell(table, to_move, "move"))
 
     def _start(self, job: Coroutine[Any, Any, None]) -> None:
         task = asyncio.create_task(job)
@@ -173,9 +183,9 @@ class Pusher:
         task.add_done_callback(self._tasks.discard)
 
     @staticmethod
-    def _words(table: LoadedTable, player: Player, lang: str, over: bool) -> tuple[str, str]:
-        """The title and body of a push to ``player`` in ``lang``: what happened, and on a
-        line of its own which game it is."""
+    def _words(table: LoadedTable, player: Player, lang: str, what: str) -> tuple[str, str]:
+        """The title and body of a push to ``player`` in ``lang`` of ``what`` ("move",
+        "over" or an offer's kind): what happened, and on a line of its own which game."""
         catalog = translations(lang)
         _ = catalog.gettext
         # Which of the player's games (they play several at once): its name and settings,
@@ -187,11 +197,13 @@ class Pusher:
             colour = _("Red") if other(player) == "red" else _("Blue")
             parts.append(_("%(name)s (%(player)s)") % {"name": name, "player": colour})
         which = " · ".join(part for part in parts if part)
-        if not over:
+        if what == "move":
             return _("Your move at Playtable"), _("Your opponent has moved.") + "\n" + which
+        names = {"red": _("Red"), "blue": _("Blue")}
+        if what != "over":  # an offer, made by the opponent: said as the table page says it
+            return _(OFFERS[Kind(what)]) % {"player": names[other(player)]}, which
         outcome = table.outcome()
         assert outcome is not None
-        names = {"red": _("Red"), "blue": _("Blue")}
         if outcome.reason is Termination.TIMEOUT and outcome.winner is not None:
             loser = other(outcome.winner)
             if player == loser:
@@ -204,7 +216,7 @@ class Pusher:
             body = result_words(outcome.to_json(), catalog, lang)
         return _("The game is over."), body + "\n" + which
 
-    async def _tell(self, table: LoadedTable, player: Player, *, over: bool) -> None:
+    async def _tell(self, table: LoadedTable, player: Player, what: str) -> None:
         table_id = table.id
         subscriptions = await self.store.push_subscriptions(table_id, player)
         if not subscriptions:
@@ -212,7 +224,7 @@ class Pusher:
         from playtable.web import push_transport
 
         for subscription in subscriptions:
-            title, body = self._words(table, player, subscription.lang, over)
+            title, body = self._words(table, player, subscription.lang, what)
             payload = json.dumps(
                 {
                     "title": title,

@@ -561,3 +561,44 @@ def test_the_opponent_of_a_player_who_resigns_is_pushed_the_result(
     ]
     time.sleep(0.3)
     assert len(blue_phone.told(receiver)) == 1  # its move only
+
+
+def test_an_offer_of_the_opponent_is_pushed_to_the_player_it_is_made_to(
+    client: TestClient, receiver: Receiver, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Days a move: a draw offer, a take-back request or, once the game is over, a rematch
+    proposal waited unseen for days (a push came for moves only, and nobody opens a table
+    whose move is the opponent's, nor one that is over). The player it is made to is told,
+    in the words of the table page; the one who made it is not."""
+    monkeypatch.setenv("PLAYTABLE_VAPID_KEY_FILE", str(tmp_path / "vapid.pem"))
+    table_id, red, blue = correspondence_table(client)
+    red_laptop, blue_phone = Browser(receiver, "red", "cs"), Browser(receiver, "blue", "fi")
+    red_laptop.subscribe(client, table_id, red)
+    blue_phone.subscribe(client, table_id, blue)
+    play(client, table_id, red, 0)  # blue is told of the move
+    with connect(client, table_id, red) as session:
+        socket = Socket(session)
+        socket.join()
+        socket.send("request_undo")  # on blue's turn
+        socket.until_state(lambda t: t["offers"]["undo"] == "red")
+        socket.send("offer_draw")
+        socket.until_state(lambda t: t["offers"]["draw"] == "red")
+    receiver.wait(3)
+    with connect(client, table_id, blue) as session:
+        socket = Socket(session)
+        socket.join()
+        socket.send("resign")
+        socket.until_state(lambda t: t["outcome"] is not None)
+        socket.send("rematch")
+        socket.until_state(lambda t: t["offers"]["rematch"] == ["blue"])
+    receiver.wait(5)  # the end to red, then blue's rematch proposal
+    which_fi = "Pisteet ja laatikot · 3 × 3 laatikkoa · Tavallinen alkuasetelma"
+    # (each push is sent on its own: they may arrive in any order)
+    assert sorted((m["title"], m["body"]) for m in blue_phone.told(receiver)) == [
+        ("Punainen pyytää saada perua viimeisimmän siirtonsa.", which_fi),
+        ("Punainen tarjoaa tasapeliä.", which_fi),
+        ("Sinun siirtosi Playtablessa", "Vastustajasi on siirtänyt.\n" + which_fi),
+    ]
+    told_red = red_laptop.told(receiver)
+    assert sorted(m["title"] for m in told_red) == ["Hra skončila.", "Modrý navrhuje odvetu."]
+    assert {m["url"] for m in told_red} == {f"/cs/t/{table_id}"}
