@@ -38,7 +38,7 @@ from playtable.games.base import N_, Termination
 from playtable.settings import SettingError
 from playtable.store import PushSubscription, Store
 from playtable.tables import clocks
-from playtable.tables.events import Event, Kind, MoveEvent, TableEvent
+from playtable.tables.events import Event, Kind, MoveEvent, RematchAccepted, TableEvent
 from playtable.tables.events import GameOver as GameOverEvent
 from playtable.tables.table import LoadedTable
 from playtable.web.bodies import read_body
@@ -158,9 +158,12 @@ class Pusher:
         move that passed the turn tells the player now to move, and the game's end tells
         each player who did not end it themselves (both, when a deadline passed), since a
         player who plays by the day may not open the table again for days. An offer (a draw,
-        a take-back, a rematch of the finished game) tells the player it is made to."""
+        a take-back, a rematch of the finished game) tells the player it is made to, and a
+        rematch accepted carries both players' subscriptions to it."""
         if not isinstance(table.time_control, clocks.Correspondence):
             return
+        for accepted in (e for e in events if isinstance(e, RematchAccepted)):
+            self._start(self._rematch(table, accepted))
         for offer in (e for e in events if isinstance(e, TableEvent) and e.kind in OFFERS):
             if other(offer.player) not in table.bots:
                 self._start(self._tell(table, other(offer.player), offer.kind.value))
@@ -200,6 +203,10 @@ class Pusher:
         if what == "move":
             return _("Your move at Playtable"), _("Your opponent has moved.") + "\n" + which
         names = {"red": _("Red"), "blue": _("Blue")}
+        if what == "rematch":  # accepted by the opponent: the player's colour is swapped
+            title = _("%(player)s accepted the rematch.") % {"player": names[other(player)]}
+            body = _("Rematch: you play %(player)s this time.") % {"player": names[other(player)]}
+            return title, body + "\n" + which
         if what != "over":  # an offer, made by the opponent: said as the table page says it
             return _(OFFERS[Kind(what)]) % {"player": names[other(player)]}, which
         outcome = table.outcome()
@@ -216,15 +223,34 @@ class Pusher:
             body = result_words(outcome.to_json(), catalog, lang)
         return _("The game is over."), body + "\n" + which
 
-    async def _tell(self, table: LoadedTable, player: Player, what: str) -> None:
-        table_id = table.id
+    async def _rematch(self, table: LoadedTable, accepted: RematchAccepted) -> None:
+        """The rematch of ``table`` was accepted: each player's subscriptions go on to their
+        seat there (colours swapped), and the player who proposed it, who may not look at
+        the finished game again, is told that it begins."""
+        for player in PLAYERS:
+            for subscription in await self.store.push_subscriptions(table.id, player):
+                await self.store.add_push_subscription(
+                    accepted.table, other(player), subscription, keep=SUBSCRIPTIONS_PER_SEAT
+                )
+        proposer = other(accepted.player)
+        if proposer not in table.bots:
+            await self._tell(table, proposer, "rematch", at=accepted.table)
+
+    async def _tell(
+        self, table: LoadedTable, player: Player, what: str, at: str | None = None
+    ) -> None:
+        """Push ``what`` to ``player``'s subscriptions at ``table`` (with ``at``, those of
+        their seat at that table, the rematch, which the message opens)."""
+        table_id = at or table.id
+        player = other(player) if at else player
         subscriptions = await self.store.push_subscriptions(table_id, player)
         if not subscriptions:
             return
         from playtable.web import push_transport
 
         for subscription in subscriptions:
-            title, body = self._words(table, player, subscription.lang, what)
+            seat = other(player) if at else player  # the seat at ``table``
+            title, body = self._words(table, seat, subscription.lang, what)
             payload = json.dumps(
                 {
                     "title": title,

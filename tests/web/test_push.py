@@ -25,6 +25,7 @@ from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.hazmat.primitives.asymmetric.utils import encode_dss_signature
 from starlette.testclient import TestClient
 
+from playtable.tables import tokens
 from tests.web.conftest import Socket, Table, claim, connect
 
 DOTS = {"grid": "square", "rows": 3, "cols": 3, "start": "standard"}
@@ -602,3 +603,56 @@ def test_an_offer_of_the_opponent_is_pushed_to_the_player_it_is_made_to(
     told_red = red_laptop.told(receiver)
     assert sorted(m["title"] for m in told_red) == ["Hra skončila.", "Modrý navrhuje odvetu."]
     assert {m["url"] for m in told_red} == {f"/cs/t/{table_id}"}
+
+
+def test_a_rematch_accepted_days_later_is_pushed_and_its_moves_too(
+    client: TestClient, receiver: Receiver, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Red proposed a rematch of a correspondence game and closed the tab; Blue accepted it
+    days later. Red was never told the new game had begun, nor of Blue's moves in it: the
+    subscriptions were the first table's alone, and asking again meant finding the rematch.
+    The proposer is told it begins (their colour, swapped), and the subscriptions of both
+    go on to their seats in the rematch."""
+    monkeypatch.setenv("PLAYTABLE_VAPID_KEY_FILE", str(tmp_path / "vapid.pem"))
+    table_id, red, blue = correspondence_table(client)
+    red_laptop, blue_phone = Browser(receiver, "red", "fi"), Browser(receiver, "blue", "cs")
+    red_laptop.subscribe(client, table_id, red)
+    blue_phone.subscribe(client, table_id, blue)
+    with connect(client, table_id, red) as session:
+        socket = Socket(session)
+        socket.join()
+        socket.send("resign")
+        socket.until_state(lambda t: t["outcome"] is not None)
+        socket.send("rematch")
+        socket.until_state(lambda t: t["offers"]["rematch"] == ["red"])
+    receiver.wait(2)  # blue: the end, the proposal
+    with connect(client, table_id, blue) as session:
+        socket = Socket(session)
+        socket.join()
+        socket.send("rematch")
+        rematch_id = socket.until_state(lambda t: t["rematch_id"] is not None)[1]["rematch_id"]
+    receiver.wait(3)
+    which_fi = "Pisteet ja laatikot · 3 × 3 laatikkoa · Tavallinen alkuasetelma"
+    assert red_laptop.told(receiver) == [
+        {
+            "title": "Sininen hyväksyi uusintaottelun.",
+            "body": "Uusintaottelu: tällä kertaa olet Sininen.\n" + which_fi,
+            "url": f"/fi/t/{rematch_id}",
+        }
+    ]
+    # In the rematch Blue of the first game is Red, and moves first: Red of the first game,
+    # Blue now, is told of it, and then Red of the moves of Blue.
+    new_red = tokens.rematch_token(blue, rematch_id)
+    new_blue = tokens.rematch_token(red, rematch_id)
+    play(client, rematch_id, new_red, 0)
+    receiver.wait(4)
+    assert red_laptop.told(receiver)[-1]["url"] == f"/fi/t/{rematch_id}"
+    assert red_laptop.told(receiver)[-1]["title"] == "Sinun siirtosi Playtablessa"
+    play(client, rematch_id, new_blue, 1)
+    receiver.wait(5)
+    assert blue_phone.told(receiver)[-1] == {
+        "title": "Jste na tahu v Playtable",
+        "body": "Soupeř zahrál svůj tah.\nPuntíky a čtverce · 3 × 3 čtverce · "
+        "Standardní výchozí pozice",
+        "url": f"/cs/t/{rematch_id}",
+    }
