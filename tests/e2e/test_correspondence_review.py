@@ -1,12 +1,28 @@
 """A correspondence player with several slow games at once, on a laptop and a phone: each
-game's push notifications, turned on and off game by game; My games left open all day."""
+game's push notifications, turned on and off game by game; My games and a table left open
+all day."""
 
 from __future__ import annotations
+
+import contextlib
+import re
+import sqlite3
+from pathlib import Path
 
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from tests.e2e.helpers import TIMEOUT, api_table, take_both_seats, wait_moves_offered, wait_ply
+from tests.e2e.helpers import (
+    TIMEOUT,
+    api_table,
+    take_both_seats,
+    wait_moves_offered,
+    wait_ply,
+    wait_ready,
+)
+from tests.e2e.test_clocks import own_server, seated_pair
+
+__all__ = ["own_server"]  # the fixture, a server of the test's own whose database it moves
 
 pytestmark = pytest.mark.e2e
 
@@ -132,3 +148,36 @@ def test_my_games_left_open_shows_the_move_that_came_meanwhile(
     # the moments are still in the phone's time zone and language, as first written
     when = row.locator(".game-row__when time")
     expect(when).not_to_contain_text("UTC")
+
+
+def test_a_correspondence_deadline_left_open_is_highlighted_as_it_comes_near(
+    browser: Browser, own_server: tuple[str, Path]
+) -> None:
+    """The page of a game at a day a move left open: the deadline is highlighted in its last
+    twelve hours, but on a page opened earlier it never was (no correspondence clock counts
+    down on the page), however near the deadline came, until the player reloaded."""
+    url, database = own_server
+    red, blue, watch_url = seated_pair(browser, url, {"kind": "correspondence", "days": 1})
+    play_one(red, 0)
+    play_one(blue, 1)  # Red to move, within a day
+    table_id = watch_url.rstrip("/").split("/")[-2]
+    # Half a day less 30 s passes: every stored time moves that far into the past (and the
+    # version on, as any writer's would, so that no process trusts a cached copy).
+    ago = "'-43170 seconds'"
+    shift = f"created_at = strftime('%Y-%m-%d %H:%M:%f', created_at, {ago})"
+    with contextlib.closing(sqlite3.connect(database)) as db, db:
+        db.execute(f"UPDATE moves SET {shift} WHERE table_id = ?", (table_id,))
+        db.execute(f"UPDATE seats SET {shift} WHERE table_id = ?", (table_id,))
+        db.execute(
+            "UPDATE tables SET version = version + 1, "
+            f"deadline = strftime('%Y-%m-%d %H:%M:%f', deadline, {ago}) WHERE id = ?",
+            (table_id,),
+        )
+    red.reload()
+    wait_ready(red)
+    deadline = red.locator("#clock-red")
+    expect(deadline).to_have_class(re.compile(r"\bis-deadline\b"))
+    expect(deadline).not_to_have_class(re.compile(r"\bis-low\b"))  # 12 hours and 30 s away
+    # left open: once the deadline is under twelve hours away, it is highlighted
+    expect(deadline).to_have_class(re.compile(r"\bis-low\b"), timeout=90_000)
+    assert 0 < float(deadline.get_attribute("data-seconds") or "nan") < 12 * 3600
