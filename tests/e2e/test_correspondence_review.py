@@ -181,3 +181,38 @@ def test_a_correspondence_deadline_left_open_is_highlighted_as_it_comes_near(
     # left open: once the deadline is under twelve hours away, it is highlighted
     expect(deadline).to_have_class(re.compile(r"\bis-low\b"), timeout=90_000)
     assert 0 < float(deadline.get_attribute("data-seconds") or "nan") < 12 * 3600
+
+
+def test_push_turned_on_in_a_game_is_on_in_its_rematch(browser: Browser, server_url: str) -> None:
+    """Push on for a correspondence game, then its rematch: the server carries the seat's
+    subscriptions to the rematch, and the rematch's page, followed to at once, says so (it
+    offered to turn on what was on, and a player who turned it off from there would never
+    have found it on)."""
+    phone = browser.new_context(
+        viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True
+    )
+    phone.add_init_script(FAKE_PUSH)
+    phone.grant_permissions(["notifications"], origin=server_url)
+    created = api_table(phone, server_url, "dots", DOTS, DAYS)
+    mine, theirs = phone.new_page(), browser.new_context().new_page()
+    take_both_seats(mine, theirs, created)
+    mine.locator("#push-on").click()
+    shows_push(mine, on=True)
+    mine.locator("#action-resign").click()
+    mine.locator("#resign-confirm").click()
+    expect(theirs.locator("#result")).to_be_visible(timeout=TIMEOUT)
+    theirs.get_by_role("button", name="Rematch").click()
+    mine.get_by_role("button", name="Accept rematch").click()
+    mine.wait_for_url(re.compile(rf"/t/(?!{created['id']})\w+$"), timeout=TIMEOUT)
+    wait_ready(mine)
+    shows_push(mine, on=True)  # the rematch's page: push is on there
+    # and it is: the server holds this browser's subscription for the rematch's seat
+    removed = mine.evaluate(
+        """async () => {
+            const response = await fetch(location.pathname + "/push", {method: "DELETE",
+                headers: {"Content-Type": "application/json"},
+                body: JSON.stringify({endpoint: localStorage.getItem("fake-push-endpoint")})});
+            return (await response.json()).removed;
+        }"""
+    )
+    assert removed is True

@@ -55,6 +55,15 @@ function tablesWith(endpoint) {
   return count;
 }
 
+/** The page leaves for its rematch at `url` (its seat link): the server carried this
+ * table's subscriptions to the rematch (web/push.py), and this browser's is remembered
+ * there too, so the new table says push is on where it is. */
+export function carryPush(tableId, url) {
+  const match = /\/t\/([^/?#]+)\/seat\//.exec(url);
+  const endpoint = remembered(tableId);
+  if (match && endpoint) remember(decodeURIComponent(match[1]), endpoint);
+}
+
 /** Offer push at a correspondence table to a seated player whose browser can do it. */
 export async function setUpPush(table, you) {
   if (started || !you || !table.clock || table.clock.control.kind !== "correspondence") return;
