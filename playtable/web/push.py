@@ -227,11 +227,14 @@ class Pusher:
         """The rematch of ``table`` was accepted: each player's subscriptions go on to their
         seat there (colours swapped), and the player who proposed it, who may not look at
         the finished game again, is told that it begins."""
-        for player in PLAYERS:
-            for subscription in await self.store.push_subscriptions(table.id, player):
-                await self.store.add_push_subscription(
-                    accepted.table, other(player), subscription, keep=SUBSCRIPTIONS_PER_SEAT
-                )
+        try:
+            for player in PLAYERS:
+                for subscription in await self.store.push_subscriptions(table.id, player):
+                    await self.store.add_push_subscription(
+                        accepted.table, other(player), subscription, keep=SUBSCRIPTIONS_PER_SEAT
+                    )
+        except Exception:  # the store away: the rematch's pages offer push again
+            logger.warning("table %s: push not carried to its rematch", table.id, exc_info=True)
         proposer = other(accepted.player)
         if proposer not in table.bots:
             await self._tell(table, proposer, "rematch", at=accepted.table)
