@@ -7,6 +7,7 @@ from __future__ import annotations
 import contextlib
 import re
 import sqlite3
+import time
 from pathlib import Path
 
 import pytest
@@ -216,3 +217,42 @@ def test_push_turned_on_in_a_game_is_on_in_its_rematch(browser: Browser, server_
         }"""
     )
     assert removed is True
+
+
+def test_push_stays_on_for_the_player_who_replaced_their_seat_link(
+    browser: Browser, server_url: str
+) -> None:
+    """A seat link replaced (someone else saw it) takes the seat's push subscriptions with
+    it, so that the device which saw it is told nothing more: the player's own browser,
+    which made the new link, is still told of the moves (its page sends its subscription
+    again with the new key), and says so."""
+    phone = browser.new_context(locale="cs-CZ", timezone_id="Europe/Prague")
+    phone.add_init_script(FAKE_PUSH)
+    phone.grant_permissions(["notifications"], origin=server_url)
+    created = api_table(phone, server_url, "dots", DOTS, DAYS)
+    mine = phone.new_page()
+    take_both_seats(mine, browser.new_context().new_page(), created)
+    mine.locator("#push-on").click()
+    shows_push(mine, on=True)
+    mine.locator("#continue-link").click()
+    mine.locator("#renew-seat button").click()  # a new seat link
+    expect(mine.locator("#renewed")).to_be_visible(timeout=TIMEOUT)
+    mine.goto(f"{server_url}/cs/t/{created['id']}")
+    wait_ready(mine)
+    shows_push(mine, on=True)
+
+    def held() -> bool:  # whether the server holds this browser's subscription for the seat
+        result: bool = mine.evaluate(
+            """async () => {
+                const response = await fetch(location.pathname.replace(/^\\/cs/, "") + "/push",
+                    {method: "DELETE", headers: {"Content-Type": "application/json"},
+                     body: JSON.stringify({endpoint: localStorage.getItem("fake-push-endpoint")})});
+                return (await response.json()).removed;
+            }"""
+        )
+        return result
+
+    deadline = time.monotonic() + TIMEOUT / 1000
+    while not held():  # sent again as the page opened
+        assert time.monotonic() < deadline, "the page did not send its subscription again"
+        time.sleep(0.1)

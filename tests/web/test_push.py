@@ -7,6 +7,7 @@ from __future__ import annotations
 import base64
 import contextlib
 import json
+import re
 import secrets
 import socket
 import subprocess
@@ -656,3 +657,39 @@ def test_a_rematch_accepted_days_later_is_pushed_and_its_moves_too(
         "Standardní výchozí pozice",
         "url": f"/cs/t/{rematch_id}",
     }
+
+
+def test_a_replaced_seat_link_tells_the_device_that_saw_it_nothing_more(
+    client: TestClient, receiver: Receiver, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Someone saw Blue's seat link, opened it and asked to be told of the seat's moves.
+    Blue replaced the link: that device could play no more, but went on being pushed every
+    move of the game, with its name and the opponent's. The seat's subscriptions go with
+    the old link; the player's own page sends its own again, with the new key (push.js)."""
+    monkeypatch.setenv("PLAYTABLE_VAPID_KEY_FILE", str(tmp_path / "vapid.pem"))
+    table_id, red, blue = correspondence_table(client)
+    stranger, mine = Browser(receiver, "stranger", "en"), Browser(receiver, "mine", "en")
+    stranger.subscribe(client, table_id, blue)
+    play(client, table_id, red, 0)
+    receiver.wait(1)
+    client.cookies.set(f"pt_{table_id}", blue)
+    csrf = re.search(r'name="csrf" value="([^"]+)"', client.get(f"/t/{table_id}/continue").text)
+    assert csrf
+    client.cookies.set("pt_csrf", csrf.group(1))
+    renewed = client.post(
+        f"/t/{table_id}/continue", data={"csrf": csrf.group(1)}, follow_redirects=False
+    )
+    assert renewed.status_code == 303
+    new_blue = renewed.cookies.get(f"pt_{table_id}")
+    assert new_blue and new_blue != blue
+    client.cookies.clear()
+    client.cookies.set(f"pt_{table_id}", blue)  # the stranger's page sends it again: refused
+    assert client.post(f"/t/{table_id}/push", json=stranger.body).status_code == 403
+    client.cookies.clear()
+    mine.subscribe(client, table_id, new_blue)  # the player's own page, with the new key
+    play(client, table_id, new_blue, 1)
+    play(client, table_id, red, 2)
+    receiver.wait(2)
+    time.sleep(0.3)
+    assert len(stranger.told(receiver)) == 1  # the move before the link was replaced only
+    assert len(mine.told(receiver)) == 1

@@ -89,6 +89,22 @@ export async function setUpPush(table, you) {
     on.hidden = mine(subscription);
     off.hidden = !mine(subscription);
   };
+  // Sent again at every visit: a seat whose link was replaced loses its subscriptions (a
+  // device that saw the old link is told nothing more), and the player's own pages, which
+  // hold the new key, get theirs back; one refused (the seat is no longer this browser's)
+  // is forgotten here.
+  const renew = async () => {
+    const subscription = await registration.pushManager.getSubscription();
+    if (!mine(subscription)) return;
+    try {
+      await call("POST", pushPath, {
+        subscription: subscription.toJSON(),
+        lang: document.documentElement.lang,
+      });
+    } catch (error) {
+      if (error.message === "403") remember(table.id, null);
+    }
+  };
   on.addEventListener("click", async () => {
     try {
       const permission = await Notification.requestPermission();
@@ -124,5 +140,6 @@ export async function setUpPush(table, you) {
     say("push_off");
     await show();
   });
+  await renew();
   await show();
 }
