@@ -60,3 +60,13 @@ def remove_push(conn: Connection, table_id: str, player: Player, endpoint: str) 
         sa.delete(push_subscriptions).where(_push_key(table_id, player, endpoint))
     )
     return bool(deleted.rowcount)
+
+
+def remove_seat_push(conn: Connection, table_id: str, player: Player) -> int:
+    """Forget every subscription of the seat: its link was replaced."""
+    deleted = conn.execute(
+        sa.delete(push_subscriptions).where(
+            push_subscriptions.c.table_id == table_id, push_subscriptions.c.player == player
+        )
+    )
+    return int(deleted.rowcount or 0)

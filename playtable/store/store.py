@@ -48,7 +48,7 @@ from playtable.store.engines import (
 from playtable.store.heartbeat import beat, beat_at_once, read_outages
 from playtable.store.prune import BATCH as PRUNE_BATCH
 from playtable.store.prune import remove_unplayed, unplayed
-from playtable.store.push import add_push, read_push, remove_push
+from playtable.store.push import add_push, read_push, remove_push, remove_seat_push
 from playtable.store.raw_postgres import RawPostgresWriter
 from playtable.store.raw_read import RawReader
 from playtable.store.raw_sqlite import RawWriter
@@ -315,6 +315,12 @@ class Store:
     async def remove_push_subscription(self, table_id: str, player: Player, endpoint: str) -> bool:
         async with self._write_lock:
             return await self._run(remove_push, table_id, player, endpoint)
+
+    async def remove_seat_push_subscriptions(self, table_id: str, player: Player) -> int:
+        """Forget every subscription of the seat (its link was replaced: a device that saw
+        it is told nothing more; the player's own pages subscribe again)."""
+        async with self._write_lock:
+            return await self._run(remove_seat_push, table_id, player)
 
     async def analysis_values(self, table_id: str, moves: Sequence[str]) -> dict[int, int]:
         """The stored proved values of the positions after each prefix of ``moves``.

@@ -42,7 +42,7 @@ from playtable.tables.best_moves import BestMoves
 from playtable.tables.computer import Computer
 from playtable.tables.decisions import Decision
 from playtable.tables.errors import NOT_A_QUICK_MESSAGE, Busy, Illegal, TableError, TableNotFound
-from playtable.tables.events import QUICK_MESSAGES, QuickMessage
+from playtable.tables.events import QUICK_MESSAGES, Event, QuickMessage
 from playtable.tables.invitations import Invitations
 from playtable.tables.pool import BotPool, BotSettings
 from playtable.tables.presence import TablePresence
@@ -96,7 +96,8 @@ class TableService:
         self.analyses = Analysis(store, self.bot_settings, self.load)
         self.clock = clock  # the time of moves and clocks (tests inject their own)
         self.on_deadline: Callable[[datetime], None] = lambda deadline: None  # the sweep's
-        self.on_move: Callable[[LoadedTable], None] = lambda table: None  # Web Push's
+        # Web Push's: every committed change, with its events (a move, a game's end)
+        self.on_change: Callable[[LoadedTable, tuple[Event, ...]], None] = lambda t, e: None
         self.confirm_outages: Callable[[], Awaitable[bool]] = downtime.none_learnt  # the sweep's
 
     @property
@@ -426,8 +427,8 @@ class TableService:
 
     async def _commit(self, decision: Decision) -> bool:
         """Commit ``decision`` under compare-and-set; once stored, announce it and let the
-        computer, the sweep and Web Push know. ``False`` if another writer changed the table
-        first."""
+        computer, the sweep and Web Push (``on_change``) know. ``False`` if another writer
+        changed the table first."""
         after = decision.after
         events = list(decision.events)
         stored = self.store.submit(after.id, after.version - 1, decision.change)
@@ -442,8 +443,7 @@ class TableService:
         self.analyses.game_over(after)  # if the game is over: its background analysis
         if after.row.deadline is not None:
             self.on_deadline(after.row.deadline)
-        if decision.change.append is not None:
-            self.on_move(after)
+        self.on_change(after, decision.events)
         return True
 
 

@@ -149,7 +149,7 @@ def create_app(
     sweep = Sweep(service)  # ends the tables whose clock ran out (tables/sweep.py)
     pusher = Pusher(store, links)  # Web Push of correspondence moves (web/push.py)
     pictures = Pictures.from_env()  # drawn in worker processes of their own (web/pictures.py)
-    service.on_move = pusher.on_move
+    service.on_change = pusher.on_change
 
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:

@@ -134,6 +134,11 @@ async def renew_seat_link(request: Request) -> Response:
             )
     finally:
         await form.close()
+    # A device that held the old link and asked to be told of the seat's moves is told no
+    # more: every subscription goes, and the player's own pages send theirs again (push.js).
+    seat = await service.seat_of(table_id, token)
+    if seat is not None:
+        await request.app.state.store.remove_seat_push_subscriptions(table_id, seat)
     target = page_url(request, request.url_for("continue", table_id=table_id).path)
     response = RedirectResponse(f"{target}?renewed={renewed_mark(token)}", status_code=303)
     set_seat_cookie(response, request, table_id, token)

@@ -32,6 +32,7 @@ from playtable.tables import (
     TableNotFound,
     TableService,
     clocks,
+    tokens,
 )
 from playtable.web.budgets import Budget, over_budget
 from playtable.web.errors import error_page
@@ -109,20 +110,31 @@ def seat_cookies(request: Request) -> list[tuple[str, str]]:
 async def my_games(service: TableService, request: Request) -> list[MyGame]:
     """The tables whose seat token this request carries and that token opens, in the order
     of the page (:attr:`MyGame.order`)."""
-    games = []
-    for table_id, token in seat_cookies(request):
-        you = await service.seat_of(table_id, token)
-        if you is None:
-            continue
-        try:
-            loaded = await service.load(table_id)
-            table = await service.snapshot(table_id, you)
-        except TableNotFound:
-            continue
-        running = table["outcome"] is None
-        your_move = running and table["to_move"] == you
-        games.append(MyGame(table, you, your_move, running, token, loaded.last_played))
-    return sorted(games, key=lambda game: game.order)
+    games: dict[str, MyGame] = {}
+    seats = seat_cookies(request)
+    held = {table_id for table_id, _ in seats}
+    for table_id, token in seats:
+        next_id: str | None = table_id
+        # A rematch's seats are derived from the last table's keys: a browser that holds a
+        # seat of the game finds its rematches too (made on another device, whose cookie
+        # this one never got), unless that seat's link was replaced there since.
+        while next_id is not None and next_id not in games and len(games) < MAX_SEATS:
+            you = await service.seat_of(next_id, token)
+            if you is None:
+                break
+            try:
+                loaded = await service.load(next_id)
+                table = await service.snapshot(next_id, you)
+            except TableNotFound:
+                break
+            running = table["outcome"] is None
+            your_move = running and table["to_move"] == you
+            games[next_id] = MyGame(table, you, your_move, running, token, loaded.last_played)
+            next_id = table.get("rematch_id")
+            if next_id is None or next_id in held:
+                break  # none, or this browser's own cookie for it lists it
+            token = tokens.rematch_token(token, next_id)
+    return sorted(games.values(), key=lambda game: game.order)
 
 
 async def _over_budget(request: Request) -> int | None:

@@ -23,6 +23,7 @@ import errno
 import json
 import logging
 import os
+from collections.abc import Coroutine
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -32,22 +33,27 @@ from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
 from playtable import settings
-from playtable.games import Player
+from playtable.games import PLAYERS, Player, other
+from playtable.games.base import N_, Termination
 from playtable.settings import SettingError
 from playtable.store import PushSubscription, Store
 from playtable.tables import clocks
+from playtable.tables.events import Event, Kind, MoveEvent, RematchAccepted, TableEvent
+from playtable.tables.events import GameOver as GameOverEvent
 from playtable.tables.table import LoadedTable
 from playtable.web.bodies import read_body
 from playtable.web.budgets import Budget, over_budget
 from playtable.web.keyfiles import made_once
 from playtable.web.language import prefix_of
 from playtable.web.links import seat_token_from
+from playtable.web.presentation import game_title, settings_summary
 from playtable.web.push_endpoints import (
     EndpointRefused,
     Unresolved,
     check_resolved,
     host_and_port,
 )
+from playtable.web.result_words import result_words
 from playtable.web.templating import STATIC_DIR, available_languages, translations
 from playtable.web.urls import SiteLinks
 
@@ -61,6 +67,12 @@ MAX_BODY = 4096
 TTL_S = 86400  # a push service may keep the message a day for a browser that is offline
 SUBSCRIPTIONS_PER_SEAT = 4  # a player's browsers told of their move; the oldest makes way
 SEND_THREADS = 2  # pushes are sent in threads of their own, never the store's
+#: The offers the opponent is pushed, in the table page's words (client_strings.py).
+OFFERS = {
+    Kind.DRAW_OFFERED: N_("%(player)s offers a draw."),
+    Kind.UNDO_REQUESTED: N_("%(player)s asks to take back their last move."),
+    Kind.REMATCH_OFFERED: N_("%(player)s proposes a rematch."),
+}
 
 
 def key_path(path: str | None = None) -> Path:
@@ -112,7 +124,7 @@ def public_key(vapid: Vapid02) -> str:
 
 
 class Pusher:
-    """Sends the push messages; ``on_move`` is the table service's hook after a move."""
+    """Sends the push messages; ``on_change`` is the table service's hook after a change."""
 
     def __init__(self, store: Store, links: SiteLinks, key_file: str | None = None) -> None:
         self.store = store
@@ -141,30 +153,111 @@ class Pusher:
             self._vapid = load_vapid(self.key_file)
         return self._vapid
 
-    def on_move(self, table: LoadedTable) -> None:
-        """A move was committed: if it passed the turn at a correspondence table, tell the
-        player now to move (their push subscriptions, if any)."""
-        if not isinstance(table.time_control, clocks.Correspondence) or not table.moves:
+    def on_change(self, table: LoadedTable, events: tuple[Event, ...]) -> None:
+        """A change was committed (the table service's hook): at a correspondence table, a
+        move that passed the turn tells the player now to move, and the game's end tells
+        each player who did not end it themselves (both, when a deadline passed), since a
+        player who plays by the day may not open the table again for days. An offer (a draw,
+        a take-back, a rematch of the finished game) tells the player it is made to, and a
+        rematch accepted carries both players' subscriptions to it."""
+        if not isinstance(table.time_control, clocks.Correspondence):
+            return
+        for accepted in (e for e in events if isinstance(e, RematchAccepted)):
+            self._start(self._rematch(table, accepted))
+        for offer in (e for e in events if isinstance(e, TableEvent) and e.kind in OFFERS):
+            if other(offer.player) not in table.bots:
+                self._start(self._tell(table, other(offer.player), offer.kind.value))
+        if any(isinstance(event, GameOverEvent) for event in events):
+            actor = next((e.player for e in events if isinstance(e, MoveEvent | TableEvent)), None)
+            for player in PLAYERS:
+                if player != actor and player not in table.bots:
+                    self._start(self._tell(table, player, "over"))
+            return
+        if not any(isinstance(event, MoveEvent) for event in events) or not table.moves:
             return
         to_move = table.to_move()
         if to_move is None or to_move == table.moves[-1].player or to_move in table.bots:
             return
-        task = asyncio.create_task(self._tell(table.id, to_move, table.game.name))
+        self._start(self._tell(table, to_move, "move"))
+
+    def _start(self, job: Coroutine[Any, Any, None]) -> None:
+        task = asyncio.create_task(job)
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
 
-    async def _tell(self, table_id: str, player: Player, game: str) -> None:
+    @staticmethod
+    def _words(table: LoadedTable, player: Player, lang: str, what: str) -> tuple[str, str]:
+        """The title and body of a push to ``player`` in ``lang`` of ``what`` ("move",
+        "over" or an offer's kind): what happened, and on a line of its own which game."""
+        catalog = translations(lang)
+        _ = catalog.gettext
+        # Which of the player's games (they play several at once): its name and settings,
+        # and the name the opponent chose, if any (each message said the same before).
+        row = table.row
+        parts = [game_title(row.game, catalog), settings_summary(row.game, row.options, catalog)]
+        name = row.nicknames.get(other(player))
+        if name:
+            colour = _("Red") if other(player) == "red" else _("Blue")
+            parts.append(_("%(name)s (%(player)s)") % {"name": name, "player": colour})
+        which = " · ".join(part for part in parts if part)
+        if what == "move":
+            return _("Your move at Playtable"), _("Your opponent has moved.") + "\n" + which
+        names = {"red": _("Red"), "blue": _("Blue")}
+        if what == "rematch":  # accepted by the opponent: the player's colour is swapped
+            title = _("%(player)s accepted the rematch.") % {"player": names[other(player)]}
+            body = _("Rematch: you play %(player)s this time.") % {"player": names[other(player)]}
+            return title, body + "\n" + which
+        if what != "over":  # an offer, made by the opponent: said as the table page says it
+            return _(OFFERS[Kind(what)]) % {"player": names[other(player)]}, which
+        outcome = table.outcome()
+        assert outcome is not None
+        if outcome.reason is Termination.TIMEOUT and outcome.winner is not None:
+            loser = other(outcome.winner)
+            if player == loser:
+                body = _("You ran out of time. %(winner)s wins.") % {
+                    "winner": names[outcome.winner]
+                }
+            else:
+                body = _("%(loser)s ran out of time. You win.") % {"loser": names[loser]}
+        else:
+            body = result_words(outcome.to_json(), catalog, lang)
+        return _("The game is over."), body + "\n" + which
+
+    async def _rematch(self, table: LoadedTable, accepted: RematchAccepted) -> None:
+        """The rematch of ``table`` was accepted: each player's subscriptions go on to their
+        seat there (colours swapped), and the player who proposed it, who may not look at
+        the finished game again, is told that it begins."""
+        try:
+            for player in PLAYERS:
+                for subscription in await self.store.push_subscriptions(table.id, player):
+                    await self.store.add_push_subscription(
+                        accepted.table, other(player), subscription, keep=SUBSCRIPTIONS_PER_SEAT
+                    )
+        except Exception:  # the store away: the rematch's pages offer push again
+            logger.warning("table %s: push not carried to its rematch", table.id, exc_info=True)
+        proposer = other(accepted.player)
+        if proposer not in table.bots:
+            await self._tell(table, proposer, "rematch", at=accepted.table)
+
+    async def _tell(
+        self, table: LoadedTable, player: Player, what: str, at: str | None = None
+    ) -> None:
+        """Push ``what`` to ``player``'s subscriptions at ``table`` (with ``at``, those of
+        their seat at that table, the rematch, which the message opens)."""
+        table_id = at or table.id
+        player = other(player) if at else player
         subscriptions = await self.store.push_subscriptions(table_id, player)
         if not subscriptions:
             return
         from playtable.web import push_transport
 
         for subscription in subscriptions:
-            _ = translations(subscription.lang).gettext
+            seat = other(player) if at else player  # the seat at ``table``
+            title, body = self._words(table, seat, subscription.lang, what)
             payload = json.dumps(
                 {
-                    "title": _("Your move at Playtable"),
-                    "body": _("Your opponent has moved."),
+                    "title": title,
+                    "body": body,
                     # The table page in that language: the tab the player keeps open.
                     "url": prefix_of(subscription.lang) + self.links.table(table_id),
                 }

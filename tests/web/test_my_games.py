@@ -8,7 +8,7 @@ import time
 from starlette.testclient import TestClient
 
 from playtable.web.timing import time_left_in
-from tests.web.conftest import DOTS, Socket, claim, connect, create_table
+from tests.web.conftest import DOTS, Socket, claim, connect, create_table, two_players
 
 
 def test_my_games_lists_the_seats_this_browser_holds_yours_to_move_first(
@@ -322,3 +322,49 @@ def test_each_row_says_when_its_game_ended_or_was_last_played(client: TestClient
     assert "Viimeisin siirto <time" in finnish
     assert "Vytvořeno <time" in client.get("/cs/games").text
     assert "종료: <time" in client.get("/ko/games").text
+
+
+def test_a_rematch_made_on_another_device_is_listed_where_the_game_was(
+    client: TestClient,
+) -> None:
+    """A correspondence game on the laptop and the phone (its seat link opened on both): the
+    game ended and its rematch was accepted on the laptop, and the phone's My games went on
+    listing the finished game alone (the rematch's seat cookie went to the laptop only), so
+    the running game, and that it waited for this player's move, could not be found on the
+    phone. A seat's rematches are listed (their seats come from its key), and the visit gives
+    the phone the rematch's seat; not once the rematch's link was replaced."""
+    days = {"kind": "correspondence", "days": 3}
+    with two_players(client, time_control=days) as (game, red, blue):
+        red.send("resign")
+        blue.until_state(lambda t: t["outcome"] is not None)
+        red.send("rematch")
+        blue.until_state(lambda t: t["offers"]["rematch"] == ["red"])
+        blue.send("rematch")
+        rematch_id = red.until_state(lambda t: t["rematch_id"] is not None)[1]["rematch_id"]
+    client.cookies.clear()
+    client.cookies.set(f"pt_{game.id}", game.token)  # the phone: the first game's seat only
+    page = client.get("/games").text
+    order = re.findall(r'data-table="(\w+)" data-group="(\w+)"', page)
+    # colours swapped: the phone's player is Blue, and Red (the friend) moves first
+    assert order == [(rematch_id, "running"), (game.id, "over")]
+    assert "You play Blue against Red" in _row(page, rematch_id)
+    assert "3 days per move" in _row(page, rematch_id)
+    laptop_key = client.cookies.get(f"pt_{rematch_id}")  # the phone holds the rematch's seat
+    assert laptop_key
+    with connect(client, rematch_id, laptop_key) as session:
+        assert Socket(session).join()["table"]["you"] == "blue"
+
+    # The laptop replaces the rematch's link: the first game's seat finds it no more.
+    client.cookies.clear()
+    client.cookies.set(f"pt_{rematch_id}", laptop_key)
+    csrf = re.search(r'name="csrf" value="([^"]+)"', client.get(f"/t/{rematch_id}/continue").text)
+    assert csrf
+    client.cookies.set("pt_csrf", csrf.group(1))
+    renewed = client.post(
+        f"/t/{rematch_id}/continue", data={"csrf": csrf.group(1)}, follow_redirects=False
+    )
+    assert renewed.status_code == 303
+    client.cookies.clear()
+    client.cookies.set(f"pt_{game.id}", game.token)
+    order = re.findall(r'data-table="(\w+)" data-group="(\w+)"', client.get("/games").text)
+    assert order == [(game.id, "over")]

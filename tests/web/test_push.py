@@ -7,6 +7,7 @@ from __future__ import annotations
 import base64
 import contextlib
 import json
+import re
 import secrets
 import socket
 import subprocess
@@ -25,6 +26,7 @@ from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.hazmat.primitives.asymmetric.utils import encode_dss_signature
 from starlette.testclient import TestClient
 
+from playtable.tables import tokens
 from tests.web.conftest import Socket, Table, claim, connect
 
 DOTS = {"grid": "square", "rows": 3, "cols": 3, "start": "standard"}
@@ -142,7 +144,9 @@ def test_a_correspondence_player_is_pushed_their_move_until_they_revoke_it(
     )
     assert message == {
         "title": "Sinun siirtosi Playtablessa",  # in the language the player subscribed in
-        "body": "Vastustajasi on siirtänyt.",
+        # which game, on a line of its own: the player has several
+        "body": "Vastustajasi on siirtänyt.\nPisteet ja laatikot · 3 × 3 laatikkoa · "
+        "Tavallinen alkuasetelma",
         "url": f"/fi/t/{table_id}",  # the Finnish table page, the tab a Finnish player has open
     }
 
@@ -204,7 +208,7 @@ def test_a_push_in_english_opens_the_english_table_page(
         )
         assert message == {
             "title": "Your move at Playtable",
-            "body": "Your opponent has moved.",
+            "body": "Your opponent has moved.\nDots and Boxes · 3 × 3 boxes · Standard start",
             "url": f"/t/{table_id}",
         }
 
@@ -448,3 +452,244 @@ def test_processes_starting_at_once_share_one_whole_vapid_key(tmp_path: Path) ->
         folder = tmp_path / str(n)
         assert [p.name for p in folder.iterdir()] == ["vapid.pem"]  # no draft left behind
         assert (folder / "vapid.pem").stat().st_mode & 0o077 == 0
+
+
+class Browser:
+    """A browser's push subscription: its keys, to read what it is sent."""
+
+    def __init__(self, receiver: Receiver, name: str, lang: str) -> None:
+        self.key = ec.generate_private_key(ec.SECP256R1())
+        self.auth = secrets.token_bytes(16)
+        self.path = f"/push/{name}"
+        public = self.key.public_key().public_bytes(
+            serialization.Encoding.X962, serialization.PublicFormat.UncompressedPoint
+        )
+        keys = {"p256dh": b64(public), "auth": b64(self.auth)}
+        self.body = {"subscription": {"endpoint": receiver.url + self.path, "keys": keys}}
+        self.body["lang"] = lang
+
+    def subscribe(self, client: TestClient, table_id: str, token: str) -> None:
+        client.cookies.set(f"pt_{table_id}", token)
+        assert client.post(f"/t/{table_id}/push", json=self.body).status_code == 201
+        client.cookies.clear()
+
+    def told(self, receiver: Receiver) -> list[dict[str, str]]:
+        return [
+            json.loads(
+                http_ece.decrypt(
+                    payload, private_key=self.key, auth_secret=self.auth, version="aes128gcm"
+                )
+            )
+            for path, _, payload in receiver.requests
+            if path == self.path
+        ]
+
+
+def test_both_players_are_pushed_the_end_of_a_game_lost_on_time(
+    client: TestClient,
+    receiver: Receiver,
+    db_url: str,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Days a move, and both players asked to be told: Red let the deadline pass and the
+    server ended the game, but nobody was pushed a word (a push came for moves only). The
+    player who waits for a move that will never come, and the one who lost, heard of it only
+    by opening the table again. Now both are told, each in their language and as themselves."""
+    import sqlite3
+
+    monkeypatch.setenv("PLAYTABLE_VAPID_KEY_FILE", str(tmp_path / "vapid.pem"))
+    table_id, red, blue = correspondence_table(client)
+    phone, laptop = Browser(receiver, "red-phone", "fi"), Browser(receiver, "blue-laptop", "cs")
+    phone.subscribe(client, table_id, red)
+    laptop.subscribe(client, table_id, blue)
+    play(client, table_id, red, 0)
+    play(client, table_id, blue, 1)
+    receiver.wait(2)  # each was told of their move
+    # Four days pass: every stored time moves four days into the past (the version on, as a
+    # writer's would, so that the process reads the table again).
+    shift = "created_at = strftime('%Y-%m-%d %H:%M:%f', created_at, '-4 days')"
+    with contextlib.closing(sqlite3.connect(db_url.removeprefix("sqlite:///"))) as db, db:
+        db.execute(f"UPDATE moves SET {shift} WHERE table_id = ?", (table_id,))
+        db.execute(f"UPDATE seats SET {shift} WHERE table_id = ?", (table_id,))
+        db.execute(
+            "UPDATE tables SET version = version + 1, "
+            "deadline = strftime('%Y-%m-%d %H:%M:%f', deadline, '-4 days') WHERE id = ?",
+            (table_id,),
+        )
+    receiver.wait(4)  # the sweep ended the table: both are told
+    assert client.get(f"/api/tables/{table_id}").json()["outcome"]["reason"] == "timeout"
+    url = f"/t/{table_id}"
+    assert phone.told(receiver)[-1] == {
+        "title": "Peli on päättynyt.",
+        "body": "Aikasi loppui. Sininen voittaa.\nPisteet ja laatikot · 3 × 3 laatikkoa · "
+        "Tavallinen alkuasetelma",
+        "url": "/fi" + url,
+    }
+    assert laptop.told(receiver)[-1] == {
+        "title": "Hra skončila.",
+        "body": "Červený: došel čas. Vyhráli jste.\nPuntíky a čtverce · 3 × 3 čtverce · "
+        "Standardní výchozí pozice",
+        "url": "/cs" + url,
+    }
+
+
+def test_the_opponent_of_a_player_who_resigns_is_pushed_the_result(
+    client: TestClient, receiver: Receiver, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A resignation ends a correspondence game as surely as a move: the opponent, who waits
+    for a move, is told; the player who resigned, who knows, is not."""
+    monkeypatch.setenv("PLAYTABLE_VAPID_KEY_FILE", str(tmp_path / "vapid.pem"))
+    table_id, red, blue = correspondence_table(client)
+    red_phone, blue_phone = Browser(receiver, "red", "ko"), Browser(receiver, "blue", "ko")
+    red_phone.subscribe(client, table_id, red)
+    blue_phone.subscribe(client, table_id, blue)
+    play(client, table_id, red, 0)
+    receiver.wait(1)
+    with connect(client, table_id, blue) as session:
+        socket = Socket(session)
+        socket.join()
+        socket.send("nickname", name="민지")  # the name the friend chose at the table
+        socket.until_state(lambda t: t["seats"]["blue"].get("nickname") == "민지")
+        socket.send("resign")
+        socket.until_state(lambda t: t["outcome"] is not None)
+    receiver.wait(2)
+    assert red_phone.told(receiver) == [
+        {
+            "title": "게임이 끝났습니다.",
+            "body": "파랑 기권. 빨강 승리.\n점과 상자 · 상자 3 × 3 · 기본 시작 · 민지 (파랑)",
+            "url": f"/ko/t/{table_id}",
+        }
+    ]
+    time.sleep(0.3)
+    assert len(blue_phone.told(receiver)) == 1  # its move only
+
+
+def test_an_offer_of_the_opponent_is_pushed_to_the_player_it_is_made_to(
+    client: TestClient, receiver: Receiver, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Days a move: a draw offer, a take-back request or, once the game is over, a rematch
+    proposal waited unseen for days (a push came for moves only, and nobody opens a table
+    whose move is the opponent's, nor one that is over). The player it is made to is told,
+    in the words of the table page; the one who made it is not."""
+    monkeypatch.setenv("PLAYTABLE_VAPID_KEY_FILE", str(tmp_path / "vapid.pem"))
+    table_id, red, blue = correspondence_table(client)
+    red_laptop, blue_phone = Browser(receiver, "red", "cs"), Browser(receiver, "blue", "fi")
+    red_laptop.subscribe(client, table_id, red)
+    blue_phone.subscribe(client, table_id, blue)
+    play(client, table_id, red, 0)  # blue is told of the move
+    with connect(client, table_id, red) as session:
+        socket = Socket(session)
+        socket.join()
+        socket.send("request_undo")  # on blue's turn
+        socket.until_state(lambda t: t["offers"]["undo"] == "red")
+        socket.send("offer_draw")
+        socket.until_state(lambda t: t["offers"]["draw"] == "red")
+    receiver.wait(3)
+    with connect(client, table_id, blue) as session:
+        socket = Socket(session)
+        socket.join()
+        socket.send("resign")
+        socket.until_state(lambda t: t["outcome"] is not None)
+        socket.send("rematch")
+        socket.until_state(lambda t: t["offers"]["rematch"] == ["blue"])
+    receiver.wait(5)  # the end to red, then blue's rematch proposal
+    which_fi = "Pisteet ja laatikot · 3 × 3 laatikkoa · Tavallinen alkuasetelma"
+    # (each push is sent on its own: they may arrive in any order)
+    assert sorted((m["title"], m["body"]) for m in blue_phone.told(receiver)) == [
+        ("Punainen pyytää saada perua viimeisimmän siirtonsa.", which_fi),
+        ("Punainen tarjoaa tasapeliä.", which_fi),
+        ("Sinun siirtosi Playtablessa", "Vastustajasi on siirtänyt.\n" + which_fi),
+    ]
+    told_red = red_laptop.told(receiver)
+    assert sorted(m["title"] for m in told_red) == ["Hra skončila.", "Modrý navrhuje odvetu."]
+    assert {m["url"] for m in told_red} == {f"/cs/t/{table_id}"}
+
+
+def test_a_rematch_accepted_days_later_is_pushed_and_its_moves_too(
+    client: TestClient, receiver: Receiver, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Red proposed a rematch of a correspondence game and closed the tab; Blue accepted it
+    days later. Red was never told the new game had begun, nor of Blue's moves in it: the
+    subscriptions were the first table's alone, and asking again meant finding the rematch.
+    The proposer is told it begins (their colour, swapped), and the subscriptions of both
+    go on to their seats in the rematch."""
+    monkeypatch.setenv("PLAYTABLE_VAPID_KEY_FILE", str(tmp_path / "vapid.pem"))
+    table_id, red, blue = correspondence_table(client)
+    red_laptop, blue_phone = Browser(receiver, "red", "fi"), Browser(receiver, "blue", "cs")
+    red_laptop.subscribe(client, table_id, red)
+    blue_phone.subscribe(client, table_id, blue)
+    with connect(client, table_id, red) as session:
+        socket = Socket(session)
+        socket.join()
+        socket.send("resign")
+        socket.until_state(lambda t: t["outcome"] is not None)
+        socket.send("rematch")
+        socket.until_state(lambda t: t["offers"]["rematch"] == ["red"])
+    receiver.wait(2)  # blue: the end, the proposal
+    with connect(client, table_id, blue) as session:
+        socket = Socket(session)
+        socket.join()
+        socket.send("rematch")
+        rematch_id = socket.until_state(lambda t: t["rematch_id"] is not None)[1]["rematch_id"]
+    receiver.wait(3)
+    which_fi = "Pisteet ja laatikot · 3 × 3 laatikkoa · Tavallinen alkuasetelma"
+    assert red_laptop.told(receiver) == [
+        {
+            "title": "Sininen hyväksyi uusintaottelun.",
+            "body": "Uusintaottelu: tällä kertaa olet Sininen.\n" + which_fi,
+            "url": f"/fi/t/{rematch_id}",
+        }
+    ]
+    # In the rematch Blue of the first game is Red, and moves first: Red of the first game,
+    # Blue now, is told of it, and then Red of the moves of Blue.
+    new_red = tokens.rematch_token(blue, rematch_id)
+    new_blue = tokens.rematch_token(red, rematch_id)
+    play(client, rematch_id, new_red, 0)
+    receiver.wait(4)
+    assert red_laptop.told(receiver)[-1]["url"] == f"/fi/t/{rematch_id}"
+    assert red_laptop.told(receiver)[-1]["title"] == "Sinun siirtosi Playtablessa"
+    play(client, rematch_id, new_blue, 1)
+    receiver.wait(5)
+    assert blue_phone.told(receiver)[-1] == {
+        "title": "Jste na tahu v Playtable",
+        "body": "Soupeř zahrál svůj tah.\nPuntíky a čtverce · 3 × 3 čtverce · "
+        "Standardní výchozí pozice",
+        "url": f"/cs/t/{rematch_id}",
+    }
+
+
+def test_a_replaced_seat_link_tells_the_device_that_saw_it_nothing_more(
+    client: TestClient, receiver: Receiver, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Someone saw Blue's seat link, opened it and asked to be told of the seat's moves.
+    Blue replaced the link: that device could play no more, but went on being pushed every
+    move of the game, with its name and the opponent's. The seat's subscriptions go with
+    the old link; the player's own page sends its own again, with the new key (push.js)."""
+    monkeypatch.setenv("PLAYTABLE_VAPID_KEY_FILE", str(tmp_path / "vapid.pem"))
+    table_id, red, blue = correspondence_table(client)
+    stranger, mine = Browser(receiver, "stranger", "en"), Browser(receiver, "mine", "en")
+    stranger.subscribe(client, table_id, blue)
+    play(client, table_id, red, 0)
+    receiver.wait(1)
+    client.cookies.set(f"pt_{table_id}", blue)
+    csrf = re.search(r'name="csrf" value="([^"]+)"', client.get(f"/t/{table_id}/continue").text)
+    assert csrf
+    client.cookies.set("pt_csrf", csrf.group(1))
+    renewed = client.post(
+        f"/t/{table_id}/continue", data={"csrf": csrf.group(1)}, follow_redirects=False
+    )
+    assert renewed.status_code == 303
+    new_blue = renewed.cookies.get(f"pt_{table_id}")
+    assert new_blue and new_blue != blue
+    client.cookies.clear()
+    client.cookies.set(f"pt_{table_id}", blue)  # the stranger's page sends it again: refused
+    assert client.post(f"/t/{table_id}/push", json=stranger.body).status_code == 403
+    client.cookies.clear()
+    mine.subscribe(client, table_id, new_blue)  # the player's own page, with the new key
+    play(client, table_id, new_blue, 1)
+    play(client, table_id, red, 2)
+    receiver.wait(2)
+    time.sleep(0.3)
+    assert len(stranger.told(receiver)) == 1  # the move before the link was replaced only
+    assert len(mine.told(receiver)) == 1

@@ -109,9 +109,12 @@ function remaining(player) {
 
 let noteTimer = null; // the first move's countdown, redrawn each second
 
-/** Seconds left for a real-time first move: from the deadline as of when the server sent
- * the state (its clock.now), counted down on this page's monotonic clock since. */
-function firstMoveLeft(clock) {
+let lowTimer = null; // a correspondence deadline's highlight, when it comes near
+
+/** Seconds left until the clock's deadline (a real-time first move, a correspondence move):
+ * from the deadline as of when the server sent the state (its clock.now), counted down on
+ * this page's monotonic clock since. */
+function untilDeadline(clock) {
   const due = Date.parse(clock.deadline) - Date.parse(clock.now);
   if (!Number.isFinite(due)) return 0;
   const now = frozenAt !== null ? frozenAt : performance.now();
@@ -173,9 +176,17 @@ function draw() {
   for (const player of ["red", "blue"]) {
     const el = $(`clock-${player}`);
     if (!el) continue;
-    const left = past ? past[player] : remaining(player);
     const running = !over && clock.running === player;
     const waiting = !over && clock.waiting_for === player;
+    // a correspondence move's time counts down to its deadline too, though no clock runs:
+    // a page left open for a day highlighted it only once reloaded
+    const toDeadline = !past && correspondence && waiting && clock.deadline;
+    const left = past ? past[player] : toDeadline ? untilDeadline(clock) : remaining(player);
+    if (toDeadline) {
+      clearTimeout(lowTimer);
+      const early = left - lowAt(clock);
+      if (early > 0) lowTimer = setTimeout(draw, Math.min(2 ** 31 - 1, early * 1000 + 500));
+    }
     if (correspondence && waiting && clock.deadline) {
       el.classList.remove("is-days");
       showDeadline(el, dateTime.format(new Date(clock.deadline)));
@@ -211,7 +222,7 @@ function draw() {
       // real time: the clock shows the whole base time, which does not run yet; the minute
       // for the first move is counted down here (a time of day, "by 3:26:09 AM", had to be
       // worked out against the player's own clock)
-      const left = firstMoveLeft(clock);
+      const left = untilDeadline(clock);
       note.textContent = t("clock_first_move_in", {
         player: playerName(clock.waiting_for),
         time: secondsWords.format(Math.ceil(left)),

@@ -9,8 +9,13 @@ const FORMATS = {
   time: new Intl.DateTimeFormat(lang, { timeStyle: "medium" }),
 };
 
-for (const el of document.querySelectorAll("time[data-local]")) {
-  const format = FORMATS[el.dataset.local];
-  const moment = new Date(el.getAttribute("datetime"));
-  if (format && !Number.isNaN(moment.getTime())) el.textContent = format.format(moment);
+/** Write every moment under `root` in the visitor's time zone. */
+export function writeLocalTimes(root = document) {
+  for (const el of root.querySelectorAll("time[data-local]")) {
+    const format = FORMATS[el.dataset.local];
+    const moment = new Date(el.getAttribute("datetime"));
+    if (format && !Number.isNaN(moment.getTime())) el.textContent = format.format(moment);
+  }
 }
+
+writeLocalTimes();

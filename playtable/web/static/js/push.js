@@ -21,6 +21,49 @@ async function call(method, path, body) {
   if (!response.ok) throw new Error(String(response.status));
 }
 
+// The tables this browser asked to be told of, each with its subscription's endpoint.
+const STORED = "playtable-push:";
+
+function remembered(tableId) {
+  try {
+    return localStorage.getItem(STORED + tableId);
+  } catch {
+    return null; // storage refused: push is offered again, and sending it again is harmless
+  }
+}
+
+function remember(tableId, endpoint) {
+  try {
+    if (endpoint) localStorage.setItem(STORED + tableId, endpoint);
+    else localStorage.removeItem(STORED + tableId);
+  } catch {
+    // storage refused: nothing remembered
+  }
+}
+
+/** How many tables keep the subscription `endpoint`. */
+function tablesWith(endpoint) {
+  let count = 0;
+  try {
+    for (let i = 0; i < localStorage.length; i += 1) {
+      const key = localStorage.key(i);
+      if (key && key.startsWith(STORED) && localStorage.getItem(key) === endpoint) count += 1;
+    }
+  } catch {
+    return 1; // unknown: the subscription is kept, as other tables may hold it
+  }
+  return count;
+}
+
+/** The page leaves for its rematch at `url` (its seat link): the server carried this
+ * table's subscriptions to the rematch (web/push.py), and this browser's is remembered
+ * there too, so the new table says push is on where it is. */
+export function carryPush(tableId, url) {
+  const match = /\/t\/([^/?#]+)\/seat\//.exec(url);
+  const endpoint = remembered(tableId);
+  if (match && endpoint) remember(decodeURIComponent(match[1]), endpoint);
+}
+
 /** Offer push at a correspondence table to a seated player whose browser can do it. */
 export async function setUpPush(table, you) {
   if (started || !you || !table.clock || table.clock.control.kind !== "correspondence") return;
@@ -35,10 +78,32 @@ export async function setUpPush(table, you) {
     status.textContent = t(key); // a live region: read out
   };
   const registration = await navigator.serviceWorker.register("/push-sw.js");
+  // A browser has one subscription for the whole site, and the server keeps it for each table
+  // it was sent for: whether this table has it is remembered here (table page by table page).
+  // Read from the browser's subscription alone, a second game (a rematch) said push was on
+  // where the server had nothing, and turning it off there ended it for every game.
+  const mine = (subscription) =>
+    Boolean(subscription) && remembered(table.id) === subscription.endpoint;
   const show = async () => {
     const subscription = await registration.pushManager.getSubscription();
-    on.hidden = Boolean(subscription);
-    off.hidden = !subscription;
+    on.hidden = mine(subscription);
+    off.hidden = !mine(subscription);
+  };
+  // Sent again at every visit: a seat whose link was replaced loses its subscriptions (a
+  // device that saw the old link is told nothing more), and the player's own pages, which
+  // hold the new key, get theirs back; one refused (the seat is no longer this browser's)
+  // is forgotten here.
+  const renew = async () => {
+    const subscription = await registration.pushManager.getSubscription();
+    if (!mine(subscription)) return;
+    try {
+      await call("POST", pushPath, {
+        subscription: subscription.toJSON(),
+        lang: document.documentElement.lang,
+      });
+    } catch (error) {
+      if (error.message === "403") remember(table.id, null);
+    }
   };
   on.addEventListener("click", async () => {
     try {
@@ -57,6 +122,7 @@ export async function setUpPush(table, you) {
         subscription: subscription.toJSON(),
         lang: document.documentElement.lang,
       });
+      remember(table.id, subscription.endpoint);
       say("push_on");
     } catch {
       say("push_failed");
@@ -67,10 +133,13 @@ export async function setUpPush(table, you) {
     const subscription = await registration.pushManager.getSubscription();
     if (subscription) {
       await call("DELETE", pushPath, { endpoint: subscription.endpoint }).catch(() => {});
-      await subscription.unsubscribe();
+      remember(table.id, null);
+      // the browser's subscription ends with the last table that has it
+      if (!tablesWith(subscription.endpoint)) await subscription.unsubscribe();
     }
     say("push_off");
     await show();
   });
+  await renew();
   await show();
 }

@@ -15,6 +15,7 @@ import {
   showNotice,
 } from "./notices.js";
 import { applyPatch } from "./patch.js";
+import { carryPush } from "./push.js";
 import { rememberRematch } from "./rematch_note.js";
 import { playerResultText } from "./result_words.js";
 import { playSound } from "./sound.js";
@@ -80,12 +81,16 @@ export function eventsFor({ render, rejoin, setConnection }) {
           const link = $("rematch-seat-link");
           link.href = inPageLanguage(message.url);
           link.hidden = false;
-          link.onclick = () => rememberRematch(link.href, you);
+          link.onclick = () => {
+            rememberRematch(link.href, you);
+            carryPush(page.table.id, link.href);
+          };
           break;
         }
         state.leaving = true;
         setConnection("rematch");
         rememberRematch(message.url, you);
+        carryPush(page.table.id, message.url);
         window.location.assign(inPageLanguage(message.url));
         break;
       default:
