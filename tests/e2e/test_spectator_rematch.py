@@ -93,7 +93,7 @@ def test_a_spectator_at_the_end_follows_the_rematch_in_its_language(
     follow = projector.locator("#rematch-follow")
     expect(follow).to_be_visible(timeout=TIMEOUT)
     expect(follow).to_contain_text("Uusintaottelu alkoi")
-    expect(projector.locator("#rematch-follow-stay")).to_have_text("Jää tähän")
+    expect(projector.locator("#rematch-follow-stay")).to_have_text("Jää tälle sivulle")
     wait_announced(projector, "Uusintaottelu alkoi")
     projector.wait_for_timeout(2000)  # the count goes down; it is read out once only
     said = projector.evaluate("() => window.__said")

@@ -320,7 +320,7 @@ def test_each_row_says_when_its_game_ended_or_was_last_played(client: TestClient
     finnish = client.get("/fi/games").text
     assert "Perustettu <time" in finnish and "Päättyi <time" in finnish
     assert "Viimeisin siirto <time" in finnish
-    assert "Vytvořeno <time" in client.get("/cs/games").text
+    assert "Založeno <time" in client.get("/cs/games").text
     assert "종료: <time" in client.get("/ko/games").text
 
 
