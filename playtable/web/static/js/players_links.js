@@ -29,7 +29,19 @@ async function check() {
     if (text && line.textContent !== text) line.textContent = text;
   }
   const handout = document.getElementById("blue-handout");
-  if (handout && seats.blue && seats.blue.taken) handout.hidden = true;
+  if (handout && !handout.hidden && seats.blue && seats.blue.taken) putAway(handout, "blue");
+}
+
+/** The invitation hidden once its player has taken the seat. The keyboard's focus on its
+ * field or Copy button would fall to the start of the page: it goes to the line saying the
+ * player is at the table, which is what took the invitation away (and is read out). */
+function putAway(handout, player) {
+  const hadFocus = handout.contains(document.activeElement);
+  handout.hidden = true;
+  const line = document.getElementById(`${player}-here`);
+  if (!hadFocus || !line) return;
+  line.tabIndex = -1;
+  line.focus();
 }
 
 if (root && root.dataset.status) {

@@ -1,0 +1,38 @@
+"""The second accessibility review: a blind player with a screen reader and a keyboard-only
+player at the newest pages (the players' links, the projector view, My games' tables set up
+for others) and at the table's score, toggles and first-move deadline."""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import Browser, expect
+
+from tests.e2e.helpers import TIMEOUT, accept_invitation, wait_ready
+from tests.e2e.test_organiser import set_up_for_two
+
+pytestmark = pytest.mark.e2e
+
+
+def test_the_focus_stays_on_the_links_page_when_the_invitation_is_put_away(
+    browser: Browser, server_url: str
+) -> None:
+    """The organiser, on the keyboard, has just copied Blue's invitation when Blue sits down:
+    the invitation goes away, and the focus with it fell to the start of the page. It goes
+    to the line saying Blue is at the table, read out with it."""
+    organiser = browser.new_context(permissions=["clipboard-read", "clipboard-write"]).new_page()
+    set_up_for_two(organiser, server_url, "/cs")
+    copy = organiser.locator("#blue-links").get_by_role("button", name="Kopírovat")
+    copy.focus()
+    organiser.keyboard.press("Enter")
+    expect(organiser.locator("#blue-status")).to_have_text("Zkopírováno")
+    expect(copy).to_be_focused()
+    blue = browser.new_context().new_page()
+    accept_invitation(blue, organiser.locator("#blue-url").input_value())
+    wait_ready(blue)
+    expect(organiser.locator("#blue-handout")).to_be_hidden(timeout=TIMEOUT)
+    here = organiser.locator("#blue-here")
+    expect(here).to_be_focused()
+    expect(here).to_have_text("Modrý je u stolu.")
+    # and the next Tab goes on from there, to the links under it
+    organiser.keyboard.press("Tab")
+    expect(organiser.locator("#watch-link")).to_be_focused()
