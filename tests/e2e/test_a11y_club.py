@@ -7,7 +7,9 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import Browser, expect
 
-from tests.e2e.helpers import TIMEOUT, accept_invitation, wait_ready
+from tests.e2e.helpers import TIMEOUT, accept_invitation, create_table, wait_ready
+from tests.e2e.i18n_helpers import prefixed
+from tests.e2e.positions import play_record
 from tests.e2e.test_organiser import set_up_for_two
 
 pytestmark = pytest.mark.e2e
@@ -36,3 +38,26 @@ def test_the_focus_stays_on_the_links_page_when_the_invitation_is_put_away(
     # and the next Tab goes on from there, to the links under it
     organiser.keyboard.press("Tab")
     expect(organiser.locator("#watch-link")).to_be_focused()
+
+
+def test_a_screen_reader_hears_what_the_number_beside_a_player_is(
+    browser: Browser, server_url: str
+) -> None:
+    """The players' card read "Red (you) online 1 Blue online 0": the word "Score" was a
+    name on a plain span, which screen readers do not read."""
+    red = browser.new_context().new_page()
+    create_table(red, server_url, "dots", dots_grid="square", dots_rows="2", dots_cols="2")
+    blue = browser.new_context().new_page()
+    accept_invitation(blue, red.locator("#invite-url").input_value())
+    wait_ready(blue)
+    play_record({"red": red, "blue": blue}, ["a1-b1", "a1-a2", "b1-b2", "a2-b2"])
+    for page, lang in ((red, "cs"), (blue, "ko")):
+        page.goto(server_url + prefixed(lang, page.url.removeprefix(server_url)))
+        wait_ready(page)
+    # Blue closed the box with the fourth line: Blue 1, Red 0, said with the word
+    expect(red.locator("#player-blue .player__score")).to_have_text("1")
+    red_card = red.get_by_role("region", name="Hráči").aria_snapshot()
+    assert "Červený (vy) připojen Skóre 0" in red_card, red_card
+    assert "Modrý připojen Skóre 1" in red_card, red_card
+    blue_card = blue.get_by_role("region", name="플레이어").aria_snapshot()
+    assert "파랑 (나) 접속 중 점수 1" in blue_card, blue_card
