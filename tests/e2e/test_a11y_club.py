@@ -61,3 +61,28 @@ def test_a_screen_reader_hears_what_the_number_beside_a_player_is(
     assert "Modrý připojen Skóre 1" in red_card, red_card
     blue_card = blue.get_by_role("region", name="플레이어").aria_snapshot()
     assert "파랑 (나) 접속 중 점수 1" in blue_card, blue_card
+
+
+def test_a_pressed_toggle_keeps_its_name(browser: Browser, server_url: str) -> None:
+    """The tick shown on a pressed toggle was part of its name: "check mark Projector view,
+    pressed", and a name that changes as it is pressed. It is seen, not read."""
+    red = browser.new_context().new_page()
+    create_table(red, server_url, "dots", dots_grid="square", dots_rows="2", dots_cols="2")
+    sounds = red.locator("#sound-toggle")
+    sounds.focus()
+    red.keyboard.press("Enter")
+    expect(sounds).to_have_attribute("aria-pressed", "true")
+    assert (
+        red.locator("#sound-toggle")
+        .evaluate("e => getComputedStyle(e, '::before').content")
+        .startswith('"✓')
+    )  # still seen
+    expect(sounds).to_have_accessible_name("Move sounds")
+    hall = browser.new_context(viewport={"width": 1280, "height": 800}).new_page()
+    hall.goto(server_url + prefixed("ko", red.url.removeprefix(server_url)) + "/watch")
+    wait_ready(hall)
+    projector = hall.locator("#projector-toggle")
+    projector.focus()
+    hall.keyboard.press("Enter")
+    expect(projector).to_have_attribute("aria-pressed", "true")
+    expect(projector).to_have_accessible_name("프로젝터 화면")
