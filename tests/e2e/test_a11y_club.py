@@ -7,12 +7,28 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import Browser, expect
 
-from tests.e2e.helpers import TIMEOUT, accept_invitation, create_table, wait_ready
+from tests.e2e.helpers import (
+    TIMEOUT,
+    accept_invitation,
+    api_table,
+    create_table,
+    take_both_seats,
+    wait_ready,
+)
 from tests.e2e.i18n_helpers import prefixed
 from tests.e2e.positions import play_record
 from tests.e2e.test_organiser import set_up_for_two
 
 pytestmark = pytest.mark.e2e
+
+DOTS = {"grid": "square", "rows": 2, "cols": 2, "start": "standard"}
+# What the clocks' live region says, from now on.
+HEARD = """() => {
+    window.heard = [];
+    const region = document.getElementById("clock-announcer");
+    new MutationObserver(() => window.heard.push(region.textContent)).observe(
+        region, {childList: true, characterData: true, subtree: true});
+}"""
 
 
 def test_the_focus_stays_on_the_links_page_when_the_invitation_is_put_away(
@@ -86,3 +102,33 @@ def test_a_pressed_toggle_keeps_its_name(browser: Browser, server_url: str) -> N
     hall.keyboard.press("Enter")
     expect(projector).to_have_attribute("aria-pressed", "true")
     expect(projector).to_have_accessible_name("프로젝터 화면")
+
+
+def test_a_screen_reader_is_told_before_a_first_move_runs_out(
+    browser: Browser, server_url: str
+) -> None:
+    """A real-time table is aborted if a player makes no first move within a minute. The
+    count down under the board is seen, not read out (it changes every second), and a blind
+    player was told nothing until "The table was aborted". The live region for the clocks now
+    says it when 30, 10 and 5 seconds are left, as it does of a running clock."""
+    context = browser.new_context()
+    red = context.new_page()
+    red.clock.install()  # the page's own time, moved on below: no waiting half a minute
+    created = api_table(context, server_url, "dots", DOTS, {"kind": "realtime", "minutes": 1})
+    blue = browser.new_context().new_page()
+    take_both_seats(red, blue, created)
+    red.goto(server_url + "/cs" + red.url.removeprefix(server_url))
+    wait_ready(red)
+    red.evaluate(HEARD)
+    note = red.locator("#clock-note")
+    expect(note).to_contain_text("Červený musí zahrát první tah")
+    red.clock.fast_forward(35_000)
+    red.wait_for_function("() => window.heard.length > 0", timeout=TIMEOUT)
+    assert red.evaluate("window.heard") == [
+        "Červený musí zahrát první tah, jinak bude stůl zrušen. Zbývající čas: 30 sekund."
+    ]
+    red.clock.fast_forward(20_000)
+    red.wait_for_function("() => window.heard.length > 1", timeout=TIMEOUT)
+    assert red.evaluate("window.heard")[1] == (
+        "Červený musí zahrát první tah, jinak bude stůl zrušen. Zbývající čas: 10 sekund."
+    )
