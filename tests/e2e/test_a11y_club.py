@@ -72,6 +72,10 @@ def test_a_screen_reader_hears_what_the_number_beside_a_player_is(
         wait_ready(page)
     # Blue closed the box with the fourth line: Blue 1, Red 0, said with the word
     expect(red.locator("#player-blue .player__score")).to_have_text("1")
+    for page, other in ((red, "blue"), (blue, "red")):  # each back from its reload
+        expect(page.locator(f"#player-{other} .player__presence")).to_have_attribute(
+            "data-presence", "online", timeout=TIMEOUT
+        )
     red_card = red.get_by_role("region", name="Hráči").aria_snapshot()
     assert "Červený (vy) připojen Skóre 0" in red_card, red_card
     assert "Modrý připojen Skóre 1" in red_card, red_card
