@@ -4,15 +4,20 @@ for others) and at the table's score, toggles and first-move deadline."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
-from playwright.sync_api import Browser, expect
+from playwright.sync_api import Browser, Page, expect
 
 from tests.e2e.helpers import (
     TIMEOUT,
     accept_invitation,
     api_table,
     create_table,
+    focused_move,
     take_both_seats,
+    to_move,
+    wait_moves_offered,
     wait_ready,
 )
 from tests.e2e.i18n_helpers import prefixed
@@ -136,3 +141,52 @@ def test_a_screen_reader_is_told_before_a_first_move_runs_out(
     assert red.evaluate("window.heard")[1] == (
         "Červený musí zahrát první tah, jinak bude stůl zrušen. Zbývající čas: 10 sekund."
     )
+
+
+def reachable_by_arrows(page: Page) -> set[str]:
+    """Every move a keyboard player reaches with the arrow keys from the board's target in
+    the tab order, as they would try them one after another."""
+    start = page.locator('#board .target[tabindex="0"]').get_attribute("data-move") or ""
+    seen, todo = {start}, [start]
+    while todo:
+        move = todo.pop()
+        for key in ("ArrowRight", "ArrowLeft", "ArrowUp", "ArrowDown"):
+            page.locator(f'#board [data-move="{move}"]').focus()
+            page.keyboard.press(key)
+            reached = focused_move(page)
+            if reached and reached not in seen:
+                seen.add(reached)
+                todo.append(reached)
+    return seen
+
+
+@pytest.mark.parametrize(
+    ("options", "moves", "line"),
+    [
+        # b2-b3 between four undrawn lines, its neighbours in its row and column drawn
+        (
+            {"grid": "square", "rows": 3, "cols": 3},
+            ["a2-a3", "c2-c3", "d2-d3", "b1-b2", "b3-b4"],
+            "b2-b3",
+        ),
+        # two lines drawn, and the one between them was out of reach
+        ({"grid": "hexagon", "size": 2}, ["b6-b7", "f6-f7"], "d6-d7"),
+        ({"grid": "triangle", "size": 5}, ["b2-d2", "f2-h2"], "d2-f2"),
+    ],
+)
+def test_the_arrow_keys_reach_every_line_left_to_draw(
+    browser: Browser, server_url: str, options: dict[str, Any], moves: list[str], line: str
+) -> None:
+    """A keyboard player could not draw some lines: the arrow keys went from each line to
+    the nearest one in that direction, and a line whose neighbours were drawn was never the
+    nearest from anywhere (the board's single tab stop leaves no other way to it). Left and
+    Right now walk the board's rows in reading order, Up and Down as before."""
+    red_context = browser.new_context()
+    created = api_table(red_context, server_url, "dots", {**options, "start": "standard"})
+    red, blue = red_context.new_page(), browser.new_context().new_page()
+    take_both_seats(red, blue, created)
+    play_record({"red": red, "blue": blue}, moves)
+    mover = {"red": red, "blue": blue}[to_move(red)]
+    offered = set(wait_moves_offered(mover))
+    assert line in offered
+    assert reachable_by_arrows(mover) == offered
