@@ -18,6 +18,7 @@ from tests.e2e.helpers import (
     take_both_seats,
     to_move,
     wait_moves_offered,
+    wait_ply,
     wait_ready,
 )
 from tests.e2e.i18n_helpers import prefixed
@@ -190,3 +191,43 @@ def test_the_arrow_keys_reach_every_line_left_to_draw(
     offered = set(wait_moves_offered(mover))
     assert line in offered
     assert reachable_by_arrows(mover) == offered
+
+
+def test_the_projector_view_stays_on_the_game_under_the_keyboard(
+    browser: Browser, server_url: str
+) -> None:
+    """The replay's keys still stepped the game in the projector view, which hides the
+    replay: an arrow pressed at the hall's computer left the room's screen on an earlier
+    position as the game went on, with no way back shown. And a spectator who was looking
+    at an earlier position took it into the view."""
+    red_context = browser.new_context()
+    created = api_table(red_context, server_url, "dots", DOTS)
+    red, blue = red_context.new_page(), browser.new_context().new_page()
+    take_both_seats(red, blue, created)
+    seats = {"red": red, "blue": blue}
+    play_record(seats, ["a1-b1", "a1-a2"])
+    hall = browser.new_context(viewport={"width": 1600, "height": 900}).new_page()
+    hall.goto(server_url + "/ko" + created["watch_url"].removeprefix(server_url))
+    wait_ready(hall)
+    board, replay = hall.locator("#board"), hall.locator("#replay")
+    # looking back at the first move, then into the projector view: the game as it stands
+    hall.keyboard.press("ArrowLeft")
+    expect(board).to_have_attribute("data-past", "true")
+    toggle = hall.get_by_role("button", name="프로젝터 화면")
+    toggle.focus()
+    hall.keyboard.press("Enter")
+    expect(toggle).to_have_attribute("aria-pressed", "true")
+    expect(board).to_have_attribute("data-past", "false")
+    expect(replay).to_have_attribute("data-live", "true")
+    # the keys no longer step it back, and the next move shows
+    for key in ("ArrowLeft", "Home"):
+        hall.keyboard.press(key)
+    play_record(seats, ["b1-b2"])
+    wait_ply(hall, 3)
+    expect(board).to_have_attribute("data-past", "false")
+    expect(hall.locator('#board .line--last[data-line="b1-b2"]')).to_have_count(1)
+    # out of the view, the replay's keys are the replay's again
+    hall.keyboard.press("Escape")
+    expect(toggle).to_have_attribute("aria-pressed", "false")
+    hall.keyboard.press("ArrowLeft")
+    expect(board).to_have_attribute("data-past", "true")
