@@ -4,6 +4,7 @@ for others) and at the table's score, toggles and first-move deadline."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -231,3 +232,27 @@ def test_the_projector_view_stays_on_the_game_under_the_keyboard(
     expect(toggle).to_have_attribute("aria-pressed", "false")
     hall.keyboard.press("ArrowLeft")
     expect(board).to_have_attribute("data-past", "true")
+
+
+def test_my_games_tells_one_tables_links_from_anothers(browser: Browser, server_url: str) -> None:
+    """An organiser's evening: every table set up for others has "Links for the players"
+    and "Projector view", and a screen reader's list of links read them over and over with
+    nothing to tell which table each was for. Each is described by its table's players."""
+    organiser = browser.new_context().new_page()
+    for name in ("Jana", "Petr"):
+        set_up_for_two(organiser, server_url, "/cs")
+        red = browser.new_context().new_page()
+        red.goto(organiser.locator("#red-url").input_value())
+        wait_ready(red)
+        red.locator("#nickname").fill(name)
+        red.locator("#nickname").press("Enter")
+        expect(red.locator("#player-red .player__name")).to_contain_text(name)
+    organiser.goto(server_url + "/cs/games")
+    rows = organiser.locator("#organised-list > li")
+    expect(rows).to_have_count(2)
+    for name in ("Jana", "Petr"):
+        row = rows.filter(has_text=name)
+        for link in ("Zobrazení pro projektor", "Odkazy pro hráče"):
+            expect(row.get_by_role("link", name=link)).to_have_accessible_description(
+                re.compile(rf"^{name} \(Červený\).*Modrý")
+            )
