@@ -176,6 +176,35 @@ function nextInDirection(from, targets, [dx, dy]) {
 }
 
 /**
+ * The target after (`step` 1) or before (-1) `from` in reading order: the board's rows as
+ * drawn, top to bottom, each left to right. Left and Right walk it, so that every target is
+ * reached by one of them: the nearest in a direction alone could leave a line unreachable
+ * (a line whose neighbours in its row are drawn, between four undrawn ones that each lead
+ * on to the next in their own row).
+ */
+function nextInReadingOrder(from, targets, step) {
+  const placed = targets.map((target) => ({ target, at: centre(target) }));
+  // centres this close in height are one row (a few pixels: the hit areas of the lines on
+  // the edge are cut, which moves their centres a little)
+  const height = Math.min(...targets.map((target) => target.getBoundingClientRect().height));
+  const tolerance = Math.max(1, height / 8);
+  placed.sort((a, b) => a.at.y - b.at.y);
+  let rowTop = -Infinity;
+  let row = -1;
+  for (const item of placed) {
+    if (item.at.y - rowTop > tolerance) {
+      rowTop = item.at.y;
+      row += 1;
+    }
+    item.row = row;
+  }
+  placed.sort((a, b) => a.row - b.row || a.at.x - b.at.x);
+  const index = placed.findIndex((item) => item.target === from);
+  const next = placed[index + step];
+  return index === -1 || !next ? null : next.target;
+}
+
+/**
  * Keyboard and pointer handling for one board root. The board calls `refresh()` after
  * every redraw; focus stays on the same move if it is still there, else on the target
  * nearest to where it was.
@@ -234,7 +263,9 @@ export class BoardControls {
     }
     const targets = this.targets();
     let next = null;
-    if (DIRECTIONS[event.key]) {
+    if (event.key === "ArrowRight" || event.key === "ArrowLeft") {
+      next = nextInReadingOrder(target, targets, event.key === "ArrowRight" ? 1 : -1);
+    } else if (DIRECTIONS[event.key]) {
       next = nextInDirection(target, targets, DIRECTIONS[event.key]);
     } else if (event.key === "Home") {
       next = targets[0];

@@ -227,6 +227,9 @@ function draw() {
         player: playerName(clock.waiting_for),
         time: secondsWords.format(Math.ceil(left)),
       });
+      // the note changes every second and is not read out: the thresholds are, as a running
+      // clock's are (a blind player was never told the table would be aborted)
+      if (frozenAt === null) announceThresholds(clock.waiting_for, left, true);
       clearTimeout(noteTimer);
       if (left > 0) noteTimer = setTimeout(draw, (left - Math.floor(left)) * 1000 || 1000);
     }
@@ -248,7 +251,9 @@ function showDeadline(el, time) {
   el.replaceChildren(before, when, after);
 }
 
-function announceThresholds(player, left) {
+/** Reads out the first threshold `left` crossed in this stretch: the time left on a
+ * running clock, or (`firstMove`) before a real-time first move, that the table is aborted. */
+function announceThresholds(player, left, firstMove = false) {
   for (const threshold of THRESHOLDS_S) {
     if (left > threshold || announced.has(threshold)) continue;
     announced.add(threshold);
@@ -256,10 +261,18 @@ function announceThresholds(player, left) {
     for (const bigger of THRESHOLDS_S) if (bigger > threshold) announced.add(bigger);
     const region = $("clock-announcer");
     if (!region) return;
-    region.textContent =
-      threshold === 60
-        ? t("clock_minute", { player: playerName(player) })
-        : t("clock_low", { player: playerName(player), seconds: threshold });
+    const name = playerName(player);
+    if (firstMove) {
+      region.textContent = t("clock_first_move_in", {
+        player: name,
+        time: secondsWords.format(threshold),
+      });
+    } else {
+      region.textContent =
+        threshold === 60
+          ? t("clock_minute", { player: name })
+          : t("clock_low", { player: name, seconds: threshold });
+    }
     return;
   }
 }
@@ -359,12 +372,17 @@ export function updateClock(table, viewer, live = true, shownPly = null) {
       arrivedAt = now;
     }
     const clock = table.clock;
-    const key = clock ? `${clock.running}:${table.ply}` : "";
+    // (a first move's stretch begins when its deadline comes: once both seats are taken)
+    const key = clock ? `${clock.running}:${table.ply}:${Boolean(clock.deadline)}` : "";
     if (key !== stretchKey) {
       stretchKey = key;
       // read out only the thresholds this stretch crosses: a one-minute game does not start
       // with "one minute left", nor does a page opened with 20 s left say "30 seconds"
-      const left = clock && clock.running ? remaining(clock.running) : null;
+      let left = null;
+      if (clock && clock.running) left = remaining(clock.running);
+      else if (clock && clock.deadline && clock.control.kind !== "correspondence") {
+        left = firstMoveLeft(clock); // a real-time first move's minute
+      }
       announced = new Set(THRESHOLDS_S.filter((threshold) => left !== null && left <= threshold));
     }
     const over = table.outcome !== null && table.outcome !== undefined;

@@ -30,8 +30,22 @@ async function check() {
   }
   for (const player of ["red", "blue"]) {
     const handout = document.getElementById(`${player}-handout`);
-    if (handout && seats[player] && seats[player].taken) handout.hidden = true;
+    if (handout && !handout.hidden && seats[player] && seats[player].taken) {
+      putAway(handout, player);
+    }
   }
+}
+
+/** The invitation hidden once its player has taken the seat. The keyboard's focus on its
+ * field or Copy button would fall to the start of the page: it goes to the line saying the
+ * player is at the table, which is what took the invitation away (and is read out). */
+function putAway(handout, player) {
+  const hadFocus = handout.contains(document.activeElement);
+  handout.hidden = true;
+  const line = document.getElementById(`${player}-here`);
+  if (!hadFocus || !line) return;
+  line.tabIndex = -1;
+  line.focus();
 }
 
 if (root && root.dataset.status) {

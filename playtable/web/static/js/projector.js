@@ -13,7 +13,8 @@ export function inProjectorView() {
   return root.classList.contains("projector");
 }
 
-export function setUpProjector() {
+/** `toLive()`: back to the live position, as the view begins. */
+export function setUpProjector(toLive = () => {}) {
   const button = $("projector-toggle");
   if (!button) return;
   let fullScreen = false; // the view asked for full screen: leaving it leaves the view
@@ -26,6 +27,7 @@ export function setUpProjector() {
     else address.searchParams.delete("projector");
     // a reload, or the address sent to the hall's computer, keeps the choice
     window.history.replaceState(window.history.state, "", address);
+    if (on) toLive();
   }
 
   button.addEventListener("click", async () => {

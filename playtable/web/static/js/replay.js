@@ -8,6 +8,7 @@
 import { focusBoard } from "./board.js";
 import { formatNumber, t } from "./i18n.js";
 import { claimedBy, moveWords } from "./move_words.js";
+import { inProjectorView } from "./projector.js";
 
 const COORDS_KEY = "playtable.coordinates";
 
@@ -464,6 +465,9 @@ export class Replay {
   keydown(event) {
     if (event.defaultPrevented || event.altKey || event.ctrlKey || event.metaKey) return;
     if (ownsKeys(event.target)) return;
+    // the projector view hides the replay: a key pressed at the hall's computer left the
+    // room's screen on an earlier position as the game went on, with no way back shown
+    if (inProjectorView()) return;
     const steps = { ArrowLeft: -1, ArrowRight: 1 };
     const at = this.at();
     let next = null;

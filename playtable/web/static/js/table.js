@@ -45,9 +45,13 @@ const board =
         },
       });
 setUpDisplayChoices(board, boardRoot, table.game);
-setUpProjector();
 
 const replay = replayFor(table.id, table.game, () => state.table, () => render());
+// the projector shows the game as it stands: an earlier position the viewer was looking at
+// goes (the view hides the replay, and with it the way back)
+setUpProjector(() => {
+  if (!replay.isLive()) replay.go(state.table.ply);
+});
 setUpSwapChooser(board, boardRoot);
 
 const panels = panelsFor({ board, boardRoot, replay, fitZoom: () => fitZoom(boardRoot) });
