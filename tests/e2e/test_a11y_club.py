@@ -242,7 +242,7 @@ def test_my_games_tells_one_tables_links_from_anothers(browser: Browser, server_
     for name in ("Jana", "Petr"):
         set_up_for_two(organiser, server_url, "/cs")
         red = browser.new_context().new_page()
-        red.goto(organiser.locator("#red-url").input_value())
+        accept_invitation(red, organiser.locator("#red-url").input_value())
         wait_ready(red)
         red.locator("#nickname").fill(name)
         red.locator("#nickname").press("Enter")

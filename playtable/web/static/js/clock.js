@@ -381,7 +381,7 @@ export function updateClock(table, viewer, live = true, shownPly = null) {
       let left = null;
       if (clock && clock.running) left = remaining(clock.running);
       else if (clock && clock.deadline && clock.control.kind !== "correspondence") {
-        left = firstMoveLeft(clock); // a real-time first move's minute
+        left = untilDeadline(clock); // a real-time first move's minute
       }
       announced = new Set(THRESHOLDS_S.filter((threshold) => left !== null && left <= threshold));
     }
