@@ -39,7 +39,7 @@ SENTENCES = {
         "boxes": "Laatikoita, {low}–{high} kumpaankin suuntaan.",
         "triangle": "Kolmion sivu, {low}–{high} pientä kolmiota.",
         "hexagon": "Kuusikulmion säde, {low}–{high} (säteellä {r} kuusikulmioita on {c}, "
-        "säteellä {r2} {c2}).",
+        "säteellä {r2} niitä on {c2}).",
         "swaptimum": "Ruutuja sivulla, {low}–{high}.",
     },
     "cs": {
@@ -49,8 +49,8 @@ SENTENCES = {
         "board": "Velikost desky musí být celé číslo od {low} do {high}.",
         "boxes": "Čtverce, {low} až {high} v každém směru.",
         "triangle": "Strana trojúhelníku, {low} až {high} malých trojúhelníků.",
-        "hexagon": "Poloměr šestiúhelníku, {low} až {high} (poloměr {r} dává {c} šestiúhelníků, "
-        "{r2} dává {c2}).",
+        "hexagon": "Poloměr šestiúhelníku, {low} až {high} (při poloměru {r} je šestiúhelníků {c}, "
+        "při {r2} je jich {c2}).",
         "swaptimum": "Polí na stranu, {low} až {high}.",
     },
     "ko": {
