@@ -191,8 +191,8 @@ def _strings(
         # Translators: on a spectator's page once the players started their rematch; the
         # page then opens the rematch by itself unless "Stay here" is pressed. Counts down.
         "rematch_follow": ngettext(
-            "The rematch has begun: following it in %(count)s second.",
-            "The rematch has begun: following it in %(count)s seconds.",
+            "The rematch has begun: this page goes to it in %(count)s second.",
+            "The rematch has begun: this page goes to it in %(count)s seconds.",
         ),
         "ann_seated": _("%(player)s took the free seat."),
         "ann_online": _("%(player)s is online."),
