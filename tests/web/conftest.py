@@ -85,6 +85,21 @@ def claim(client: TestClient, table: Table) -> str:
     return token
 
 
+def renew_seat_link(client: TestClient, table_id: str, key: str) -> str:
+    """Make a new seat link on the continue page, as the holder of ``key`` does (the old
+    link plays no more); the new key. Leaves the client's cookies cleared."""
+    client.cookies.clear()
+    client.cookies.set(f"pt_{table_id}", key)
+    csrf = csrf_of(client.get(f"/t/{table_id}/continue").text)
+    client.cookies.set("pt_csrf", csrf)
+    renewed = client.post(f"/t/{table_id}/continue", data={"csrf": csrf}, follow_redirects=False)
+    assert renewed.status_code == 303
+    new_key = renewed.cookies.get(f"pt_{table_id}")
+    assert new_key and new_key != key
+    client.cookies.clear()
+    return new_key
+
+
 @contextmanager
 def two_players(client: TestClient, **table: Any) -> Iterator[tuple[Table, Socket, Socket]]:
     """A table (``table``: :func:`create_table`'s settings, a Dots table by default) with red

@@ -8,7 +8,15 @@ import time
 from starlette.testclient import TestClient
 
 from playtable.web.timing import time_left_in
-from tests.web.conftest import DOTS, Socket, claim, connect, create_table, two_players
+from tests.web.conftest import (
+    DOTS,
+    Socket,
+    claim,
+    connect,
+    create_table,
+    renew_seat_link,
+    two_players,
+)
 
 
 def test_my_games_lists_the_seats_this_browser_holds_yours_to_move_first(
@@ -355,16 +363,7 @@ def test_a_rematch_made_on_another_device_is_listed_where_the_game_was(
         assert Socket(session).join()["table"]["you"] == "blue"
 
     # The laptop replaces the rematch's link: the first game's seat finds it no more.
-    client.cookies.clear()
-    client.cookies.set(f"pt_{rematch_id}", laptop_key)
-    csrf = re.search(r'name="csrf" value="([^"]+)"', client.get(f"/t/{rematch_id}/continue").text)
-    assert csrf
-    client.cookies.set("pt_csrf", csrf.group(1))
-    renewed = client.post(
-        f"/t/{rematch_id}/continue", data={"csrf": csrf.group(1)}, follow_redirects=False
-    )
-    assert renewed.status_code == 303
-    client.cookies.clear()
+    renew_seat_link(client, rematch_id, laptop_key)
     client.cookies.set(f"pt_{game.id}", game.token)
     order = re.findall(r'data-table="(\w+)" data-group="(\w+)"', client.get("/games").text)
     assert order == [(game.id, "over")]

@@ -7,7 +7,6 @@ from __future__ import annotations
 import base64
 import contextlib
 import json
-import re
 import secrets
 import socket
 import subprocess
@@ -27,7 +26,7 @@ from cryptography.hazmat.primitives.asymmetric.utils import encode_dss_signature
 from starlette.testclient import TestClient
 
 from playtable.tables import tokens
-from tests.web.conftest import Socket, Table, claim, connect
+from tests.web.conftest import Socket, Table, claim, connect, renew_seat_link
 
 DOTS = {"grid": "square", "rows": 3, "cols": 3, "start": "standard"}
 # No box is completed: every move passes the turn.
@@ -672,17 +671,7 @@ def test_a_replaced_seat_link_tells_the_device_that_saw_it_nothing_more(
     stranger.subscribe(client, table_id, blue)
     play(client, table_id, red, 0)
     receiver.wait(1)
-    client.cookies.set(f"pt_{table_id}", blue)
-    csrf = re.search(r'name="csrf" value="([^"]+)"', client.get(f"/t/{table_id}/continue").text)
-    assert csrf
-    client.cookies.set("pt_csrf", csrf.group(1))
-    renewed = client.post(
-        f"/t/{table_id}/continue", data={"csrf": csrf.group(1)}, follow_redirects=False
-    )
-    assert renewed.status_code == 303
-    new_blue = renewed.cookies.get(f"pt_{table_id}")
-    assert new_blue and new_blue != blue
-    client.cookies.clear()
+    new_blue = renew_seat_link(client, table_id, blue)
     client.cookies.set(f"pt_{table_id}", blue)  # the stranger's page sends it again: refused
     assert client.post(f"/t/{table_id}/push", json=stranger.body).status_code == 403
     client.cookies.clear()
