@@ -50,6 +50,7 @@ def two_players(browser: Browser, server_url: str) -> tuple[Page, Page]:
 
 def watch(browser: Browser, address: str) -> Page:
     page = browser.new_context().new_page()
+    page.clock.install()  # the page's own time, moved on where the test says: no waiting 20 s
     page.goto(address)
     wait_ready(page)
     return page
@@ -95,10 +96,13 @@ def test_a_spectator_at_the_end_follows_the_rematch_in_its_language(
     expect(follow).to_contain_text("Uusintaottelu alkoi")
     expect(projector.locator("#rematch-follow-stay")).to_have_text("Jää tälle sivulle")
     wait_announced(projector, "Uusintaottelu alkoi")
+    # time to find "Stay here" with a screen reader and press it (5 s before)
+    assert re.search(r"(20|19|18) sekunnin kuluttua", follow.inner_text()), follow.inner_text()
     projector.wait_for_timeout(2000)  # the count goes down; it is read out once only
     said = projector.evaluate("() => window.__said")
     assert sum("Uusintaottelu alkoi" in text for text in said) == 1, said
     assert projector.url.endswith(f"/fi/t/{old_id}/watch")  # not yet
+    projector.clock.fast_forward(20_000)
 
     projector.wait_for_url(f"{server_url}/fi/t/{new_id}/watch", timeout=TIMEOUT)
     wait_ready(projector)
@@ -114,6 +118,8 @@ def test_a_spectator_at_the_end_follows_the_rematch_in_its_language(
 
     # and the rematch of the rematch is followed too
     third = finish_and_rematch(players, [projector], MOVES[1:])
+    expect(follow).to_be_visible(timeout=TIMEOUT)
+    projector.clock.fast_forward(21_000)
     projector.wait_for_url(f"{server_url}/fi/t/{table_id(third[0])}/watch", timeout=TIMEOUT)
     wait_ready(projector)
     expect(projector.locator("#board")).to_have_attribute("data-ply", "0")
@@ -150,7 +156,8 @@ def test_a_spectator_who_stays_or_replays_is_not_moved(browser: Browser, server_
         raise AssertionError("Tab never reached the Stay button")
     # the count waits while the button has the focus (whoever reached it decides)
     assert not serious_violations(stayer), serious_violations(stayer)
-    stayer.wait_for_timeout(6000)  # longer than the count
+    stayer.clock.fast_forward(25_000)  # longer than the count
+    stayer.wait_for_timeout(1000)
     expect(stayer.locator("#rematch-follow")).to_be_visible()
     assert stayer.url == address
     stayer.keyboard.press("Enter")

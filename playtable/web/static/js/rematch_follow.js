@@ -2,8 +2,9 @@
 // table when it is agreed (table_events.js, the `rematch` message); a watch page left on a
 // projector went on showing the finished game. Once the table's `rematch_id` comes (the
 // `rematch_accepted` change, or the state of a rejoin), a spectator's page at the final
-// position says so for a few seconds, with "Stay here", and then opens the rematch's watch
-// page in its own language. It does not move while the replay shows an earlier position
+// position says so, with "Stay here", and then opens the rematch's watch page in its own
+// language: after 20 s (WCAG 2.2.1: time enough to find the button with a screen reader and
+// press it), or 5 s in the projector view, which a room watches and nobody reads. It does not move while the replay shows an earlier position
 // (back at the final position the count starts again), once "Stay here" was pressed, nor
 // when the rematch existed as the page loaded (someone came back to look at the old game):
 // the result's "Watch the rematch" link stays for them.
@@ -14,7 +15,8 @@ import { inProjectorView } from "./projector.js";
 import { inPageLanguage } from "./table_panels.js";
 import { isOver, page, state, you } from "./table_state.js";
 
-const FOLLOW_SECONDS = 5;
+const FOLLOW_SECONDS = 20;
+const PROJECTOR_SECONDS = 5;
 
 const $ = (id) => document.getElementById(id);
 const rematchAtLoad = Boolean(page.table.rematch_id);
@@ -65,8 +67,9 @@ export function followRematch({ isLive, leave }) {
   }
 
   function start() {
-    deadline = Date.now() + FOLLOW_SECONDS * 1000;
-    const text = tn("rematch_follow", FOLLOW_SECONDS);
+    const seconds = inProjectorView() ? PROJECTOR_SECONDS : FOLLOW_SECONDS;
+    deadline = Date.now() + seconds * 1000;
+    const text = tn("rematch_follow", seconds);
     $("rematch-follow-text").textContent = text;
     box.hidden = false;
     announce(text); // once: the count itself is only seen
