@@ -70,6 +70,9 @@ def test_the_links_page_on_a_korean_phone(browser: Browser, server_url: str) -> 
     set_up_for_two(phone, server_url, "/ko")
     expect(phone.get_by_role("heading", level=1)).to_have_text("플레이어에게 줄 링크")
     assert not serious_violations(phone)
+    # the QR codes are for a camera: a screen reader hears their captions, not unnamed images
+    tree = phone.locator("#players-links").aria_snapshot()
+    assert "img" not in tree and "빨강" in tree, tree
     table_url = phone.url.removesuffix("/links")
     # watched before anyone sits down, nobody is "to move": the table waits for its players
     watch = phone.context.new_page()
