@@ -10,6 +10,7 @@ from playtable.web import (
     atlas,
     continue_page,
     guides,
+    installable,
     links,
     my_games,
     organiser,
@@ -32,6 +33,7 @@ def routes() -> list[BaseRoute]:
         *links.routes,
         WebSocketRoute("/t/{table_id}/ws", table_socket, name="table_socket"),
         *guides.routes,
+        *installable.routes,
         *atlas.routes,
         *pictures.routes,  # before pages: /t/{id}.png is not the table page
         *replay.routes,
