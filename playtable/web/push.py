@@ -340,12 +340,18 @@ def _text(value: Any, limit: int) -> str | None:
     return value if isinstance(value, str) and 0 < len(value) <= limit else None
 
 
+def _too_many(wait: int) -> Response:
+    response = _error(429, "too many requests: wait a moment and try again")
+    response.headers["Retry-After"] = str(wait)
+    return response
+
+
 async def subscribe(request: Request) -> Response:
-    wait = await over_budget(request, Budget.OFFERS)  # each is a request at every move
-    if wait is not None:
-        response = _error(429, "too many requests: wait a moment and try again")
-        response.headers["Retry-After"] = str(wait)
-        return response
+    """A seat's subscription: kept, or (every visit of the player's page sends it again,
+    push.js) found kept already. Only a new one spends the offers' budget: a player who
+    reloads their pages was refused draw offers once the visits had spent it."""
+    if (wait := await over_budget(request, Budget.READS)) is not None:
+        return _too_many(wait)
     found = await _seat_and_body(request)
     if isinstance(found, Response):
         return found
@@ -358,17 +364,20 @@ async def subscribe(request: Request) -> Response:
     auth = _text(keys.get("auth"), 64) if isinstance(keys, dict) else None
     if not (endpoint and p256dh and auth):
         return _error(400, 'expected {"subscription": {"endpoint", "keys": {"p256dh", "auth"}}}')
+    lang = str(data["lang"]) if data.get("lang") in available_languages() else "en"
+    subscription = PushSubscription(endpoint, p256dh, auth, lang)
+    store: Store = request.app.state.store
+    table_id = request.path_params["table_id"]
+    if subscription in await store.push_subscriptions(table_id, you):
+        return JSONResponse({"subscribed": True})  # kept already: nothing new
+    # a new one: a request the server sends at every move that passes the turn
+    if (wait := await over_budget(request, Budget.OFFERS)) is not None:
+        return _too_many(wait)
     try:
         await pusher.check(endpoint)
     except EndpointRefused as error:
         return _error(400, str(error))
-    lang = str(data["lang"]) if data.get("lang") in available_languages() else "en"
-    await request.app.state.store.add_push_subscription(
-        request.path_params["table_id"],
-        you,
-        PushSubscription(endpoint, p256dh, auth, lang),
-        keep=SUBSCRIPTIONS_PER_SEAT,
-    )
+    await store.add_push_subscription(table_id, you, subscription, keep=SUBSCRIPTIONS_PER_SEAT)
     return JSONResponse({"subscribed": True}, status_code=201)
 
 

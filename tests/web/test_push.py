@@ -682,3 +682,29 @@ def test_a_replaced_seat_link_tells_the_device_that_saw_it_nothing_more(
     time.sleep(0.3)
     assert len(stranger.told(receiver)) == 1  # the move before the link was replaced only
     assert len(mine.told(receiver)) == 1
+
+
+def test_a_player_who_reloads_their_pages_can_still_offer_a_draw(
+    client: TestClient, receiver: Receiver, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Every visit of a player's table page sends its subscription again (push.js). Each
+    spent the offers' budget (20 a minute), and a correspondence player who went through
+    their games a few times was then refused a draw offer. Sent again, a subscription the
+    server keeps already costs nothing of it."""
+    monkeypatch.setenv("PLAYTABLE_VAPID_KEY_FILE", str(tmp_path / "vapid.pem"))
+    table_id, red, _blue = correspondence_table(client)
+    phone = Browser(receiver, "red", "en")
+    phone.subscribe(client, table_id, red)
+    client.cookies.set(f"pt_{table_id}", red)
+    visits = [client.post(f"/t/{table_id}/push", json=phone.body) for _ in range(25)]
+    client.cookies.clear()
+    with connect(client, table_id, red) as session:
+        socket = Socket(session)
+        socket.join()
+        socket.send("offer_draw")
+        socket.until_state(lambda t: t["offers"]["draw"] == "red")
+    assert {visit.status_code for visit in visits} == {200}  # kept already: none refused
+    # a new subscription still spends it: pushes are requests the server sends at every move
+    client.cookies.set(f"pt_{table_id}", red)
+    laptop = Browser(receiver, "laptop", "en")
+    assert client.post(f"/t/{table_id}/push", json=laptop.body).status_code == 201
