@@ -11,20 +11,16 @@ from starlette.websockets import WebSocketDisconnect
 
 from playtable.web.app import create_app
 from playtable.web.limits import Limits
-from tests.web.conftest import DOTS, SECRET, Socket, claim, connect, create_table, csrf_of
-
-
-def _renew(client: TestClient, table_id: str, token: str) -> str:
-    """This browser (holding ``token``) asks for a new seat link; returns the new key."""
-    client.cookies.clear()
-    client.cookies.set(f"pt_{table_id}", token)
-    csrf = csrf_of(client.get(f"/t/{table_id}/continue").text)
-    client.cookies.set("pt_csrf", csrf)
-    renewed = client.post(f"/t/{table_id}/continue", data={"csrf": csrf}, follow_redirects=False)
-    assert renewed.status_code == 303
-    new = renewed.cookies.get(f"pt_{table_id}")
-    assert new and new != token
-    return new
+from tests.web.conftest import (
+    DOTS,
+    SECRET,
+    Socket,
+    claim,
+    connect,
+    create_table,
+    csrf_of,
+    renew_seat_link,
+)
 
 
 def test_a_socket_open_with_the_old_key_is_told_and_no_longer_counts_as_the_player(
@@ -43,7 +39,7 @@ def test_a_socket_open_with_the_old_key_is_told_and_no_longer_counts_as_the_play
         assert old_device.join()["table"]["you"] == "red"
         blue.join()
         blue.until_state(lambda t: t["seats"]["red"]["online"])
-        new = _renew(client, table.id, table.token)
+        new = renew_seat_link(client, table.id, table.token)
         error = old_device.error()
         assert error["code"] == "seat_key_replaced"
         assert "new link" in error["message"]
@@ -66,7 +62,7 @@ def test_the_device_that_renewed_the_link_keeps_playing_on_its_open_page(
     with connect(client, table.id, table.token) as session:
         page = Socket(session)
         page.join()
-        new = _renew(client, table.id, table.token)
+        new = renew_seat_link(client, table.id, table.token)
         assert page.error()["code"] == "seat_key_replaced"
     with connect(client, table.id, new) as session:
         again = Socket(session)
@@ -92,7 +88,7 @@ def test_sockets_held_with_a_seen_link_no_longer_keep_the_owner_out(db_url: str)
                 intruder.join()
             with connect(client, table.id, table.token) as third:  # the owner, kept out
                 assert Socket(third).error()["code"] == "too_many_connections"
-            new = _renew(client, table.id, table.token)
+            new = renew_seat_link(client, table.id, table.token)
             for intruder in intruders:
                 assert intruder.error()["code"] == "seat_key_replaced"
             with connect(client, table.id, new) as owner:
@@ -108,7 +104,7 @@ def test_a_socket_opened_with_the_old_key_and_joined_after_the_new_one_is_not_th
     claim(client, table)
     with connect(client, table.id, table.token) as session:
         late = Socket(session)
-        _renew(client, table.id, table.token)
+        renew_seat_link(client, table.id, table.token)
         late.send("join", protocol=2, since=None)
         assert late.error()["code"] == "seat_key_replaced"
         with pytest.raises(WebSocketDisconnect):
@@ -132,7 +128,7 @@ def test_sockets_that_never_join_hold_no_place_for_long(db_url: str) -> None:
             assert error["code"] == "protocol" and "join" in error["message"]
             with pytest.raises(WebSocketDisconnect):
                 hoarder.receive()
-            new = _renew(client, table.id, table.token)
+            new = renew_seat_link(client, table.id, table.token)
             with connect(client, table.id, new) as owner:  # the hoarder's place is free
                 assert Socket(owner).join()["table"]["you"] == "red"
 
@@ -155,7 +151,7 @@ def test_the_new_link_gets_in_at_once_past_sockets_of_the_old_one_that_never_joi
             for hoarder in hoarders:  # alive, never joined
                 hoarder.send("ping")
                 assert hoarder.next("pong")
-            new = _renew(client, table.id, table.token)
+            new = renew_seat_link(client, table.id, table.token)
             with connect(client, table.id, new) as owner:
                 assert Socket(owner).join()["table"]["you"] == "red"
                 for hoarder in hoarders:
@@ -204,7 +200,7 @@ def test_a_renewal_whose_answer_was_lost_is_sent_again_and_keeps_the_seat(
     assert stolen.status_code == 403
     assert stolen.cookies.get(f"pt_{table.id}") is None
     # A second renewal from a new page makes another key, as before.
-    assert _renew(client, table.id, new) != new
+    assert renew_seat_link(client, table.id, new) != new
 
 
 def test_a_finished_games_seen_link_can_be_replaced_until_the_rematch_is_made(
@@ -226,7 +222,7 @@ def test_a_finished_games_seen_link_can_be_replaced_until_the_rematch_is_made(
         red.at_version(2)
         red.send("rematch")  # the owner proposes, then sees that the link was seen
         red.at_version(3)
-        new = _renew(client, table.id, table.token)
+        new = renew_seat_link(client, table.id, table.token)
         _, state = blue.at_version(4)
         assert state["offers"]["rematch"] == []  # a proposal on the old key: withdrawn
     with connect(client, table.id, table.token) as session:  # the one who saw the link
