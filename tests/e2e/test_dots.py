@@ -71,6 +71,7 @@ def test_a_full_game_with_a_spectator_a_reload_and_a_rematch(
     )
 
     watcher = browser.new_context().new_page()
+    watcher.clock.install()  # its own time, moved on to the rematch's follow below
     watcher.goto(watch)
     wait_ready(watcher)
     assert seat(watcher) is None
@@ -141,6 +142,8 @@ def test_a_full_game_with_a_spectator_a_reload_and_a_rematch(
     assert seat(red) == "blue"
 
     # the spectator, left at the final position, follows the players to the new table
+    expect(watcher.locator("#rematch-follow")).to_be_visible(timeout=TIMEOUT)
+    watcher.clock.fast_forward(21_000)  # the 20 s to stay
     watcher.wait_for_url(red.url + "/watch", timeout=TIMEOUT)
     wait_ready(watcher)
     expect(blue).to_have_title(re.compile(r"^Your turn"))
