@@ -242,18 +242,17 @@ class Pusher:
     async def _tell(
         self, table: LoadedTable, player: Player, what: str, at: str | None = None
     ) -> None:
-        """Push ``what`` to ``player``'s subscriptions at ``table`` (with ``at``, those of
-        their seat at that table, the rematch, which the message opens)."""
+        """Push ``what`` to ``player`` of ``table``: their subscriptions there, or (``at``,
+        the rematch, which the message opens) those of their seat there, colours swapped."""
         table_id = at or table.id
-        player = other(player) if at else player
-        subscriptions = await self.store.push_subscriptions(table_id, player)
+        seat = other(player) if at else player  # whose subscriptions, at ``table_id``
+        subscriptions = await self.store.push_subscriptions(table_id, seat)
         if not subscriptions:
             return
         from playtable.web import push_transport
 
         for subscription in subscriptions:
-            seat = other(player) if at else player  # the seat at ``table``
-            title, body = self._words(table, seat, subscription.lang, what)
+            title, body = self._words(table, player, subscription.lang, what)
             payload = json.dumps(
                 {
                     "title": title,
@@ -270,12 +269,12 @@ class Pusher:
                 logger.warning("table %s: push endpoint refused (%s)", table_id, error)
                 if not isinstance(error, Unresolved):
                     endpoint = subscription.endpoint
-                    await self.store.remove_push_subscription(table_id, player, endpoint)
+                    await self.store.remove_push_subscription(table_id, seat, endpoint)
             except push_transport.WebPushException as error:
                 status = error.response.status_code if error.response is not None else None
                 if status in (404, 410):  # the browser unsubscribed: forget it
                     endpoint = subscription.endpoint
-                    await self.store.remove_push_subscription(table_id, player, endpoint)
+                    await self.store.remove_push_subscription(table_id, seat, endpoint)
                 else:
                     logger.warning("table %s: push failed (%s)", table_id, status)
             except Exception:
