@@ -40,12 +40,14 @@ def replay_strings(
         "eval_graph": _(
             "Evaluation graph: the value after each move. Up: Red wins, down: Blue wins; "
             "filled points are proved with perfect play, hollow points on a dashed line are "
-            "estimates, and ? is not analysed yet. Click a point to see that position."
+            "estimates, and ? is not analysed yet. Click a point, or use the arrow keys on the "
+            "graph, to see that position."
         ),
         "eval_graph_rate": _(
             "Evaluation graph: Red's share of the games the computer's search simulated after "
             "each move. Up: Red wins more, down: Blue wins more; hollow points are estimates, "
-            "filled ones a decided game. Click a point to see that position."
+            "filled ones a decided game. Click a point, or use the arrow keys on the graph, to "
+            "see that position."
         ),
         # the background analysis, and the estimates where no proof came in time
         "analysis_streaming": _(

@@ -221,8 +221,8 @@ def test_a_swaptimum_game_has_the_board_the_graph_and_win_rates(
     estimated = sum(p is False for p in analysis["proved"])
     assert estimated, analysis["proved"]
     expect(page.locator("#analysis-graph .graph-point--estimate")).to_have_count(estimated)
-    expect(page.locator("#analysis-graph svg")).to_have_attribute(
-        "aria-label", re.compile("share of the games")
+    expect(page.get_by_role("slider", name="Evaluation graph")).to_have_accessible_description(
+        re.compile("share of the games")
     )
     # the start: a win rate from the search, labelled as an estimate
     page.keyboard.press("Home")

@@ -210,11 +210,17 @@ function renderGraph(ply) {
   const mid = TOP + (H - TOP - BOTTOM) / 2;
   const y = (v) => r2(mid - (sense(v) / most) * ((H - TOP - BOTTOM) / 2));
 
+  // the holder is a slider over the plies (named by the card's heading, described by the
+  // graph's legend): the arrow keys, Home and End step through the game from the graph as
+  // from the move list; the drawing itself is for the eye, the step is read by the replay
+  holder.setAttribute("aria-valuemax", String(total));
+  holder.setAttribute("aria-valuenow", String(ply));
+  holder.setAttribute("aria-valuetext", stepText(ply, total));
+  $("analysis-graph-help").textContent = t(dots ? "eval_graph" : "eval_graph_rate");
   const svg = svgEl("svg", {
     class: "eval-graph",
     viewBox: `0 0 ${W} ${H}`,
-    role: "img",
-    "aria-label": t(dots ? "eval_graph" : "eval_graph_rate"),
+    "aria-hidden": "true",
   });
   svgEl(
     "rect",
@@ -320,6 +326,31 @@ new ResizeObserver(([entry]) => {
 $("analysis-graph").addEventListener("click", (event) => {
   const target = event.target.closest("[data-graph-ply]");
   if (target) replay.go(Number(target.dataset.graphPly));
+});
+
+function stepText(ply, total) {
+  return ply === 0 ? t("replay_at_start", { total }) : t("replay_at", { ply, total });
+}
+
+// a slider's keys (WAI-ARIA's slider pattern): a step, ten steps, the start and the end
+const GRAPH_KEYS = {
+  ArrowLeft: -1,
+  ArrowDown: -1,
+  ArrowRight: 1,
+  ArrowUp: 1,
+  PageDown: -10,
+  PageUp: 10,
+};
+$("analysis-graph").addEventListener("keydown", (event) => {
+  if (event.altKey || event.ctrlKey || event.metaKey) return;
+  const at = replay.at();
+  let next = null;
+  if (event.key in GRAPH_KEYS) next = at + GRAPH_KEYS[event.key];
+  else if (event.key === "Home") next = 0;
+  else if (event.key === "End") next = table.moves.length;
+  else return;
+  event.preventDefault(); // the page's own arrow keys (replay.js) step once, not twice
+  replay.go(Math.max(0, Math.min(table.moves.length, next)));
 });
 
 // -- the move list -------------------------------------------------------------------------

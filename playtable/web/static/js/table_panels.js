@@ -19,9 +19,13 @@ const baseTitle = document.title;
  * clocks.
  */
 export function panelsFor({ board, boardRoot, replay, fitZoom }) {
+  let wasOver = null; // whether the game was over at the last drawing (null: not drawn yet)
   function render() {
     const { table } = state;
     const focused = document.activeElement;
+    // a keyboard player's focus on the board: where it was before the drawing, which may
+    // take away the line or cell it was on
+    const keyboardOnBoard = boardRoot.contains(focused) && focused.matches(":focus-visible");
     const over = isOver();
     boardRoot.dataset.ply = String(table.ply);
     if (over) boardRoot.dataset.outcome = table.outcome.winner || "draw";
@@ -56,6 +60,11 @@ export function panelsFor({ board, boardRoot, replay, fitZoom }) {
     const live = !state.everConnected || (state.connected && state.joined);
     updateClock(table, you, live, replay.isLive() ? null : replay.at());
     keepFocus(focused, boardRoot);
+    // The game ended on a move (theirs or the opponent's) while a keyboard player was on the
+    // board: the board has nothing left to play, and the focus goes where the result and the
+    // rematch are, as after a resignation (a pointer's tap is left where it is).
+    if (over && wasOver === false && keyboardOnBoard) $("result").focus();
+    wasOver = over;
   }
 
   return { render };
