@@ -78,6 +78,18 @@ def moves_from(fetch: Fetch, table_id: str) -> list[MoveRow]:
     return [MoveRow(r.ply, r.move, r.player, _aware(r.created_at), r.lag_ms or 0) for r in rows]
 
 
+def read_rematch_ids(conn: Connection, table_ids: Sequence[str]) -> dict[str, str]:
+    """The rematch of each of ``table_ids`` that has one (by primary key, one statement)."""
+    if not table_ids:
+        return {}
+    rows = conn.execute(
+        sa.select(tables.c.id, tables.c.rematch_id).where(
+            tables.c.id.in_(list(table_ids)), tables.c.rematch_id.is_not(None)
+        )
+    )
+    return {r.id: r.rematch_id for r in rows}
+
+
 def read_bot_tables(conn: Connection) -> list[str]:
     # The JSON column keeps a missing outcome as JSON null on some databases and SQL NULL on
     # others, so the running tables are picked out here rather than in SQL.

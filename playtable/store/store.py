@@ -58,6 +58,7 @@ from playtable.store.reads import (
     read_due,
     read_moves,
     read_next_deadline,
+    read_rematch_ids,
     read_table,
     select_one,
     table_from,
@@ -239,6 +240,10 @@ class Store:
         if self._reader is not None:
             return await self._reads.run(moves_from, self._reader.rows, table_id)
         return await self._read(read_moves, table_id)
+
+    async def rematch_ids(self, table_ids: Sequence[str]) -> dict[str, str]:
+        """Each of ``table_ids`` that has a rematch, with the rematch's id."""
+        return await self._read(read_rematch_ids, table_ids)
 
     async def tables_with_bots(self) -> list[str]:
         """Ids of the running tables where the computer holds a seat."""

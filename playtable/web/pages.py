@@ -28,6 +28,7 @@ from playtable.web.presentation import (
     quick_messages,
     settings_summary,
 )
+from playtable.web.rematch_seats import derived_seat_token
 from playtable.web.script_strings import strings_address
 from playtable.web.static_files import static_app
 from playtable.web.templating import STATIC_DIR, gettext_for, language_of, render
@@ -53,6 +54,9 @@ async def _table(
         response.headers["Retry-After"] = str(wait)
         return response
     seat_token = seat_token_from(request, table_id)
+    if seat_token is None and not watch and invite is None:
+        # a rematch of a game this browser played, opened before it was ever visited here
+        seat_token = await derived_seat_token(request, table_id)
     try:
         shared, live, you = await service.snapshot_parts(table_id, None if watch else seat_token)
     except TableNotFound:

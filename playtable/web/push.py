@@ -394,6 +394,24 @@ async def unsubscribe(request: Request) -> Response:
     return JSONResponse({"removed": removed})
 
 
+async def kept(request: Request) -> Response:
+    """Whether the seat keeps this browser's subscription: a page opened straight from a
+    push (a rematch the server carried the subscriptions to) says push is on where it is,
+    instead of offering to turn on what is on. A read: the reads' budget."""
+    if (wait := await over_budget(request, Budget.READS)) is not None:
+        return _too_many(wait)
+    found = await _seat_and_body(request)
+    if isinstance(found, Response):
+        return found
+    you, data = found
+    endpoint = _text(data.get("endpoint"), 1024)
+    if endpoint is None:
+        return _error(400, 'expected {"endpoint"}')
+    store: Store = request.app.state.store
+    subscriptions = await store.push_subscriptions(request.path_params["table_id"], you)
+    return JSONResponse({"kept": any(s.endpoint == endpoint for s in subscriptions)})
+
+
 async def service_worker(request: Request) -> Response:
     """The service worker, at the site's root so that it may serve every page's pushes."""
     return FileResponse(
@@ -412,6 +430,7 @@ routes: list[BaseRoute] = [
     Route("/push-sw.js", service_worker, methods=["GET"], name="push_worker"),
     Route("/t/{table_id}/push", subscribe, methods=["POST"], name="push_subscribe"),
     Route("/t/{table_id}/push", unsubscribe, methods=["DELETE"], name="push_unsubscribe"),
+    Route("/t/{table_id}/push/kept", kept, methods=["POST"], name="push_kept"),
 ]
 
 __all__ = ["Pusher", "load_vapid", "public_key", "routes"]

@@ -16,6 +16,7 @@ from playwright.sync_api import Browser, Page, expect
 from tests.e2e.helpers import (
     TIMEOUT,
     api_table,
+    seat,
     take_both_seats,
     wait_moves_offered,
     wait_ply,
@@ -217,6 +218,42 @@ def test_push_turned_on_in_a_game_is_on_in_its_rematch(browser: Browser, server_
         }"""
     )
     assert removed is True
+
+
+def test_a_rematch_opened_from_a_push_says_push_is_on(browser: Browser, server_url: str) -> None:
+    """Push on for a correspondence game; the player proposes a rematch and closes the tab,
+    and the opponent accepts it later. The push of the rematch opens its page straight from
+    the notification (not followed to from the game's page): it said push was off there,
+    although the server had carried it and pushes came."""
+    phone = browser.new_context(
+        viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True
+    )
+    phone.add_init_script(FAKE_PUSH)
+    phone.grant_permissions(["notifications"], origin=server_url)
+    created = api_table(phone, server_url, "dots", DOTS, DAYS)
+    mine, theirs = phone.new_page(), browser.new_context().new_page()
+    take_both_seats(mine, theirs, created)
+    mine.locator("#push-on").click()
+    shows_push(mine, on=True)
+    mine.locator("#action-resign").click()
+    mine.locator("#resign-confirm").click()
+    mine.get_by_role("button", name="Rematch").click()
+    expect(theirs.get_by_role("button", name="Accept rematch")).to_be_visible(timeout=TIMEOUT)
+    mine.close()
+    theirs.get_by_role("button", name="Accept rematch").click()
+    theirs.wait_for_url(re.compile(rf"/t/(?!{created['id']})\w+$"), timeout=TIMEOUT)
+    rematch_id = theirs.url.rstrip("/").rsplit("/", 1)[1]
+    # what the notification's click opens: the rematch's table page
+    opened = phone.new_page()
+    opened.goto(f"{server_url}/t/{rematch_id}")
+    wait_ready(opened)
+    assert seat(opened) in ("red", "blue")  # seated there, as the push's player
+    shows_push(opened, on=True)
+    # another correspondence game of this browser, where push was never asked for: offered
+    other = api_table(phone, server_url, "dots", DOTS, DAYS)
+    elsewhere, opponent = phone.new_page(), browser.new_context().new_page()
+    take_both_seats(elsewhere, opponent, other)
+    shows_push(elsewhere, on=False)
 
 
 def test_push_stays_on_for_the_player_who_replaced_their_seat_link(

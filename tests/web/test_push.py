@@ -657,6 +657,19 @@ def test_a_rematch_accepted_days_later_is_pushed_and_its_moves_too(
         "url": f"/cs/t/{rematch_id}",
     }
 
+    # The push opens the rematch's page, which asks whether its seat keeps this browser's
+    # subscription (push.js): it does, so the page says push is on, not "Turn on".
+    laptop_endpoint = red_laptop.body["subscription"]["endpoint"]
+    phone_endpoint = blue_phone.body["subscription"]["endpoint"]
+    client.cookies.set(f"pt_{rematch_id}", new_blue)
+    kept = f"/t/{rematch_id}/push/kept"
+    assert client.post(kept, json={"endpoint": laptop_endpoint}).json() == {"kept": True}
+    assert client.post(kept, json={"endpoint": phone_endpoint}).json() == {"kept": False}
+    assert client.post(kept, json={}).status_code == 400
+    client.cookies.clear()
+    refused = client.post(kept, json={"endpoint": laptop_endpoint})  # not a player's
+    assert refused.status_code == 403
+
 
 def test_a_replaced_seat_link_tells_the_device_that_saw_it_nothing_more(
     client: TestClient, receiver: Receiver, tmp_path: Path, monkeypatch: pytest.MonkeyPatch

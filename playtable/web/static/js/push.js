@@ -19,6 +19,7 @@ async function call(method, path, body) {
     credentials: "same-origin",
   });
   if (!response.ok) throw new Error(String(response.status));
+  return response;
 }
 
 // The tables this browser asked to be told of, each with its subscription's endpoint.
@@ -95,6 +96,19 @@ export async function setUpPush(table, you) {
   // is forgotten here.
   const renew = async () => {
     const subscription = await registration.pushManager.getSubscription();
+    if (subscription && !mine(subscription)) {
+      // not asked for here, but perhaps carried here by the server: a rematch page opened
+      // from a push, not followed to from its game's page (carryPush)
+      try {
+        const response = await call("POST", `${pushPath}/kept`, {
+          endpoint: subscription.endpoint,
+        });
+        if ((await response.json()).kept) remember(table.id, subscription.endpoint);
+      } catch {
+        // unknown: push is offered, and turning it on again is harmless
+      }
+      return;
+    }
     if (!mine(subscription)) return;
     try {
       await call("POST", pushPath, {
