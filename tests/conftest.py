@@ -102,6 +102,8 @@ async def _truncate(url: str) -> None:
             await conn.execute("TRUNCATE site_heartbeat, site_outages")
         if await conn.fetchval("SELECT to_regclass('public.site_processes') IS NOT NULL"):
             await conn.execute("TRUNCATE site_processes")  # nor its running processes
+        if await conn.fetchval("SELECT to_regclass('public.carries') IS NOT NULL"):
+            await conn.execute("TRUNCATE carries")  # nor its games on their way elsewhere
     finally:
         await conn.close()
 

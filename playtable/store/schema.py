@@ -134,6 +134,18 @@ site_processes = sa.Table(
     sa.Column("beat_at", sa.DateTime(timezone=True), nullable=False),
 )
 
+# A browser's seats on their way to another device (web/carry.py, migration 0010): the keys
+# sealed with a key derived from the carry's code, which only the code's holder has (the
+# store keeps its SHA-256 as the row's key); taken once, and gone when it expires.
+carries = sa.Table(
+    "carries",
+    metadata,
+    sa.Column("code_hash", sa.String(64), primary_key=True),
+    sa.Column("sealed", sa.Text, nullable=False),
+    sa.Column("expires_at", sa.DateTime(timezone=True), nullable=False),
+    sa.Index("ix_carries_expires_at", "expires_at"),
+)
+
 # The whole site's outages: each time a process started and found the heartbeat old, the site
 # was down from the last beat to that start; no clock runs through one (migration 0008).
 site_outages = sa.Table(

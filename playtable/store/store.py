@@ -38,6 +38,7 @@ from playtable.store.analysis import (
     read_points,
     save_analysis,
 )
+from playtable.store.carries import add_carry, read_carry, take_carry
 from playtable.store.engines import (
     DEFAULT_URL,
     migrate,
@@ -303,6 +304,16 @@ class Store:
             removed += batch
             if len(batch) < PRUNE_BATCH:
                 return removed
+
+    # -- seats carried to another device (web/carry.py) --------------------------------------
+    async def add_carry(self, code_hash: str, sealed: str, expires_at: datetime) -> None:
+        await self._run(add_carry, code_hash, sealed, expires_at, utc_now())
+
+    async def carry(self, code_hash: str) -> str | None:
+        return await self._read(read_carry, code_hash, utc_now())
+
+    async def take_carry(self, code_hash: str) -> str | None:
+        return await self._run(take_carry, code_hash, utc_now())
 
     # -- Web Push subscriptions (web/push.py) -------------------------------------------------
     async def push_subscriptions(self, table_id: str, player: Player) -> list[PushSubscription]:

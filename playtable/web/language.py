@@ -24,8 +24,9 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from playtable.web.templating import DEFAULT_LANGUAGE, available_languages
 
 LANG_COOKIE = "pt_lang"
-# The links a player sends someone else: an invitation, a seat, a table to watch.
-SHARED_LINK = re.compile(r"^/t/[^/]+/(join/|seat/|watch/?$)")
+# The links a player sends someone else (an invitation, a seat, a table to watch) or their
+# own other device (every game at once, web/carry.py).
+SHARED_LINK = re.compile(r"^/(t/[^/]+/(join/|seat/|watch/?$)|games/carry/[^/]+$)")
 LANG_PARAM = "lang"
 #: The request state's flag: the page's language came from the request's headers.
 NEGOTIATED = "language_negotiated"

@@ -35,6 +35,7 @@ from playtable.tables import (
     tokens,
 )
 from playtable.web.budgets import Budget, over_budget
+from playtable.web.csrf import csrf_token, set_csrf_cookie
 from playtable.web.errors import error_page
 from playtable.web.links import SEAT_COOKIE_PREFIX, set_seat_cookie, table_cookies
 from playtable.web.organised import organised_tables, organiser_cookies
@@ -280,12 +281,20 @@ async def games_page(request: Request) -> Response:
                 "played": bool(game.table.get("moves")),
             }
         )
+    csrf, new_csrf = csrf_token(request)  # the form that carries the games elsewhere
     response = render(
         request,
         "my_games.html",
-        {"rows": rows, "organised": await _organised_rows(request), "nav": "games"},
+        {
+            "rows": rows,
+            "organised": await _organised_rows(request),
+            "nav": "games",
+            "csrf": csrf,
+        },
         headers={"Cache-Control": "no-store"},
     )
+    if new_csrf:
+        set_csrf_cookie(response, request, csrf)
     for game in games:  # each seat listed is renewed, as by a visit to its table
         set_seat_cookie(response, request, game.table["id"], game.token)
     return response

@@ -8,6 +8,7 @@ from starlette.routing import BaseRoute, Route, WebSocketRoute
 from playtable.web import (
     api,
     atlas,
+    carry,
     continue_page,
     guides,
     installable,
@@ -41,6 +42,7 @@ def routes() -> list[BaseRoute]:
         *pages.routes,
         *timing.routes,
         *my_games.routes,
+        *carry.routes,
         *continue_page.routes,
         *organiser.routes,
         *push.routes,

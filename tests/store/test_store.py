@@ -24,6 +24,7 @@ pytestmark = pytest.mark.anyio
 
 HASH_RED = "a" * 64
 HASH_BLUE = "b" * 64
+HEAD = "0010"  # the migrations' head revision
 
 
 def new_table(table_id: str = "t1", **seats: str) -> NewTable:
@@ -72,7 +73,7 @@ async def test_migrations_build_the_schema_the_queries_expect(db_url: str) -> No
         schema = await store._run(_schema)
     finally:
         await store.close()
-    assert schema["version"] == ["0009"]
+    assert schema["version"] == [HEAD]
     for table in metadata.sorted_tables:
         assert schema["columns"][table.name] == {c.name for c in table.columns}, table.name
     assert schema["keys"] == {"moves": ["table_id", "ply"], "analysis_values": ["table_id", "ply"]}
@@ -417,7 +418,7 @@ async def test_upgrading_a_database_in_use_from_0002_keeps_its_data(empty_db_url
     store = Store(url)
     await store.open()
     try:
-        assert await store._run(_version) == ["0009"]
+        assert await store._run(_version) == [HEAD]
         row = await store.table("t1")
         assert row is not None and row.version == 3
         assert row.outcome == {"winner": "red", "reason": "resign"}
@@ -432,7 +433,7 @@ async def test_upgrading_a_database_in_use_from_0002_keeps_its_data(empty_db_url
 
     # And back: the downgrade drops the analysis only.
     assert await _migrate(url, "0002", down=True) == ["0002"]
-    assert await _migrate(url, "head") == ["0009"]
+    assert await _migrate(url, "head") == [HEAD]
     store = Store(url)
     try:
         assert [m.move for m in await store.moves("t1")] == ["a1-b1", "b1-c1"]
@@ -461,7 +462,7 @@ async def test_0009_keeps_the_heartbeat_and_outages_and_marks_no_stop_it_did_not
         await old._run(site_of_0008)
     finally:
         await old.close()
-    assert await _migrate(url, "head") == ["0009"]
+    assert await _migrate(url, "head") == [HEAD]
     store = Store(url)
     try:
         moment = at + timedelta(seconds=62)  # a restart 2 s after a beat of the old release

@@ -1,0 +1,50 @@
+"""The carries of a browser's seats to another device (web/carry.py): kept, read and taken,
+each a function of a SQLAlchemy ``Connection`` run in one transaction. What is kept is
+sealed; the store never sees a seat key."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import sqlalchemy as sa
+from sqlalchemy.engine import Connection
+
+from playtable.store.schema import carries
+
+
+def add_carry(
+    conn: Connection, code_hash: str, sealed: str, expires_at: datetime, now: datetime
+) -> None:
+    """Keep a carry until ``expires_at``; the expired ones go (by their index)."""
+    conn.execute(sa.delete(carries).where(carries.c.expires_at <= now))
+    conn.execute(
+        sa.insert(carries).values(code_hash=code_hash, sealed=sealed, expires_at=expires_at)
+    )
+
+
+def read_carry(conn: Connection, code_hash: str, now: datetime) -> str | None:
+    """The sealed seats of a carry not yet taken nor expired."""
+    row = conn.execute(
+        sa.select(carries.c.sealed, carries.c.expires_at).where(carries.c.code_hash == code_hash)
+    ).first()
+    if row is None:
+        return None
+    expires: datetime = row.expires_at
+    if expires.tzinfo is None:  # SQLite gives back naive times: they are UTC
+        expires = expires.replace(tzinfo=UTC)
+    if expires <= now:
+        return None
+    return str(row.sealed)
+
+
+def take_carry(conn: Connection, code_hash: str, now: datetime) -> str | None:
+    """The sealed seats of a carry, removed: of two takes at once, one gets them (the
+    delete's row count decides), the other ``None``, as for an expired one."""
+    sealed = read_carry(conn, code_hash, now)
+    if sealed is None:
+        return None
+    taken = conn.execute(sa.delete(carries).where(carries.c.code_hash == code_hash))
+    return sealed if taken.rowcount == 1 else None
+
+
+__all__ = ["add_carry", "read_carry", "take_carry"]
