@@ -15,7 +15,7 @@ from typing import Any
 
 from starlette.requests import Request
 
-from playtable.tables import TableNotFound, TableService
+from playtable.tables import TableNotFound, TableService, invitations, tokens
 from playtable.web.links import ORGANISER_COOKIE_PREFIX, table_cookies
 
 #: The most tables set up for others that one request is checked for (an evening's dozen).
@@ -36,11 +36,12 @@ class OrganisedTable:
 async def organiser_of(service: TableService, table_id: str, token: str | None) -> bool:
     """Whether ``token`` (this browser's organiser cookie) is the table's organiser key, or
     Red's key at a table set up before the seats had invitations of their own (while it
-    still opens Red's seat); raises :class:`TableNotFound`."""
-    exists, seat = await service.seat_at(table_id, token)
-    if not exists:
-        raise TableNotFound(table_id)
-    return service.invitations.is_organiser(table_id, token) or seat == "red"
+    still opens Red's seat); raises :class:`TableNotFound`. Never Red's key at a table set
+    up with the seats' own invitations: Red's player would find Blue's invitation there."""
+    row = (await service.load(table_id)).row
+    if service.invitations.is_organiser(table_id, token):
+        return True
+    return not invitations.for_others(row) and tokens.seat_holding(row.seats, token) == "red"
 
 
 def organiser_cookies(request: Request) -> list[tuple[str, str]]:
