@@ -16,6 +16,7 @@ from typing import Any
 from starlette.requests import Request
 
 from playtable.tables import TableNotFound, TableService, invitations, tokens
+from playtable.web.budgets import Budget, over_budget
 from playtable.web.links import ORGANISER_COOKIE_PREFIX, table_cookies
 
 #: The most tables set up for others that one request is checked for (an evening's dozen).
@@ -74,6 +75,8 @@ async def organised_tables(service: TableService, request: Request) -> list[Orga
             )
             next_id = table.get("rematch_id")  # made by the table's own players
             rematch += 1
+            if next_id is not None and await over_budget(request, Budget.READS) is not None:
+                break  # a read of the budget each, as the cookies' own tables (my_games.py)
     return sorted(tables, key=lambda t: (not t.running, -t.last_played.timestamp()))
 
 
