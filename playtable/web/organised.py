@@ -39,7 +39,9 @@ async def organiser_of(service: TableService, table_id: str, token: str | None) 
     Red's key at a table set up before the seats had invitations of their own (while it
     still opens Red's seat); raises :class:`TableNotFound`. Never Red's key at a table set
     up with the seats' own invitations: Red's player would find Blue's invitation there."""
-    row = (await service.load(table_id)).row
+    row = await service.store.table(table_id)  # the row alone: this page has no budget
+    if row is None:
+        raise TableNotFound(table_id)
     if service.invitations.is_organiser(table_id, token):
         return True
     return not invitations.for_others(row) and tokens.seat_holding(row.seats, token) == "red"

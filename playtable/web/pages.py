@@ -130,9 +130,8 @@ async def invitation_page(request: Request) -> Response:
     table_id = request.path_params["table_id"]
     invite = request.path_params["invite"]
     service = request.app.state.service
-    try:
-        stored = (await service.load(table_id)).row
-    except TableNotFound:
+    stored = await service.store.table(table_id)  # the row alone, before any budget
+    if stored is None:
         return table_not_found(request)
     invited = service.invitations.opened_at(stored, invite)
     if invited is None:
