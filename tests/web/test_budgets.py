@@ -220,3 +220,17 @@ def test_my_games_spends_a_read_for_each_rematch_it_follows(db_url: str) -> None
             return page.status_code
 
         assert [visit(), visit(), visit()] == [200, 200, 429]
+
+
+def test_push_unsubscribes_have_the_reads_budget(db_url: str) -> None:
+    """``DELETE /t/{id}/push`` spent nothing: a player at their own table sent it 700 times
+    a second, each a write to the store (its write lock, every table's moves behind it).
+    It is a read of the budget, as ``/push/kept`` and the page's subscription are."""
+    with app_with(db_url, Limits(reads_per_minute=3)) as client:
+        table = create_table(client)
+        client.cookies.set(f"pt_{table.id}", table.token)
+        gone = {"endpoint": "https://push.example/gone"}
+        codes = [client.request("DELETE", f"/t/{table.id}/push", json=gone) for _ in range(4)]
+        assert [c.status_code for c in codes] == [200, 200, 200, 429]
+        assert codes[0].json() == {"removed": False}
+        assert int(codes[3].headers["retry-after"]) >= 1
