@@ -11,7 +11,19 @@ from collections.abc import Collection
 from dataclasses import dataclass
 
 from playtable.games import PLAYERS, Player
+from playtable.store import TableRow
 from playtable.tables import tokens
+
+#: The stored invitation hash of a table set up for two others: no invitation's, so the
+#: table's own invitation (to whichever seat is free) opens nothing there. Each seat is taken
+#: with its own invitation only, and a player seated there is shown none to hand on: Red could
+#: otherwise take Blue's seat too, from a second browser, and play the game against themselves.
+FOR_OTHERS = ""
+
+
+def for_others(row: TableRow) -> bool:
+    """Whether the table was set up for two other players (the home form's "Neither")."""
+    return row.invite_hash == FOR_OTHERS
 
 
 @dataclass(frozen=True)
@@ -55,6 +67,15 @@ class Invitations:
                 found = Invitation(player)
         return found
 
+    def opened_at(self, row: TableRow, token: str) -> Invitation | None:
+        """What ``token`` invites to at the stored table ``row``: :meth:`opened_by`, but the
+        table's own invitation only where the store keeps its hash (not at a table set up
+        for two others)."""
+        found = self.opened_by(row.id, token)
+        if found is not None and found.seat is None and not tokens.matches(token, row.invite_hash):
+            return None
+        return found
+
     def organiser(self, table_id: str) -> str:
         """The key of the browser that set the table up for two others: it opens the players'
         links page and its news, and no seat."""
@@ -64,4 +85,4 @@ class Invitations:
         return token is not None and _same(token, self.organiser(table_id))
 
 
-__all__ = ["Invitation", "Invitations"]
+__all__ = ["FOR_OTHERS", "Invitation", "Invitations", "for_others"]

@@ -13,7 +13,7 @@ from playtable import games
 from playtable.ai import LEVELS
 from playtable.games import PLAYERS, Player, SettingsError, other
 from playtable.store import NewTable
-from playtable.tables import clocks, tokens
+from playtable.tables import clocks, invitations, tokens
 
 SEAT_CHOICES = ("red", "blue", "random")
 
@@ -33,11 +33,12 @@ class TablePlan:
     now: datetime
 
     def table(self, table_id: str, invite_hash: str) -> NewTable:
+        """The stored table; set up for two others, with no table invitation's hash."""
         return NewTable(
             id=table_id,
             game=self.game,
             options=self.options,
-            invite_hash=invite_hash,
+            invite_hash=invite_hash if self.player is not None else invitations.FOR_OTHERS,
             seats=self.seats,
             bots=self.bots,
             time_control=self.time_control.spec(),

@@ -16,6 +16,7 @@ from typing import Any, Protocol
 from playtable.games import PLAYERS, GameError, Player, Termination, other
 from playtable.games.records import GameRecord, clk_seconds
 from playtable.store import TableRow
+from playtable.tables import invitations
 from playtable.tables.clocks import Unlimited
 from playtable.tables.table import LoadedTable
 
@@ -45,6 +46,8 @@ def seat_view(row: TableRow, player: Player, online: frozenset[str]) -> dict[str
     if player in row.bots:
         return {"taken": True, "online": True, "bot": row.bots[player]}
     seat: dict[str, Any] = {"taken": player in row.seats, "online": player in online}
+    if not seat["taken"] and invitations.for_others(row):
+        seat["own_invitation"] = True  # only its own invitation seats anyone: none is shown
     if player in row.nicknames:
         seat["nickname"] = row.nicknames[player]
     return seat
@@ -172,8 +175,10 @@ def personal(
     public_table: Mapping[str, Any], you: Player | None, invite_url: Callable[[], str]
 ) -> dict[str, Any]:
     """The viewer's own fields of ``public_table`` (:data:`VIEWER_FIELDS`): who they are and,
-    for a player facing a free seat only, the invitation link."""
-    facing_free_seat = you is not None and not public_table["seats"][other(you)]["taken"]
+    for a player facing a free seat only, the invitation link (none at a table set up for two
+    others, whose seats are taken with their own invitations only)."""
+    free = public_table["seats"][other(you)] if you is not None else {"taken": True}
+    facing_free_seat = not free["taken"] and not free.get("own_invitation")
     return {"you": you, "invite_url": invite_url() if facing_free_seat else None}
 
 

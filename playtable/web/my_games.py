@@ -109,8 +109,10 @@ def seat_cookies(request: Request) -> list[tuple[str, str]]:
 
 
 async def my_games(service: TableService, request: Request) -> list[MyGame]:
-    """The tables whose seat token this request carries and that token opens, in the order
-    of the page (:attr:`MyGame.order`)."""
+    """The tables whose seat token this request carries and that token opens, and their
+    rematches, in the order of the page (:attr:`MyGame.order`). The cookies' tables are paid
+    for by the caller (:func:`_over_budget`); each rematch followed spends a read of the
+    address's budget here, and none left, it is not listed."""
     games: dict[str, MyGame] = {}
     seats = seat_cookies(request)
     held = {table_id for table_id, _ in seats}
@@ -134,6 +136,8 @@ async def my_games(service: TableService, request: Request) -> list[MyGame]:
             next_id = table.get("rematch_id")
             if next_id is None or next_id in held:
                 break  # none, or this browser's own cookie for it lists it
+            if await over_budget(request, Budget.READS) is not None:
+                break  # each rematch read is a read too: one cookie could name a long line
             token = tokens.rematch_token(token, next_id)
     return sorted(games.values(), key=lambda game: game.order)
 

@@ -15,7 +15,8 @@ from typing import Any
 
 from starlette.requests import Request
 
-from playtable.tables import TableNotFound, TableService
+from playtable.tables import TableNotFound, TableService, invitations, tokens
+from playtable.web.budgets import Budget, over_budget
 from playtable.web.links import ORGANISER_COOKIE_PREFIX, table_cookies
 
 #: The most tables set up for others that one request is checked for (an evening's dozen).
@@ -36,11 +37,14 @@ class OrganisedTable:
 async def organiser_of(service: TableService, table_id: str, token: str | None) -> bool:
     """Whether ``token`` (this browser's organiser cookie) is the table's organiser key, or
     Red's key at a table set up before the seats had invitations of their own (while it
-    still opens Red's seat); raises :class:`TableNotFound`."""
-    exists, seat = await service.seat_at(table_id, token)
-    if not exists:
+    still opens Red's seat); raises :class:`TableNotFound`. Never Red's key at a table set
+    up with the seats' own invitations: Red's player would find Blue's invitation there."""
+    row = await service.store.table(table_id)  # the row alone: this page has no budget
+    if row is None:
         raise TableNotFound(table_id)
-    return service.invitations.is_organiser(table_id, token) or seat == "red"
+    if service.invitations.is_organiser(table_id, token):
+        return True
+    return not invitations.for_others(row) and tokens.seat_holding(row.seats, token) == "red"
 
 
 def organiser_cookies(request: Request) -> list[tuple[str, str]]:
@@ -73,6 +77,8 @@ async def organised_tables(service: TableService, request: Request) -> list[Orga
             )
             next_id = table.get("rematch_id")  # made by the table's own players
             rematch += 1
+            if next_id is not None and await over_budget(request, Budget.READS) is not None:
+                break  # a read of the budget each, as the cookies' own tables (my_games.py)
     return sorted(tables, key=lambda t: (not t.running, -t.last_played.timestamp()))
 
 

@@ -130,9 +130,10 @@ async def invitation_page(request: Request) -> Response:
     table_id = request.path_params["table_id"]
     invite = request.path_params["invite"]
     service = request.app.state.service
-    if not await service.exists(table_id):
+    stored = await service.store.table(table_id)  # the row alone, before any budget
+    if stored is None:
         return table_not_found(request)
-    invited = service.invitations.opened_by(table_id, invite)
+    invited = service.invitations.opened_at(stored, invite)
     if invited is None:
         return refused(request, table_id, invitation=True)
     if await service.seat_of(table_id, seat_token_from(request, table_id)) is not None:

@@ -381,6 +381,10 @@ async def subscribe(request: Request) -> Response:
 
 
 async def unsubscribe(request: Request) -> Response:
+    """The seat forgets a subscription: a write to the store, under the reads' budget (it had
+    none: a player at their own table could keep the store's writes busy)."""
+    if (wait := await over_budget(request, Budget.READS)) is not None:
+        return _too_many(wait)
     found = await _seat_and_body(request)
     if isinstance(found, Response):
         return found

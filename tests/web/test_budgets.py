@@ -8,6 +8,7 @@ from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
 from playtable.bus import InProcessBus
+from playtable.tables import tokens
 from playtable.web.app import create_app
 from playtable.web.limits import Limits
 from tests.web.conftest import DOTS, SECRET, Socket, claim, connect, create_table
@@ -188,3 +189,48 @@ def test_a_seats_quick_messages_are_counted_across_processes(db_url: str, redis_
         del os.environ["PLAYTABLE_REDIS_PREFIX"]
     # three from the first process, one more from the second, then the minute's four are up
     assert heard == ["heard"] * 4 + ["rate_limited"] * 2
+
+
+def test_my_games_spends_a_read_for_each_rematch_it_follows(db_url: str) -> None:
+    """My games follows a seat's rematches (their seats come from its key): a request with one
+    seat cookie, of a game rematched again and again, read every table of the line for one
+    read of the budget (a hundred boards for one, each visit about 0.2 s of the server's
+    time). Each rematch read is a read of the budget too; past it the line is listed no
+    further, and the next visit is refused."""
+    with app_with(db_url, Limits(reads_per_minute=12)) as client:
+        service = client.app.state.service  # type: ignore[attr-defined]
+        created = client.portal.call(service.create_table, "dots", DOTS, "red")
+        first, red = created.id, created.seat_token
+        claimed = client.portal.call(service.claim_invite, first, created.invite_token)
+        assert claimed is not None
+        table_id, blue = first, claimed[1]
+        for _ in range(5):  # the game and five rematches, each resigned and played again
+            client.portal.call(service.resign, table_id, red)
+            client.portal.call(service.rematch, table_id, red)
+            client.portal.call(service.rematch, table_id, blue)
+            rematch = client.portal.call(service.snapshot, table_id, None)["rematch_id"]
+            red, blue = tokens.rematch_token(blue, rematch), tokens.rematch_token(red, rematch)
+            table_id = rematch
+
+        def visit(path: str = "/games") -> int:
+            client.cookies.clear()  # the first game's cookie alone, every time
+            client.cookies.set(f"pt_{first}", created.seat_token)
+            page = client.get(path)
+            assert page.status_code != 200 or page.text.count("data-table=") == 6
+            return page.status_code
+
+        assert [visit(), visit(), visit()] == [200, 200, 429]
+
+
+def test_push_unsubscribes_have_the_reads_budget(db_url: str) -> None:
+    """``DELETE /t/{id}/push`` spent nothing: a player at their own table sent it 700 times
+    a second, each a write to the store (its write lock, every table's moves behind it).
+    It is a read of the budget, as ``/push/kept`` and the page's subscription are."""
+    with app_with(db_url, Limits(reads_per_minute=3)) as client:
+        table = create_table(client)
+        client.cookies.set(f"pt_{table.id}", table.token)
+        gone = {"endpoint": "https://push.example/gone"}
+        codes = [client.request("DELETE", f"/t/{table.id}/push", json=gone) for _ in range(4)]
+        assert [c.status_code for c in codes] == [200, 200, 200, 429]
+        assert codes[0].json() == {"removed": False}
+        assert int(codes[3].headers["retry-after"]) >= 1

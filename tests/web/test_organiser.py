@@ -221,3 +221,45 @@ def test_my_games_lists_the_tables_set_up_for_others_with_their_players_and_resu
     # a browser that did not set them up sees none of it
     client.cookies.clear()
     assert "Tables you set up for others" not in client.get("/games").text
+
+
+def test_a_player_of_a_table_set_up_for_others_cannot_take_the_other_seat(
+    client: TestClient,
+) -> None:
+    """Red, seated with Red's own invitation, tries to sit at Blue's seat too (a club's game
+    played against themselves): their page showed the table's own invitation ("send it to
+    your opponent"), which seated them as Blue from a second browser; and Red's key put in an
+    organiser cookie opened the links page, Blue's invitation on it."""
+    where = set_up(client)
+    table_id = where.split("/")[2]
+    page = client.get(where).text
+    red_path = link(page, "red-url").removeprefix("http://testserver")
+    blue_path = link(page, "blue-url").removeprefix("http://testserver")
+    client.cookies.clear()
+    invitation = client.get(red_path).text
+    taken = client.post(red_path, data={"csrf": csrf_of(invitation)}, follow_redirects=False)
+    red_key = taken.cookies[f"pt_{table_id}"]
+    table = client.get(f"/t/{table_id}").text
+    assert '"you":"red"' in table and '"invite_url":null' in table
+    with connect(client, table_id, red_key) as session:
+        assert Socket(session).join()["table"]["invite_url"] is None
+    # the table's own invitation, as Red's page gave it: it seats nobody here
+    own = client.app.state.service.invite_url(table_id)  # type: ignore[attr-defined]
+    client.cookies.clear()
+    opened = client.get(own)
+    assert opened.status_code == 403 and "This invitation is not valid" in opened.text
+    client.get(blue_path)  # a CSRF token of this browser's own
+    sent = client.post(own, data={"csrf": client.cookies["pt_csrf"]}, follow_redirects=False)
+    assert f"pt_{table_id}" not in sent.cookies
+    # Red's key as an organiser cookie: no links page, no Blue invitation
+    client.cookies.clear()
+    client.cookies.set(f"po_{table_id}", red_key)
+    refused = client.get(where)
+    assert refused.status_code == 403 and blue_path not in refused.text
+    assert client.get(f"{where}/status").status_code == 403
+    # Blue's own invitation still seats Blue
+    client.cookies.clear()
+    invitation = client.get(blue_path).text
+    taken = client.post(blue_path, data={"csrf": csrf_of(invitation)}, follow_redirects=False)
+    assert f"pt_{table_id}" in taken.cookies
+    assert '"you":"blue"' in client.get(f"/t/{table_id}").text
