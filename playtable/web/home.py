@@ -16,7 +16,7 @@ from starlette.datastructures import FormData
 from starlette.requests import Request
 from starlette.responses import RedirectResponse, Response
 
-from playtable.games import GameError
+from playtable.games import GameError, Player, other
 from playtable.games.base import N_
 from playtable.games.forms import FORMS, FormError, choice
 from playtable.tables import clocks
@@ -126,10 +126,20 @@ def _time_from_query(query: Mapping[str, str]) -> dict[str, str]:
     return values
 
 
-def same_settings_query(game: str, options: Mapping[str, Any], spec: str | None) -> str:
+def same_settings_query(
+    game: str,
+    options: Mapping[str, Any],
+    spec: str | None,
+    computer: tuple[Player, str] | None = None,
+) -> str:
     """The home page's query that preselects a table's settings and clock (the table page's
-    "New table with these settings"): ``game=dots&grid=square&rows=5&...&time=realtime``."""
+    "New table with these settings"): ``game=dots&grid=square&rows=5&...&time=realtime``.
+    ``computer``: the seat and level of the computer at the table, which the new table keeps
+    (the player's colour and ``opponent=medium``); else the form's own opponent, a friend."""
     params: dict[str, str] = {"game": game}
+    if computer is not None:
+        seat, level = computer
+        params.update(seat=other(seat), opponent=level)
     for param in FORMS[game].query:
         if param in options:
             value = options[param]

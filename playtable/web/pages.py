@@ -100,7 +100,10 @@ async def _table(
             # "New table with these settings": the home form with this table's (a club's
             # organiser sets up the evening's tables alike)
             "same_settings": home.same_settings_query(
-                table["game"], table["options"], (table.get("clock") or {}).get("spec")
+                table["game"],
+                table["options"],
+                (table.get("clock") or {}).get("spec"),
+                next(((p, s["bot"]) for p, s in table["seats"].items() if s.get("bot")), None),
             ),
             "nav": "table",
             "csrf_token": token,

@@ -434,3 +434,33 @@ def test_the_move_shown_is_scrolled_into_view_in_the_list(
     expect(page.locator("#replay")).to_have_attribute("data-ply", "1", timeout=TIMEOUT)
     page.wait_for_timeout(200)
     assert in_view(1)
+
+
+LAST_IN_VIEW = """() => {
+    const list = document.getElementById("analysis-moves");
+    const item = list.lastElementChild;
+    const box = list.getBoundingClientRect();
+    const it = item.getBoundingClientRect();
+    return list.scrollHeight > list.clientHeight
+        && it.top >= box.top - 1 && it.bottom <= box.bottom + 1;
+}"""
+
+
+def test_the_analysis_opens_with_its_last_move_in_view_in_the_list(
+    browser: Browser, server_url: str
+) -> None:
+    """Playing the computer: "Analyse the game so far" (or the result's Analysis) opened on
+    the last position, "After move 24 of 24" with its value, while the move list showed
+    moves 1 to 8 and the move the board showed sat below its edge until a step was taken.
+    The list now opens at the move shown, on a desktop and on a phone, and stays there as
+    the values come in."""
+    game = play_game(server_url, SQUARE_3, seed=7)
+    for viewport in ({"width": 1280, "height": 900}, {"width": 390, "height": 844}):
+        page = browser.new_page(viewport=viewport)
+        page.goto(f"{server_url}/fi/t/{game.id}/analysis")
+        expect(page.locator(".analysis-page")).to_have_attribute(
+            "data-loaded", "true", timeout=30_000
+        )
+        expect(page.locator("#replay")).to_have_attribute("data-ply", "24", timeout=TIMEOUT)
+        page.wait_for_function(LAST_IN_VIEW, timeout=TIMEOUT)
+        page.close()

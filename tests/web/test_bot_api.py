@@ -192,3 +192,28 @@ def test_a_swaptimum_table_page_leads_to_its_analysis(bot_client: TestClient) ->
     for href, _ in links:
         assert href == f"/fi/t/{created['id']}/analysis"
         assert bot_client.get(href).status_code == 200
+
+
+def test_a_new_table_with_these_settings_is_against_the_computer_again(
+    bot_client: TestClient,
+) -> None:
+    """The link "New table with these settings" at a table against the computer set the home
+    form to play a friend, at a random colour: a player who plays the medium computer as Blue
+    every day got a table waiting for an invited friend. It keeps the level and the colour."""
+    options = {"grid": "hexagon", "size": 2, "start": "standard", "misere": True}
+    response = bot_client.post(
+        "/api/tables",
+        json={"game": "dots", "options": options, "seat": "blue", "opponent": {"bot": "medium"}},
+    )
+    assert response.status_code == 201, response.text
+    created = response.json()
+    bot_client.get(created["seat_url"])  # the seat cookie
+    for viewer in (f"/cs/t/{created['id']}", f"/t/{created['id']}/watch"):
+        page = bot_client.get(viewer)
+        link = re.search(r'href="([^"]+)" id="same-settings-link"', page.text)
+        assert link, viewer
+        home = bot_client.get(link.group(1).replace("&amp;", "&"))
+        checked = dict(re.findall(r'name="(\w+)" value="(\w+)" checked', home.text))
+        assert checked["opponent"] == "medium", viewer
+        assert checked["seat"] == "blue", viewer
+        assert checked["dots_grid"] == "hexagon" and checked["dots_misere"] == "1"

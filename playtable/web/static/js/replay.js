@@ -80,8 +80,11 @@ export class Replay {
     // The list shows the move shown: scrolled to it at each step (`reveal`), and again when
     // the list is drawn anew while an earlier position is shown (`follow`), until the viewer
     // scrolls the list themselves (a scroll that is not the one made here: `scrolledTop`).
+    // Where nothing is live (the analysis board: its last position is a step like the
+    // others), the list follows the move shown from the start: it opened at the first
+    // moves while the board showed the last.
     this.reveal = false;
-    this.follow = false;
+    this.follow = !liveText;
     this.scrolledTop = null;
     this.coordinates = localStorage.getItem(COORDS_KEY) === "1";
     this.build();
@@ -428,7 +431,7 @@ export class Replay {
       else jump.removeAttribute("aria-current");
       item.classList.toggle("is-shown", index + 1 === at && !this.isLive());
     });
-    if (this.reveal || (this.follow && !this.isLive())) {
+    if (this.reveal || (this.follow && (!this.isLive() || !this.liveText))) {
       this.reveal = false;
       this.scrollToShown(at);
     }
