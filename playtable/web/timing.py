@@ -179,9 +179,16 @@ def clock_strings(catalog: gettext.NullTranslations) -> dict[str, str]:
         "clock_first_move_in": _(
             "%(player)s must make a first move within %(time)s, or the table is aborted."
         ),
+        "clock_first_move_in_you": _(
+            "You must make your first move within %(time)s, or the table is aborted."
+        ),
         "clock_first_move_abort": _(
             "If %(player)s makes no first move by the deadline on the clock, the table is "
             "aborted without a result."
+        ),
+        "clock_first_move_abort_you": _(
+            "If you make no first move by the deadline on the clock, the table is aborted "
+            "without a result."
         ),
         "clock_deadline": _("Next move by %(time)s"),
         "clock_low": _("%(player)s has %(seconds)s seconds left."),

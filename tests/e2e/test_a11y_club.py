@@ -132,16 +132,16 @@ def test_a_screen_reader_is_told_before_a_first_move_runs_out(
     wait_ready(red)
     red.evaluate(HEARD)
     note = red.locator("#clock-note")
-    expect(note).to_contain_text("Červený musí zahrát první tah")
+    expect(note).to_contain_text("Musíte zahrát první tah")  # Red's page, to Red
     red.clock.fast_forward(35_000)
     red.wait_for_function("() => window.heard.length > 0", timeout=TIMEOUT)
     assert red.evaluate("window.heard") == [
-        "Červený musí zahrát první tah, jinak bude stůl zrušen. Zbývající čas: 30 sekund."
+        "Musíte zahrát první tah, jinak bude stůl zrušen. Zbývající čas: 30 sekund."
     ]
     red.clock.fast_forward(20_000)
     red.wait_for_function("() => window.heard.length > 1", timeout=TIMEOUT)
     assert red.evaluate("window.heard")[1] == (
-        "Červený musí zahrát první tah, jinak bude stůl zrušen. Zbývající čas: 10 sekund."
+        "Musíte zahrát první tah, jinak bude stůl zrušen. Zbývající čas: 10 sekund."
     )
 
 

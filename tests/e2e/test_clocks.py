@@ -237,11 +237,18 @@ def test_a_real_time_first_move_is_counted_down(browser: Browser, server_url: st
     expect(note).not_to_contain_text(f"within {first} seconds", timeout=3000)
     later = int(sentence.fullmatch(note.text_content() or "").group(1))  # type: ignore[union-attr]
     assert first - 3 <= later < first
+    # Red's own page says it to Red
+    expect(red.locator("#clock-note")).to_have_text(
+        re.compile(r"You must make your first move within \d+ seconds, or the table is aborted\.")
+    )
     play_one(red, 0)  # then Blue's first move has its own minute
     expect(note).to_have_text(
         re.compile(
-            r"Blue must make a first move within (5\d|60) seconds, or the table is aborted\."
+            r"You must make your first move within (5\d|60) seconds, or the table is aborted\."
         )
+    )
+    expect(red.locator("#clock-note")).to_have_text(
+        re.compile(r"Blue must make a first move within \d+ seconds, or the table is aborted\.")
     )
     play_one(blue, 1)
     expect(note).to_be_hidden()
@@ -433,8 +440,8 @@ def test_a_correspondence_first_move_is_due_on_a_date_shown_once(
     control = {"kind": "correspondence", "days": 3}
     red, _, _ = seated_pair(browser, server_url, control)
     note, clock = red.locator("#clock-note"), red.locator("#clock-red")
-    expect(note).to_have_text(
-        "If Red makes no first move by the deadline on the clock, the table is aborted"
+    expect(note).to_have_text(  # said to Red, whose first move it is
+        "If you make no first move by the deadline on the clock, the table is aborted"
         " without a result."
     )
     due = time.gmtime(time.time() + 3 * 86400)  # three days from the friend sitting down

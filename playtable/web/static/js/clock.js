@@ -217,16 +217,17 @@ function draw() {
     if (firstMove && correspondence) {
       // the mover's clock says "Next move by <date>" already (draw): the note says what
       // happens then, not the date a second time (seen, and read out, twice)
-      note.textContent = t("clock_first_move_abort", { player: playerName(clock.waiting_for) });
+      note.textContent = firstMoveWords("clock_first_move_abort", clock.waiting_for);
     } else if (firstMove) {
       // real time: the clock shows the whole base time, which does not run yet; the minute
       // for the first move is counted down here (a time of day, "by 3:26:09 AM", had to be
       // worked out against the player's own clock)
       const left = untilDeadline(clock);
-      note.textContent = t("clock_first_move_in", {
-        player: playerName(clock.waiting_for),
-        time: secondsWords.format(Math.ceil(left)),
-      });
+      note.textContent = firstMoveWords(
+        "clock_first_move_in",
+        clock.waiting_for,
+        secondsWords.format(Math.ceil(left)),
+      );
       // the note changes every second and is not read out: the thresholds are, as a running
       // clock's are (a blind player was never told the table would be aborted)
       if (frozenAt === null) announceThresholds(clock.waiting_for, left, true);
@@ -237,6 +238,13 @@ function draw() {
   if (!over && clock.running && !correspondence && !frozenFor(clock.running)) {
     frame = requestAnimationFrame(draw);
   }
+}
+
+// The first move a table waits for, said to the player who must make it as "you" (it named
+// them in the third person: "Red must make a first move…", read to Red).
+function firstMoveWords(key, player, time) {
+  if (you !== null && player === you) return t(`${key}_you`, { time });
+  return t(key, { player: playerName(player), time });
 }
 
 // "Next move by 7.12.2026 klo 11.27": the date and time kept on one line (a span that does
@@ -263,10 +271,8 @@ function announceThresholds(player, left, firstMove = false) {
     if (!region) return;
     const name = playerName(player);
     if (firstMove) {
-      region.textContent = t("clock_first_move_in", {
-        player: name,
-        time: secondsWords.format(threshold),
-      });
+      const time = secondsWords.format(threshold);
+      region.textContent = firstMoveWords("clock_first_move_in", player, time);
     } else {
       region.textContent =
         threshold === 60
