@@ -35,7 +35,7 @@ from playtable.tables import TableNotFound, TableService, tokens
 from playtable.web.budgets import Budget, over_budget
 from playtable.web.csrf import csrf_ok, csrf_token, set_csrf_cookie
 from playtable.web.errors import error_page
-from playtable.web.links import set_organiser_cookie, set_seat_cookie
+from playtable.web.links import seat_token_from, set_organiser_cookie, set_seat_cookie
 from playtable.web.my_games import my_games, seat_cookies
 from playtable.web.organised import organiser_cookies, organiser_of
 from playtable.web.qr import qr_svg
@@ -227,6 +227,11 @@ async def take_carry(request: Request) -> Response:
         headers={"Cache-Control": "no-store", "Referrer-Policy": "no-referrer"},
     )
     for table_id, key in carried.seats:
+        # a seat this browser holds there already stays (the other side of the game, which
+        # the carried key would have taken from it for good)
+        own = seat_token_from(request, table_id)
+        if own is not None and await service.seat_of(table_id, own) is not None:
+            continue
         if await service.seat_of(table_id, key) is not None:  # not replaced since
             set_seat_cookie(response, request, table_id, key)
     for table_id, key in carried.organised:

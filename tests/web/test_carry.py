@@ -129,3 +129,20 @@ def test_forged_and_odd_links_are_refused_in_the_page_language(client: TestClien
     home = client.get("/")
     empty = client.post("/games/carry", data={"csrf": csrf_of(home.text)})
     assert empty.status_code == 404
+
+
+def test_a_seat_the_phone_holds_at_a_carried_table_stays(client: TestClient) -> None:
+    """The phone holds Blue of the laptop's first table (the player tried both sides, or
+    the link came from the opponent): taking the carry must not swap its seat for Red's,
+    which left the phone without the seat it played, for good."""
+    cookies, others = laptop_with_games(client)
+    link = "/" + make_link(client, cookies)
+    first = next(name for name in cookies if name.startswith("pt_"))
+    client.cookies.set(first, others["first_blue"])
+    taken = client.post(link, data={"csrf": csrf_of(client.get(link).text)}, follow_redirects=False)
+    assert taken.status_code == 303
+    assert first not in taken.cookies
+    # the phone still plays Blue there, and has the other games
+    page = client.get(f"/t/{first[3:]}").text
+    assert '"you":"blue"' in page
+    assert len([k for k in taken.cookies if KEY_COOKIE.fullmatch(k)]) == 2
