@@ -37,13 +37,23 @@ def read_carry(conn: Connection, code_hash: str, now: datetime) -> str | None:
     return str(row.sealed)
 
 
-def take_carry(conn: Connection, code_hash: str, now: datetime) -> str | None:
-    """The sealed seats of a carry, removed: of two takes at once, one gets them (the
-    delete's row count decides), the other ``None``, as for an expired one."""
+def take_carry(
+    conn: Connection, code_hash: str, now: datetime, kept_as: str | None = None
+) -> str | None:
+    """The sealed seats of a carry, taken: of two takes at once, one gets them (the
+    statement's row count decides), the other ``None``, as for an expired one. Kept on under
+    ``kept_as`` until it expires, if given: the browser that took it (a hash of the code and
+    of that browser's own secret) finds it again there, pressing the button twice or going
+    back to the link; anyone else, not."""
     sealed = read_carry(conn, code_hash, now)
     if sealed is None:
         return None
-    taken = conn.execute(sa.delete(carries).where(carries.c.code_hash == code_hash))
+    mine = carries.c.code_hash == code_hash
+    taken = conn.execute(
+        sa.delete(carries).where(mine)
+        if kept_as is None
+        else sa.update(carries).where(mine).values(code_hash=kept_as)
+    )
     return sealed if taken.rowcount == 1 else None
 
 

@@ -312,8 +312,8 @@ class Store:
     async def carry(self, code_hash: str) -> str | None:
         return await self._read(read_carry, code_hash, utc_now())
 
-    async def take_carry(self, code_hash: str) -> str | None:
-        return await self._run(take_carry, code_hash, utc_now())
+    async def take_carry(self, code_hash: str, kept_as: str | None = None) -> str | None:
+        return await self._run(take_carry, code_hash, utc_now(), kept_as)
 
     # -- Web Push subscriptions (web/push.py) -------------------------------------------------
     async def push_subscriptions(self, table_id: str, player: Player) -> list[PushSubscription]:

@@ -8,7 +8,8 @@ set up for others.
 - The link is made on request (a POST from My games) and holds a random code, not the keys.
   The store keeps the keys sealed (AES-GCM) with a key derived from that code, under the
   code's SHA-256: the database never holds a seat key, as for the seats themselves.
-- It works once, for :data:`CARRY_MINUTES` minutes. Opening it takes nothing (a chat app's
+- It works once, for :data:`CARRY_MINUTES` minutes (for the browser that took it, again:
+  the button pressed twice, the back button). Opening it takes nothing (a chat app's
   preview, a camera app's look at the code): a button on the page (a POST with the page's CSRF
   token) puts the games in the browser that presses it, which then lists them in My games.
 - A seat whose link was replaced since is not carried: each key is checked again there.
@@ -33,7 +34,7 @@ from starlette.routing import BaseRoute, Route
 from playtable.store import Store
 from playtable.tables import TableNotFound, TableService, tokens
 from playtable.web.budgets import Budget, over_budget
-from playtable.web.csrf import csrf_ok, csrf_token, set_csrf_cookie
+from playtable.web.csrf import CSRF_COOKIE, csrf_ok, csrf_token, set_csrf_cookie
 from playtable.web.errors import error_page
 from playtable.web.links import seat_token_from, set_organiser_cookie, set_seat_cookie
 from playtable.web.my_games import my_games, seat_cookies
@@ -96,6 +97,21 @@ async def _held(request: Request) -> Carried:
         except TableNotFound:
             continue
     return Carried(seats, tuple(organised))
+
+
+def _taken_here(request: Request, code: str) -> str | None:
+    """Where a carry this browser took is kept until it expires: under the hash of its code
+    and of this browser's CSRF secret, which no one else has."""
+    secret = request.cookies.get(CSRF_COOKIE, "")
+    return tokens.hash_token(f"{code} taken by {secret}") if secret else None
+
+
+def _to_my_games(request: Request) -> RedirectResponse:
+    return RedirectResponse(
+        page_url(request, request.url_for("my_games").path),
+        status_code=303,
+        headers={"Cache-Control": "no-store", "Referrer-Policy": "no-referrer"},
+    )
 
 
 def _expired(request: Request) -> Response:
@@ -185,6 +201,10 @@ async def open_carry(request: Request) -> Response:
     sealed = await store.carry(tokens.hash_token(code)) if _plausible(code) else None
     carried = unseal(code, sealed) if sealed is not None else None
     if carried is None:
+        # this browser took it (the back button after the button): its games are there
+        taken_here = _taken_here(request, code) if _plausible(code) else None
+        if taken_here is not None and await store.carry(taken_here) is not None:
+            return _to_my_games(request)
         return _expired(request)
     csrf, new_csrf = csrf_token(request)
     response = render(
@@ -216,16 +236,19 @@ async def take_carry(request: Request) -> Response:
     finally:
         await form.close()
     store: Store = request.app.state.store
-    sealed = await store.take_carry(tokens.hash_token(code)) if _plausible(code) else None
+    taken_here = _taken_here(request, code)
+    sealed = None
+    if _plausible(code) and taken_here is not None:
+        sealed = await store.take_carry(tokens.hash_token(code), kept_as=taken_here)
+        if sealed is None:
+            # taken by this browser already: the button pressed twice (the first answer,
+            # with the cookies, was dropped for the second), or again after going back
+            sealed = await store.carry(taken_here)
     carried = unseal(code, sealed) if sealed is not None else None
     if carried is None:
         return _expired(request)
     service: TableService = request.app.state.service
-    response = RedirectResponse(
-        page_url(request, request.url_for("my_games").path),
-        status_code=303,
-        headers={"Cache-Control": "no-store", "Referrer-Policy": "no-referrer"},
-    )
+    response = _to_my_games(request)
     for table_id, key in carried.seats:
         # a seat this browser holds there already stays (the other side of the game, which
         # the carried key would have taken from it for good)

@@ -34,3 +34,14 @@ async def test_a_carry_is_taken_once_and_expires(store: Store) -> None:
         return [r.code_hash[0] for r in conn.execute(sa.select(carries.c.code_hash))]
 
     assert await store._run(kept) == ["c"]
+
+
+async def test_a_carry_taken_is_kept_for_its_taker_alone(store: Store) -> None:
+    """Taken with ``kept_as``, a carry is found under that name only (the browser that took
+    it, pressing twice), still by one take of many at once, and not past its expiry."""
+    await store.add_carry("d" * 64, "sealed", datetime.now(UTC) + timedelta(minutes=10))
+    taken = await asyncio.gather(*(store.take_carry("d" * 64, "e" * 64) for _ in range(5)))
+    assert taken.count("sealed") == 1 and taken.count(None) == 4
+    assert await store.carry("d" * 64) is None
+    assert await store.carry("e" * 64) == "sealed"
+    assert await store.take_carry("d" * 64, "e" * 64) is None

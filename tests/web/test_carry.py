@@ -76,11 +76,10 @@ def test_every_game_goes_to_the_phone_with_one_link(client: TestClient) -> None:
     listed = client.get("/games").text
     for name in cookies:
         assert f'data-table="{name[3:]}"' in listed
-    # the link works once
-    again = client.get(link)
-    assert again.status_code == 410
-    assert "This link no longer works" in again.text
+    # the link works once: in another browser, no more
     client.cookies.clear()
+    assert client.get(link).status_code == 410
+    assert "This link no longer works" in client.get(link).text
     replayed = client.post(link, data={"csrf": csrf_of(client.get("/").text)})
     assert replayed.status_code == 410
 
@@ -146,3 +145,30 @@ def test_a_seat_the_phone_holds_at_a_carried_table_stays(client: TestClient) -> 
     page = client.get(f"/t/{first[3:]}").text
     assert '"you":"blue"' in page
     assert len([k for k in taken.cookies if KEY_COOKIE.fullmatch(k)]) == 2
+
+
+def test_the_phone_that_took_the_games_presses_twice_or_goes_back(client: TestClient) -> None:
+    """The button pressed twice (a double tap: the browser drops the first answer, which
+    held the cookies, for the second's) and the back button after it: the phone that took
+    the games gets them again, or My games; it was told 'This link no longer works', as if
+    it had failed, and after a double tap had no game at all."""
+    cookies, _ = laptop_with_games(client)
+    link = "/" + make_link(client, cookies)
+    csrf = csrf_of(client.get(link).text)
+    first = client.post(link, data={"csrf": csrf}, follow_redirects=False)
+    assert first.status_code == 303
+    client.cookies.clear()  # the first answer never reached the browser
+    client.cookies.set("pt_csrf", csrf)
+    second = client.post(link, data={"csrf": csrf}, follow_redirects=False)
+    assert second.status_code == 303, second.text
+    assert second.headers["location"] == "/games"
+    assert {k: v for k, v in second.cookies.items() if KEY_COOKIE.fullmatch(k)} == cookies
+    # back to the link's page: My games, with the games
+    back = client.get(link)
+    assert back.url.path == "/games"
+    for name in cookies:
+        assert f'data-table="{name[3:]}"' in back.text
+    # the link stays dead for any other browser, which cannot take it either
+    client.cookies.clear()
+    other = client.post(link, data={"csrf": csrf_of(client.get("/").text)})
+    assert other.status_code == 410
