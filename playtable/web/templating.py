@@ -148,8 +148,9 @@ _SECRET_LINK = re.compile(r"^(/t/[^/]+)/(?:seat|join)/[^/]+/?$")
 
 # Pages answered to a form's POST have no address of their own: their links to the other
 # languages lead to the page the form is on (a refused home form was shown at /tables, and
-# its switcher led to "/fi/tables", which only takes a POST).
-_FORM_PAGES = {"/tables": "/"}
+# its switcher led to "/fi/tables", which only takes a POST; My games' link for another
+# device, to "/fi/games/carry").
+_FORM_PAGES = {"/tables": "/", "/games/carry": "/games"}
 
 
 def language_links(request: Request) -> list[dict[str, str]]:

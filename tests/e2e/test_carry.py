@@ -63,9 +63,15 @@ def test_the_games_of_the_laptop_go_to_the_phone_with_one_link(
     move = wait_moves_offered(mobile)[0]
     mobile.locator(f'#board [data-move="{move}"]').tap()
     wait_ply(mobile, 1)
-    # the link worked once: a second look at it says so, in Korean
-    mobile.goto(link)
-    expect(mobile.locator("h1")).to_have_text("이 링크는 더 이상 작동하지 않습니다")
+    # the link worked once: the phone's back button goes to its games, and another
+    # browser's look at it says it works no more, in Korean
+    mobile.go_back()
+    mobile.go_back()
+    mobile.wait_for_url(re.compile(r"/games$"), timeout=TIMEOUT)
+    expect(mobile.locator("#games-list > li")).to_have_count(2)
+    other = browser.new_context(locale="ko-KR").new_page()
+    other.goto(link)
+    expect(other.locator("h1")).to_have_text("이 링크는 더 이상 작동하지 않습니다")
 
 
 def test_my_games_without_a_game_offers_no_link(browser: Browser, server_url: str) -> None:

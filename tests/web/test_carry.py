@@ -172,3 +172,16 @@ def test_the_phone_that_took_the_games_presses_twice_or_goes_back(client: TestCl
     client.cookies.clear()
     other = client.post(link, data={"csrf": csrf_of(client.get("/").text)})
     assert other.status_code == 410
+
+
+def test_the_link_page_switches_language_to_my_games(client: TestClient) -> None:
+    """The page with the link answers a form: its language switcher led to /fi/games/carry,
+    which only takes a POST (405, 'Method Not Allowed'), and the hreflang alternates too."""
+    cookies, _ = laptop_with_games(client)
+    for name, value in cookies.items():
+        client.cookies.set(name, value)
+    page = client.post("/games/carry", data={"csrf": csrf_of(client.get("/games").text)})
+    assert page.status_code == 200
+    assert 'href="/fi/games/carry"' not in page.text
+    switched = client.get("/fi/games")
+    assert 'href="/fi/games"' in page.text and switched.status_code == 200
