@@ -128,9 +128,25 @@ def _expired(request: Request) -> Response:
     )
 
 
-def _form_expired(request: Request) -> Response:
+async def _refused_form(request: Request) -> Response | None:
+    """The page for a form without this browser's CSRF token, or ``None`` if it has it."""
+    form = await request.form()
+    try:
+        if csrf_ok(request, form):
+            return None
+    finally:
+        await form.close()
     _ = gettext_for(request).gettext
     return error_page(request, 403, _("This form has expired"), _("Reload the page and try again."))
+
+
+def _busy(request: Request, wait: int) -> Response:
+    _ = gettext_for(request).gettext
+    refused = error_page(
+        request, 429, _("Too many actions at once. Wait a moment and try again."), ""
+    )
+    refused.headers["Retry-After"] = str(wait)
+    return refused
 
 
 async def make_carry(request: Request) -> Response:
@@ -145,17 +161,9 @@ async def make_carry(request: Request) -> Response:
     if wait is None:
         wait = await over_budget(request, Budget.READS, units=max(1, keys))
     if wait is not None:
-        refused = error_page(
-            request, 429, _("Too many actions at once. Wait a moment and try again."), ""
-        )
-        refused.headers["Retry-After"] = str(wait)
+        return _busy(request, wait)
+    if (refused := await _refused_form(request)) is not None:
         return refused
-    form = await request.form()
-    try:
-        if not csrf_ok(request, form):
-            return _form_expired(request)
-    finally:
-        await form.close()
     carried = await _held(request)
     if not carried:
         return error_page(
@@ -191,12 +199,7 @@ async def open_carry(request: Request) -> Response:
     that takes it. Opening it takes nothing."""
     code = request.path_params["code"]
     if (wait := await over_budget(request, Budget.READS)) is not None:
-        _ = gettext_for(request).gettext
-        refused = error_page(
-            request, 429, _("Too many actions at once. Wait a moment and try again."), ""
-        )
-        refused.headers["Retry-After"] = str(wait)
-        return refused
+        return _busy(request, wait)
     store: Store = request.app.state.store
     sealed = await store.carry(tokens.hash_token(code)) if _plausible(code) else None
     carried = unseal(code, sealed) if sealed is not None else None
@@ -229,12 +232,8 @@ async def take_carry(request: Request) -> Response:
     """``POST /games/carry/{code}``: the games go into this browser (each key checked again),
     and the link works no more; on to My games."""
     code = request.path_params["code"]
-    form = await request.form()
-    try:
-        if not csrf_ok(request, form):
-            return _form_expired(request)
-    finally:
-        await form.close()
+    if (refused := await _refused_form(request)) is not None:
+        return refused
     store: Store = request.app.state.store
     taken_here = _taken_here(request, code)
     sealed = None

@@ -380,9 +380,9 @@ async def subscribe(request: Request) -> Response:
     return JSONResponse({"subscribed": True}, status_code=201)
 
 
-async def unsubscribe(request: Request) -> Response:
-    """The seat forgets a subscription: a write to the store, under the reads' budget (it had
-    none: a player at their own table could keep the store's writes busy)."""
+async def _seat_and_endpoint(request: Request) -> tuple[Player, str] | Response:
+    """The seat and the ``{"endpoint"}`` of a request about one subscription, under the
+    reads' budget; else the answer that refuses it."""
     if (wait := await over_budget(request, Budget.READS)) is not None:
         return _too_many(wait)
     found = await _seat_and_body(request)
@@ -392,6 +392,16 @@ async def unsubscribe(request: Request) -> Response:
     endpoint = _text(data.get("endpoint"), 1024)
     if endpoint is None:
         return _error(400, 'expected {"endpoint"}')
+    return you, endpoint
+
+
+async def unsubscribe(request: Request) -> Response:
+    """The seat forgets a subscription: a write to the store, under the reads' budget (it had
+    none: a player at their own table could keep the store's writes busy)."""
+    found = await _seat_and_endpoint(request)
+    if isinstance(found, Response):
+        return found
+    you, endpoint = found
     removed = await request.app.state.store.remove_push_subscription(
         request.path_params["table_id"], you, endpoint
     )
@@ -402,15 +412,10 @@ async def kept(request: Request) -> Response:
     """Whether the seat keeps this browser's subscription: a page opened straight from a
     push (a rematch the server carried the subscriptions to) says push is on where it is,
     instead of offering to turn on what is on. A read: the reads' budget."""
-    if (wait := await over_budget(request, Budget.READS)) is not None:
-        return _too_many(wait)
-    found = await _seat_and_body(request)
+    found = await _seat_and_endpoint(request)
     if isinstance(found, Response):
         return found
-    you, data = found
-    endpoint = _text(data.get("endpoint"), 1024)
-    if endpoint is None:
-        return _error(400, 'expected {"endpoint"}')
+    you, endpoint = found
     store: Store = request.app.state.store
     subscriptions = await store.push_subscriptions(request.path_params["table_id"], you)
     return JSONResponse({"kept": any(s.endpoint == endpoint for s in subscriptions)})
