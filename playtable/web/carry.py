@@ -230,8 +230,11 @@ async def open_carry(request: Request) -> Response:
 
 async def take_carry(request: Request) -> Response:
     """``POST /games/carry/{code}``: the games go into this browser (each key checked again),
-    and the link works no more; on to My games."""
+    and the link works no more; on to My games. A write, and a read of each table it
+    carries: the reads' budget (a forged code costs the store a transaction too)."""
     code = request.path_params["code"]
+    if (wait := await over_budget(request, Budget.READS)) is not None:
+        return _busy(request, wait)
     if (refused := await _refused_form(request)) is not None:
         return refused
     store: Store = request.app.state.store

@@ -234,3 +234,14 @@ def test_push_unsubscribes_have_the_reads_budget(db_url: str) -> None:
         assert [c.status_code for c in codes] == [200, 200, 200, 429]
         assert codes[0].json() == {"removed": False}
         assert int(codes[3].headers["retry-after"]) >= 1
+
+
+def test_forged_carry_codes_have_the_reads_budget(db_url: str) -> None:
+    """``POST /games/carry/{code}`` spent nothing: a forged code costs the store a
+    transaction, and one address could send them without end. It is a read of the budget."""
+    with app_with(db_url, Limits(reads_per_minute=3)) as client:
+        home = client.get("/")
+        csrf = home.cookies.get("pt_csrf") or client.cookies.get("pt_csrf")
+        forged = [client.post(f"/games/carry/{'A' * 31}{n}", data={"csrf": csrf}) for n in range(4)]
+        assert [r.status_code for r in forged] == [410, 410, 410, 429]
+        assert int(forged[3].headers["retry-after"]) >= 1
