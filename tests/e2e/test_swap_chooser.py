@@ -273,8 +273,10 @@ def test_the_tangle_with_the_keyboard(browser: Browser, server_url: str) -> None
     pair = chosen(red)
     red.keyboard.press("Enter")
     wait_ply(red, len(TANGLE) + 1)
-    # the focus is back on the board, ready for the next turn
-    assert red.evaluate("document.getElementById('board').contains(document.activeElement)")
+    # the swap joined Blue's chain and ended the game: the focus goes to the result, not back
+    # to a board with nothing left to play
+    expect(red.locator("#board")).to_have_attribute("data-outcome", "blue")
+    expect(red.locator("#result")).to_be_focused()
     expect(red.locator("#move-list li").last).to_contain_text(f"a4:{'-'.join(pair)}")
 
 
