@@ -9,9 +9,10 @@ import re
 import sqlite3
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Browser, BrowserContext, Page, expect
 
 from tests.e2e.helpers import (
     TIMEOUT,
@@ -185,11 +186,11 @@ def test_a_correspondence_deadline_left_open_is_highlighted_as_it_comes_near(
     assert 0 < float(deadline.get_attribute("data-seconds") or "nan") < 12 * 3600
 
 
-def test_push_turned_on_in_a_game_is_on_in_its_rematch(browser: Browser, server_url: str) -> None:
-    """Push on for a correspondence game, then its rematch: the server carries the seat's
-    subscriptions to the rematch, and the rematch's page, followed to at once, says so (it
-    offered to turn on what was on, and a player who turned it off from there would never
-    have found it on)."""
+def resigned_with_push_on(
+    browser: Browser, server_url: str
+) -> tuple[BrowserContext, dict[str, Any], Page, Page]:
+    """A correspondence game on a phone (its context, the table, its page and the opponent's)
+    whose player turned push on, then resigned."""
     phone = browser.new_context(
         viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True
     )
@@ -202,6 +203,15 @@ def test_push_turned_on_in_a_game_is_on_in_its_rematch(browser: Browser, server_
     shows_push(mine, on=True)
     mine.locator("#action-resign").click()
     mine.locator("#resign-confirm").click()
+    return phone, created, mine, theirs
+
+
+def test_push_turned_on_in_a_game_is_on_in_its_rematch(browser: Browser, server_url: str) -> None:
+    """Push on for a correspondence game, then its rematch: the server carries the seat's
+    subscriptions to the rematch, and the rematch's page, followed to at once, says so (it
+    offered to turn on what was on, and a player who turned it off from there would never
+    have found it on)."""
+    _phone, created, mine, theirs = resigned_with_push_on(browser, server_url)
     expect(theirs.locator("#result")).to_be_visible(timeout=TIMEOUT)
     theirs.get_by_role("button", name="Rematch").click()
     mine.get_by_role("button", name="Accept rematch").click()
@@ -225,18 +235,7 @@ def test_a_rematch_opened_from_a_push_says_push_is_on(browser: Browser, server_u
     and the opponent accepts it later. The push of the rematch opens its page straight from
     the notification (not followed to from the game's page): it said push was off there,
     although the server had carried it and pushes came."""
-    phone = browser.new_context(
-        viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True
-    )
-    phone.add_init_script(FAKE_PUSH)
-    phone.grant_permissions(["notifications"], origin=server_url)
-    created = api_table(phone, server_url, "dots", DOTS, DAYS)
-    mine, theirs = phone.new_page(), browser.new_context().new_page()
-    take_both_seats(mine, theirs, created)
-    mine.locator("#push-on").click()
-    shows_push(mine, on=True)
-    mine.locator("#action-resign").click()
-    mine.locator("#resign-confirm").click()
+    phone, created, mine, theirs = resigned_with_push_on(browser, server_url)
     mine.get_by_role("button", name="Rematch").click()
     expect(theirs.get_by_role("button", name="Accept rematch")).to_be_visible(timeout=TIMEOUT)
     mine.close()
